@@ -1,0 +1,110 @@
+package io.clockwork.time;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A {@link Ticker} that moves only when told to, for deterministic tests. Thread-safe.
+ *
+ * <p>Time never goes backwards: {@code advance} rejects negative amounts. Classes that sleep until a deadline
+ * (a timer's driver thread, for instance) register a listener with {@link #addListener(Runnable)} so that they
+ * wake as soon as the test moves time, rather than after a real-time sleep.
+ */
+public final class ManualTicker implements Ticker {
+
+    private final AtomicLong nanos;
+    private final CopyOnWriteArrayList<Runnable> listeners = new CopyOnWriteArrayList<>();
+
+    /** Creates a ticker reading zero. */
+    public ManualTicker() {
+        this(0L);
+    }
+
+    /**
+     * Creates a ticker with the given first reading; tests start near {@link Long#MAX_VALUE} or
+     * {@link Long#MIN_VALUE} to prove that wraparound is handled.
+     *
+     * @param startNanos the first reading
+     */
+    public ManualTicker(long startNanos) {
+        this.nanos = new AtomicLong(startNanos);
+    }
+
+    @Override
+    public long read() {
+        return nanos.get();
+    }
+
+    /**
+     * Moves time forward and wakes the listeners.
+     *
+     * @param amount how far to move, not negative
+     * @return this ticker
+     * @throws IllegalArgumentException if {@code amount} is negative
+     */
+    public ManualTicker advance(Duration amount) {
+        Objects.requireNonNull(amount, "amount");
+        if (amount.isNegative()) {
+            throw new IllegalArgumentException("amount must not be negative, was " + amount);
+        }
+        return advanceNanos(saturatedNanos(amount));
+    }
+
+    /**
+     * Moves time forward and wakes the listeners.
+     *
+     * @param amount how far to move, not negative
+     * @param unit   the unit of {@code amount}
+     * @return this ticker
+     * @throws IllegalArgumentException if {@code amount} is negative
+     */
+    public ManualTicker advance(long amount, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit");
+        if (amount < 0) {
+            throw new IllegalArgumentException("amount must not be negative, was " + amount + " " + unit);
+        }
+        return advanceNanos(unit.toNanos(amount));
+    }
+
+    private ManualTicker advanceNanos(long delta) {
+        nanos.addAndGet(delta); // wraps on purpose: readings are compared as differences
+        for (Runnable listener : listeners) {
+            listener.run();
+        }
+        return this;
+    }
+
+    /**
+     * Registers a listener run (on the advancing thread) after every {@code advance}.
+     *
+     * @param listener the listener; must be quick and must not throw
+     */
+    public void addListener(Runnable listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Removes a listener registered with {@link #addListener(Runnable)}.
+     *
+     * @param listener the listener
+     */
+    public void removeListener(Runnable listener) {
+        listeners.remove(listener);
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ManualTicker[" + nanos.get() + "ns]";
+    }
+}
