@@ -5,4 +5,5 @@
  */
 module io.clockwork.core {
     exports io.clockwork.time;
+    exports io.clockwork.timer;
 }

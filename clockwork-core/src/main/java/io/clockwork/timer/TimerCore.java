@@ -1,0 +1,237 @@
+package io.clockwork.timer;
+
+import io.clockwork.time.Ticker;
+import io.clockwork.wheel.MpscInbox;
+import io.clockwork.wheel.TimingWheel;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * The concurrency shell around one {@link TimingWheel}, shared by every timer face. Thread-safe for
+ * {@link #schedule}, {@link #entryCancelled()} and {@link #pendingCount()}; everything else belongs to the single
+ * thread that drives the wheel (the "owner").
+ *
+ * <h2>Design</h2>
+ * Producers never touch the wheel: they compute a deadline, CAS the entry onto an intrusive {@link MpscInbox} and,
+ * only if the owner is asleep past that deadline, unpark it. Cancel is one CAS on the entry plus a counter bump;
+ * the owner drops cancelled entries when it meets them (taking them from the inbox, cascading or expiring a
+ * bucket), and purges the wheel when cancelled entries exceed half of the linked ones, so memory stays within a
+ * constant factor of the live timers even when nearly all are cancelled (request-timeout workloads).
+ *
+ * <p>Wake-up protocol (Dekker style on two volatiles): the owner publishes {@code wakeAt} (when it intends to wake)
+ * and then re-checks the inbox; a producer pushes and then reads {@code wakeAt}. One of them sees the other, so an
+ * earlier timer never waits for a later wake-up, and producers whose timer is not earlier pay no syscall.
+ */
+final class TimerCore<E extends TimerEntry> {
+
+    /** {@code wakeAt} while the owner is running (producers need not wake it). */
+    private static final long AWAKE = -1L;
+    /** The owner wakes at least this often, so cancelled entries are purged even when no timer is due. */
+    static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final int PURGE_FLOOR = 1024;
+    private static final VarHandle WAKE_AT;
+    private static final VarHandle SETTLED;
+
+    static {
+        try {
+            WAKE_AT = MethodHandles.lookup().findVarHandle(TimerCore.class, "wakeAt", long.class);
+            SETTLED = MethodHandles.lookup().findVarHandle(TimerCore.class, "settled", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String name;
+    private final Ticker ticker;
+    private final long maxPending;
+    private final TimingWheel<E> wheel;
+    private final MpscInbox<E> inbox = new MpscInbox<>();
+    private final LongAdder scheduled = new LongAdder();
+    private final LongAdder cancelled = new LongAdder();
+    /** Entries that left the pending state through the owner (expired or abandoned); owner writes, anyone reads. */
+    private volatile long settled;
+    /** Cancelled entries the owner has dropped; owner only. */
+    private long cancelledDropped;
+    private volatile long wakeAt = AWAKE;
+    private volatile Thread owner;
+    private volatile boolean stopped;
+    private final Consumer<E> linkOrDrop = this::linkOrDrop;
+    private final Consumer<E> expireOrDrop = this::expireOrDrop;
+    private final Consumer<? super E> runner;
+    /** Expired by the current {@link #expireDue()} call; owner only. */
+    private int expiredThisRound;
+
+    /**
+     * @param runner receives each expired entry on the owner thread, already marked {@code EXPIRED}; it runs or
+     *               dispatches the task and must not throw
+     */
+    TimerCore(String name, Ticker ticker, long tickNanos, int wheelSize, long maxPending,
+              Consumer<? super E> runner) {
+        this.name = name;
+        this.ticker = ticker;
+        this.maxPending = maxPending;
+        this.runner = runner;
+        this.wheel = new TimingWheel<>(tickNanos, wheelSize, ticker.read());
+    }
+
+    String name() {
+        return name;
+    }
+
+    Ticker ticker() {
+        return ticker;
+    }
+
+    long tickNanos() {
+        return wheel.tickNanos();
+    }
+
+    boolean isStopped() {
+        return stopped;
+    }
+
+    /**
+     * Hands an entry to the owner. Any thread.
+     *
+     * @throws IllegalStateException       if the timer is stopped
+     * @throws RejectedExecutionException if {@code maxPending} timers are pending
+     */
+    void schedule(E entry, long delayNanos) {
+        if (stopped) {
+            throw stoppedError();
+        }
+        if (maxPending != Long.MAX_VALUE && pendingCount() >= maxPending) {
+            throw new RejectedExecutionException("timer '" + name + "' has " + pendingCount()
+                    + " pending timers, the maximum set by maxPending(" + maxPending + ")");
+        }
+        long deadline = wheel.deadlineAfter(ticker.read(), delayNanos);
+        entry.deadline(deadline);
+        scheduled.increment();
+        inbox.offer(entry);
+        long w = wakeAt;
+        if (w != AWAKE && deadline <= w - wheel.tickNanos() && WAKE_AT.compareAndSet(this, w, AWAKE)) {
+            LockSupport.unpark(owner);
+        }
+        if (stopped && entry.transition(TimerEntry.CANCELLED)) {
+            // Raced with stop(): the owner's final sweep did not take the entry, so it is ours to reject.
+            cancelled.increment();
+            throw stoppedError();
+        }
+    }
+
+    /** Records a successful cancel CAS. Any thread. */
+    void entryCancelled() {
+        cancelled.increment();
+    }
+
+    /** @return scheduled minus cancelled, expired and abandoned; exact when no thread is mid-operation */
+    long pendingCount() {
+        return Math.max(0L, scheduled.sum() - cancelled.sum() - settled);
+    }
+
+    /**
+     * Takes new entries, hands what is due by the ticker to the runner, and purges if needed. Owner only.
+     *
+     * @return how many entries expired
+     */
+    int expireDue() {
+        owner = Thread.currentThread();
+        inbox.drain(linkOrDrop);
+        expiredThisRound = 0;
+        wheel.advance(ticker.read(), expireOrDrop);
+        purgeIfWorthIt();
+        return expiredThisRound;
+    }
+
+    /** @return true if the inbox or the wheel holds work due now (owner only) */
+    boolean hasDueWork() {
+        return !inbox.isEmpty() || wheel.delayToNext(ticker.read()) == 0;
+    }
+
+    private void expireOrDrop(E e) {
+        if (e.transition(TimerEntry.EXPIRED)) {
+            expiredThisRound++;
+            // Single writer (the owner): a release store is enough and costs no fence on the expiry path.
+            SETTLED.setRelease(this, settled + 1);
+            runner.accept(e);
+        } else {
+            cancelledDropped++;
+        }
+    }
+
+    /**
+     * Sleeps until the next bucket is due, an earlier timer arrives, {@code maxNanos} pass, or {@link #wake()}.
+     * Owner only.
+     */
+    void awaitWork(long maxNanos) {
+        owner = Thread.currentThread();
+        long now = ticker.read();
+        long untilNext = wheel.delayToNext(now);
+        long delay = Math.min(untilNext, maxNanos);
+        if (delay <= 0) {
+            return;
+        }
+        wakeAt = wheel.deadlineAfter(now, untilNext);
+        if (inbox.isEmpty() && !stopped) {
+            LockSupport.parkNanos(this, delay);
+        }
+        wakeAt = AWAKE;
+    }
+
+    /** Wakes the owner if it sleeps. Any thread. */
+    void wake() {
+        Thread t = owner;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** Marks the timer stopped; producers fail from now on. Any thread. */
+    void markStopped() {
+        stopped = true;
+        wake();
+    }
+
+    /**
+     * Abandons every pending entry (wheel and inbox), after {@link #markStopped()}. Owner only.
+     *
+     * @param sink receives each entry that was pending and now never will run
+     */
+    void abandonAll(Consumer<? super E> sink) {
+        long[] count = {0};
+        Consumer<E> abandon = e -> {
+            if (e.transition(TimerEntry.ABANDONED)) {
+                count[0]++;
+                sink.accept(e);
+            }
+        };
+        inbox.drain(abandon);
+        wheel.clear(abandon);
+        SETTLED.setRelease(this, settled + count[0]);
+    }
+
+    private void linkOrDrop(E e) {
+        if (e.isPending()) {
+            wheel.schedule(e);
+        } else {
+            cancelledDropped++;
+        }
+    }
+
+    private void purgeIfWorthIt() {
+        long waiting = cancelled.sum() - cancelledDropped;
+        if (waiting > PURGE_FLOOR && waiting * 2 > wheel.size()) {
+            cancelledDropped += wheel.removeIf(e -> !e.isPending());
+        }
+    }
+
+    IllegalStateException stoppedError() {
+        return new IllegalStateException("timer '" + name + "' is stopped; it accepts no new timers");
+    }
+}
