@@ -125,6 +125,11 @@ final class TimerCore<E extends TimerEntry> {
         }
     }
 
+    /** @return entries linked into the wheel, cancelled ones not yet purged included; owner only (and tests) */
+    int linkedCount() {
+        return wheel.size();
+    }
+
     /** Records a successful cancel CAS. Any thread. */
     void entryCancelled() {
         cancelled.increment();

@@ -96,13 +96,14 @@ public final class TimingWheel<E extends WheelEntry> {
      * Thread-safe (it reads only final fields), so producers compute deadlines before handing entries over.
      *
      * @param nowNanos   a reading of the ticker this wheel is driven with
-     * @param delayNanos the delay; zero or negative means "due now"
+     * @param delayNanos the delay; zero or negative means "due now": the deadline is the start of the current tick,
+     *                   so the entry expires at the next {@link #advance}, not at the end of the tick
      * @return the deadline in wheel time, in [0, {@link Long#MAX_VALUE}]
      */
     public long deadlineAfter(long nowNanos, long delayNanos) {
         long elapsed = elapsed(nowNanos);
         if (delayNanos <= 0) {
-            return elapsed;
+            return elapsed - elapsed % tickNanos;
         }
         long deadline = elapsed + delayNanos;
         return deadline < 0 ? Long.MAX_VALUE : deadline;

@@ -101,7 +101,7 @@ class TimingWheelTest {
         TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, Long.MAX_VALUE - 10);
         long now = Long.MAX_VALUE + 1_000L; // wrapped: 1,010 ns after the origin
         assertThat(wheel.deadlineAfter(now, Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
-        assertThat(wheel.deadlineAfter(now, -5)).isEqualTo(1_010L);
+        assertThat(wheel.deadlineAfter(now, -5)).as("due now: start of the current tick").isZero();
         TestEntry forever = new TestEntry(1, wheel.deadlineAfter(now, Long.MAX_VALUE));
         wheel.schedule(forever);
         assertThat(wheel.advance(now + 100L * 365 * 24 * 3600 * 1_000_000_000L, e -> { })).isZero();
@@ -110,15 +110,19 @@ class TimingWheelTest {
     }
 
     @Test
-    void negativeOrZeroDelayExpiresAtTheNextAdvance() {
+    void negativeOrZeroDelayExpiresAtTheNextAdvanceEvenMidTick() {
         TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
-        wheel.advance(50 * MS, e -> { });
-        wheel.schedule(new TestEntry(1, wheel.deadlineAfter(50 * MS, -3 * MS)));
-        wheel.schedule(new TestEntry(2, wheel.deadlineAfter(50 * MS, 0)));
-        assertThat(wheel.delayToNext(50 * MS)).isZero();
+        long midTick = 50 * MS + MS / 2;
+        wheel.advance(midTick, e -> { });
+        wheel.schedule(new TestEntry(1, wheel.deadlineAfter(midTick, -3 * MS)));
+        wheel.schedule(new TestEntry(2, wheel.deadlineAfter(midTick, 0)));
+        wheel.schedule(new TestEntry(3, wheel.deadlineAfter(midTick, 1)));
+        assertThat(wheel.delayToNext(midTick)).isZero();
         List<Integer> fired = new ArrayList<>();
-        wheel.advance(50 * MS, e -> fired.add(e.id));
+        wheel.advance(midTick, e -> fired.add(e.id));
         assertThat(fired).containsExactly(1, 2);
+        wheel.advance(51 * MS, e -> fired.add(e.id));
+        assertThat(fired).containsExactly(1, 2, 3);
     }
 
     @Test

@@ -1,0 +1,307 @@
+package io.clockwork.timer;
+
+import io.clockwork.time.ManualTicker;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class WheelTimerTest {
+
+    private final ManualTicker ticker = new ManualTicker();
+    private final List<WheelTimer> timers = new ArrayList<>();
+
+    @AfterEach
+    void stopTimers() {
+        timers.forEach(WheelTimer::stop);
+    }
+
+    private WheelTimer manualTimer() {
+        return track(WheelTimer.builder().ticker(ticker).name("test-timer").build());
+    }
+
+    private WheelTimer track(WheelTimer t) {
+        timers.add(t);
+        return t;
+    }
+
+    /**
+     * Returns once the driver has finished every pass that began before this call: a first probe proves a pass
+     * ran after the call, a second that the pass which ran the first has completed.
+     */
+    static void quiesce(WheelTimer timer) throws InterruptedException {
+        for (int i = 0; i < 2; i++) {
+            CountDownLatch ran = new CountDownLatch(1);
+            timer.schedule(ran::countDown, Duration.ZERO);
+            assertThat(ran.await(20, TimeUnit.SECONDS)).as("probe ran").isTrue();
+        }
+    }
+
+    @Test
+    void taskRunsOnceWhenItsDelayHasPassedNeverBefore() throws Exception {
+        WheelTimer timer = manualTimer();
+        AtomicInteger runs = new AtomicInteger();
+        Timeout t = timer.schedule(runs::incrementAndGet, Duration.ofMillis(100));
+        ticker.advance(99, TimeUnit.MILLISECONDS);
+        quiesce(timer);
+        assertThat(runs).hasValue(0);
+        assertThat(t.isExpired()).isFalse();
+        assertThat(timer.pendingCount()).isOne();
+        ticker.advance(1, TimeUnit.MILLISECONDS);
+        Await.until("the task ran", () -> runs.get() == 1);
+        quiesce(timer);
+        assertThat(runs).hasValue(1);
+        assertThat(t.isExpired()).isTrue();
+        assertThat(t.cancel()).isFalse();
+        assertThat(timer.pendingCount()).isZero();
+    }
+
+    @Test
+    void cancelledTaskNeverRuns() throws Exception {
+        WheelTimer timer = manualTimer();
+        AtomicInteger runs = new AtomicInteger();
+        Timeout t = timer.schedule(runs::incrementAndGet, 10, TimeUnit.MILLISECONDS);
+        assertThat(t.cancel()).isTrue();
+        assertThat(t.cancel()).isFalse();
+        assertThat(t.isCancelled()).isTrue();
+        ticker.advance(Duration.ofSeconds(1));
+        quiesce(timer);
+        assertThat(runs).hasValue(0);
+        assertThat(t.isExpired()).isFalse();
+        assertThat(timer.pendingCount()).isZero();
+    }
+
+    @Test
+    void cancelAfterTheTimerLinkedItStillWins() throws Exception {
+        WheelTimer timer = manualTimer();
+        AtomicInteger runs = new AtomicInteger();
+        Timeout t = timer.schedule(runs::incrementAndGet, Duration.ofMillis(10));
+        quiesce(timer); // now in the wheel, not the inbox
+        assertThat(t.cancel()).isTrue();
+        ticker.advance(Duration.ofMillis(10));
+        quiesce(timer);
+        assertThat(runs).hasValue(0);
+    }
+
+    @Test
+    void tasksRunInDeadlineOrder() throws Exception {
+        WheelTimer timer = manualTimer();
+        ConcurrentLinkedQueue<Integer> order = new ConcurrentLinkedQueue<>();
+        int[] delays = {500, 3, 70_000, 64, 4_096, 1, 262_144};
+        for (int d : delays) {
+            timer.schedule(() -> order.add(d), Duration.ofMillis(d));
+        }
+        ticker.advance(Duration.ofMinutes(5));
+        Await.until("all ran", () -> order.size() == delays.length);
+        assertThat(order).containsExactly(1, 3, 64, 500, 4_096, 70_000, 262_144);
+    }
+
+    @Test
+    void zeroAndNegativeDelaysRunWithoutTimeMoving() {
+        WheelTimer timer = manualTimer();
+        ticker.advance(123_456, TimeUnit.NANOSECONDS); // mid-tick
+        CountDownLatch ran = new CountDownLatch(2);
+        timer.schedule(ran::countDown, Duration.ZERO);
+        timer.schedule(ran::countDown, -5, TimeUnit.SECONDS);
+        Await.until("both ran", () -> ran.getCount() == 0);
+    }
+
+    @Test
+    void delaysBeyond292YearsSaturateAndStayPending() throws Exception {
+        WheelTimer timer = manualTimer();
+        AtomicInteger runs = new AtomicInteger();
+        timer.schedule(runs::incrementAndGet, Duration.ofSeconds(Long.MAX_VALUE));
+        timer.schedule(runs::incrementAndGet, Long.MAX_VALUE, TimeUnit.DAYS);
+        ticker.advance(Duration.ofDays(365L * 200));
+        quiesce(timer);
+        assertThat(runs).hasValue(0);
+        assertThat(timer.pendingCount()).isEqualTo(2);
+        assertThat(timer.stop()).hasSize(2);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {Long.MAX_VALUE - 1_000_000L, Long.MIN_VALUE + 5})
+    void clockNearTheEndsOfTheTimelineIsHandled(long start) throws Exception {
+        ManualTicker edge = new ManualTicker(start);
+        WheelTimer timer = track(WheelTimer.builder().ticker(edge).build());
+        AtomicInteger runs = new AtomicInteger();
+        timer.schedule(runs::incrementAndGet, Duration.ofMillis(5));
+        edge.advance(4, TimeUnit.MILLISECONDS);
+        quiesce(timer);
+        assertThat(runs).hasValue(0);
+        edge.advance(1, TimeUnit.MILLISECONDS); // crosses Long.MAX_VALUE for the first start
+        Await.until("ran", () -> runs.get() == 1);
+    }
+
+    @Test
+    void stopReturnsTheTimeoutsThatNeverRanAndRejectsNewOnes() throws Exception {
+        WheelTimer timer = manualTimer();
+        Timeout ran = timer.schedule(() -> { }, Duration.ZERO);
+        Timeout cancelled = timer.schedule(() -> { }, Duration.ofSeconds(1));
+        cancelled.cancel();
+        Timeout a = timer.schedule(() -> { }, Duration.ofSeconds(1));
+        Timeout b = timer.schedule(() -> { }, Duration.ofDays(1));
+        Await.until("first ran", ran::isExpired);
+        Set<Timeout> unrun = timer.stop();
+        assertThat(unrun).containsExactlyInAnyOrder(a, b);
+        assertThat(a.cancel()).isFalse();
+        assertThat(timer.stop()).isEmpty();
+        assertThat(timer.pendingCount()).isZero();
+        assertThatThrownBy(() -> timer.schedule(() -> { }, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("test-timer").hasMessageContaining("stopped");
+    }
+
+    @Test
+    void stoppingFromOwnTaskIsRefused() {
+        WheelTimer timer = manualTimer();
+        AtomicReference<Throwable> error = new AtomicReference<>();
+        timer.schedule(() -> {
+            try {
+                timer.stop();
+            } catch (Throwable t) {
+                error.set(t);
+            }
+        }, Duration.ZERO);
+        Await.until("task ran", () -> error.get() != null);
+        assertThat(error.get()).isInstanceOf(IllegalStateException.class).hasMessageContaining("own tasks");
+    }
+
+    @Test
+    void throwingTaskIsReportedAndTheTimerKeepsRunning() {
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        WheelTimer timer = track(WheelTimer.builder().ticker(ticker)
+                .failureHandler((t, e) -> failures.add(e)).build());
+        timer.schedule(() -> {
+            throw new IllegalStateException("boom");
+        }, Duration.ZERO);
+        CountDownLatch after = new CountDownLatch(1);
+        timer.schedule(after::countDown, Duration.ofMillis(1));
+        ticker.advance(Duration.ofMillis(1));
+        Await.until("second task ran", () -> after.getCount() == 0);
+        assertThat(failures).singleElement().satisfies(e -> assertThat(e).hasMessage("boom"));
+    }
+
+    @Test
+    void withAnExecutorASlowTaskDelaysNoOther() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            WheelTimer timer = track(WheelTimer.builder().ticker(ticker).executor(pool).build());
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch fast = new CountDownLatch(1);
+            timer.schedule(() -> {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, Duration.ofMillis(1));
+            timer.schedule(fast::countDown, Duration.ofMillis(2));
+            ticker.advance(Duration.ofMillis(2));
+            Await.until("fast task ran while the slow one blocks", () -> fast.getCount() == 0);
+            release.countDown();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void executorRejectionIsReportedNotLost() {
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        WheelTimer timer = track(WheelTimer.builder().ticker(ticker)
+                .executor(r -> {
+                    throw new RejectedExecutionException("full");
+                })
+                .failureHandler((t, e) -> failures.add(e)).build());
+        timer.schedule(() -> { }, Duration.ZERO);
+        Await.until("rejection reported", () -> !failures.isEmpty());
+        assertThat(failures.peek()).hasMessage("full");
+    }
+
+    @Test
+    void maxPendingRejectsPastTheBound() throws Exception {
+        WheelTimer timer = track(WheelTimer.builder().ticker(ticker).name("bounded").maxPending(2).build());
+        timer.schedule(() -> { }, Duration.ofSeconds(1));
+        Timeout second = timer.schedule(() -> { }, Duration.ofSeconds(1));
+        assertThatThrownBy(() -> timer.schedule(() -> { }, Duration.ofSeconds(1)))
+                .isInstanceOf(RejectedExecutionException.class)
+                .hasMessageContaining("bounded").hasMessageContaining("maxPending(2)");
+        second.cancel();
+        timer.schedule(() -> { }, Duration.ofSeconds(1));
+        assertThat(timer.pendingCount()).isEqualTo(2);
+    }
+
+    @Test
+    void cancelledTimersArePurgedSoMemoryStaysBounded() throws Exception {
+        WheelTimer timer = manualTimer();
+        int n = 100_000;
+        List<Timeout> all = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            all.add(timer.schedule(() -> { }, Duration.ofSeconds(30 + i % 1000)));
+        }
+        quiesce(timer);
+        assertThat(timer.core().linkedCount()).isGreaterThanOrEqualTo(n);
+        for (int i = 0; i < n; i++) {
+            if (i % 10 != 0) {
+                all.get(i).cancel();
+            }
+        }
+        // the driver wakes at least every few milliseconds and purges once cancelled entries dominate
+        Await.until("purged", () -> {
+            try {
+                quiesce(timer);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            return timer.core().linkedCount() < n / 5;
+        });
+        assertThat(timer.pendingCount()).isEqualTo(n / 10);
+    }
+
+    @Test
+    void nullArgumentsAreRejectedByName() {
+        WheelTimer timer = manualTimer();
+        assertThatThrownBy(() -> timer.schedule(null, Duration.ZERO)).hasMessage("task");
+        assertThatThrownBy(() -> timer.schedule(() -> { }, null)).hasMessage("delay");
+        assertThatThrownBy(() -> timer.schedule(() -> { }, 1, null)).hasMessage("unit");
+    }
+
+    @Test
+    void builderRejectsBadValuesAndRepeatedOptions() {
+        assertThatThrownBy(() -> WheelTimer.builder().tick(Duration.ofNanos(10)))
+                .hasMessageContaining("tick").hasMessageContaining("PT0.000001S");
+        assertThatThrownBy(() -> WheelTimer.builder().tick(Duration.ofHours(2))).hasMessageContaining("tick");
+        assertThatThrownBy(() -> WheelTimer.builder().wheelSize(100))
+                .hasMessageContaining("wheelSize").hasMessageContaining("[2, 64]");
+        assertThatThrownBy(() -> WheelTimer.builder().maxPending(0)).hasMessageContaining("maxPending");
+        assertThatThrownBy(() -> WheelTimer.builder().tick(Duration.ofMillis(1)).tick(Duration.ofMillis(2)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("tick was already set");
+        assertThatThrownBy(() -> WheelTimer.builder().name(" ")).hasMessageContaining("name");
+    }
+
+    @Test
+    void realClockTimerRunsTaskNotBeforeItsDelay() {
+        try (WheelTimer timer = WheelTimer.create()) {
+            long start = System.nanoTime();
+            AtomicReference<Long> ranAfter = new AtomicReference<>();
+            timer.schedule(() -> ranAfter.set(System.nanoTime() - start), Duration.ofMillis(20));
+            Await.until("ran", () -> ranAfter.get() != null);
+            assertThat(ranAfter.get()).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+}
