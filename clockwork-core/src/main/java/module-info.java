@@ -4,6 +4,7 @@
  * <p>{@code io.clockwork.wheel} is the engine and stays internal; users see the faces.
  */
 module io.clockwork.core {
+    exports io.clockwork.queue;
     exports io.clockwork.time;
     exports io.clockwork.timer;
 }

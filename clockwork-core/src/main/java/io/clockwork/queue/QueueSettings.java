@@ -1,0 +1,163 @@
+package io.clockwork.queue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The options every {@link DelayedQueue} backend shares, and the argument checks that follow from them, so that
+ * both backends reject bad input with the same messages. Immutable and thread-safe.
+ *
+ * @param <V> the value type
+ */
+public final class QueueSettings<V> {
+
+    /** Largest allowed {@code maxPayloadBytes}: Redis's limit on one string. */
+    public static final int MAX_PAYLOAD_LIMIT = 512 * 1024 * 1024;
+
+    private final String name;
+    private final Codec<V> codec;
+    private final Duration visibilityTimeout;
+    private final int maxAttempts;
+    private final int maxPayloadBytes;
+
+    QueueSettings(String name, Codec<V> codec, Duration visibilityTimeout, int maxAttempts, int maxPayloadBytes) {
+        this.name = name;
+        this.codec = codec;
+        this.visibilityTimeout = visibilityTimeout;
+        this.maxAttempts = maxAttempts;
+        this.maxPayloadBytes = maxPayloadBytes;
+    }
+
+    /** @return the queue's name */
+    public String name() {
+        return name;
+    }
+
+    /** @return the codec, or null for an in-process queue that keeps values by reference */
+    public Codec<V> codec() {
+        return codec;
+    }
+
+    /** @return how long a delivery stays in flight before the message is delivered again */
+    public Duration visibilityTimeout() {
+        return visibilityTimeout;
+    }
+
+    /** @return deliveries allowed before a message goes to the dead letters */
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    /** @return the largest encoded value accepted */
+    public int maxPayloadBytes() {
+        return maxPayloadBytes;
+    }
+
+    /**
+     * Checks a delay and converts it to whole nanoseconds; negative delays become zero.
+     *
+     * @param delay the delay
+     * @return nanoseconds in [0, {@link DelayedQueue#MAX_DELAY}]
+     * @throws IllegalArgumentException if it exceeds {@link DelayedQueue#MAX_DELAY}
+     */
+    public long delayNanos(Duration delay) {
+        Objects.requireNonNull(delay, "delay");
+        if (delay.compareTo(DelayedQueue.MAX_DELAY) > 0) {
+            throw new IllegalArgumentException("delay must be at most " + DelayedQueue.MAX_DELAY.toMillis()
+                    + " ms (DelayedQueue.MAX_DELAY, 2^52 ms: due times are exact doubles), was " + delay);
+        }
+        return delay.isNegative() ? 0L : delay.toNanos();
+    }
+
+    /**
+     * Checks a caller-supplied message id.
+     *
+     * @param id the id
+     * @return the id
+     * @throws IllegalArgumentException if empty or longer than {@link DelayedQueue#MAX_ID_BYTES} UTF-8 bytes
+     */
+    public String checkId(String id) {
+        Objects.requireNonNull(id, "id");
+        if (id.isEmpty()) {
+            throw new IllegalArgumentException("id must not be empty");
+        }
+        int bytes = id.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > DelayedQueue.MAX_ID_BYTES) {
+            throw new IllegalArgumentException("id must be at most " + DelayedQueue.MAX_ID_BYTES
+                    + " UTF-8 bytes, was " + bytes);
+        }
+        return id;
+    }
+
+    /**
+     * Encodes a value and checks its size.
+     *
+     * @param value the value
+     * @return its bytes
+     * @throws CodecException           if the codec fails
+     * @throws IllegalArgumentException if larger than {@link #maxPayloadBytes()}
+     */
+    public byte[] encode(V value) {
+        Objects.requireNonNull(value, "value");
+        byte[] bytes;
+        try {
+            bytes = codec.encode(value);
+        } catch (CodecException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new CodecException(codec + " could not encode a value for queue '" + name + "': " + e, e);
+        }
+        if (bytes == null) {
+            throw new CodecException(codec + " encoded a value to null for queue '" + name + "'", null);
+        }
+        checkPayloadSize(bytes.length);
+        return bytes;
+    }
+
+    /**
+     * Checks an encoded size against {@link #maxPayloadBytes()}.
+     *
+     * @param size bytes
+     * @throws IllegalArgumentException if too large
+     */
+    public void checkPayloadSize(int size) {
+        if (size > maxPayloadBytes) {
+            throw new IllegalArgumentException("value of queue '" + name + "' is " + size
+                    + " bytes encoded, above maxPayloadBytes (" + maxPayloadBytes + ")");
+        }
+    }
+
+    /**
+     * Decodes a payload.
+     *
+     * @param bytes the payload
+     * @return the value
+     * @throws CodecException if the codec fails or returns null
+     */
+    public V decode(byte[] bytes) {
+        V value;
+        try {
+            value = codec.decode(bytes);
+        } catch (CodecException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new CodecException(codec + " could not decode a payload of " + bytes.length + " bytes: " + e, e);
+        }
+        if (value == null) {
+            throw new CodecException(codec + " decoded a payload of " + bytes.length + " bytes to null", null);
+        }
+        return value;
+    }
+
+    /** @return the error for use after close */
+    public IllegalStateException closedError() {
+        return new IllegalStateException("queue '" + name + "' is closed");
+    }
+
+    @Override
+    public String toString() {
+        return "QueueSettings[name=" + name + ", codec=" + codec + ", visibilityTimeout=" + visibilityTimeout
+                + ", maxAttempts=" + maxAttempts + ", maxPayloadBytes=" + maxPayloadBytes + "]";
+    }
+}
