@@ -59,6 +59,8 @@ final class TimerCore<E extends TimerEntry> {
     /** Cancelled entries the owner has dropped; owner only. */
     private long cancelledDropped;
     private volatile long wakeAt = AWAKE;
+    /** The last tick {@link #expireDue()} processed (the wheel's current tick); owner writes, anyone reads. */
+    private volatile long processedTick;
     private volatile Thread owner;
     private volatile boolean stopped;
     private final Consumer<E> linkOrDrop = this::linkOrDrop;
@@ -73,11 +75,20 @@ final class TimerCore<E extends TimerEntry> {
      */
     TimerCore(String name, Ticker ticker, long tickNanos, int wheelSize, long maxPending,
               Consumer<? super E> runner) {
+        this(name, ticker, tickNanos, wheelSize, ticker.read(), maxPending, runner);
+    }
+
+    /**
+     * @param originNanos the ticker reading that is wheel time zero; tick boundaries fall on {@code origin + k * tick}
+     *                    (the Kafka face uses it to keep Kafka's tick grid)
+     */
+    TimerCore(String name, Ticker ticker, long tickNanos, int wheelSize, long originNanos, long maxPending,
+              Consumer<? super E> runner) {
         this.name = name;
         this.ticker = ticker;
         this.maxPending = maxPending;
         this.runner = runner;
-        this.wheel = new TimingWheel<>(tickNanos, wheelSize, ticker.read());
+        this.wheel = new TimingWheel<>(tickNanos, wheelSize, originNanos);
     }
 
     String name() {
@@ -103,6 +114,41 @@ final class TimerCore<E extends TimerEntry> {
      * @throws RejectedExecutionException if {@code maxPending} timers are pending
      */
     void schedule(E entry, long delayNanos) {
+        scheduleAt(entry, deadlineAfter(delayNanos));
+    }
+
+    /**
+     * Converts a delay from now into a deadline in wheel time, saturating. Any thread.
+     *
+     * @param delayNanos the delay; zero or negative means "due now"
+     * @return the deadline in wheel time, for {@link #scheduleAt} and {@link #isDueOnArrival}
+     */
+    long deadlineAfter(long delayNanos) {
+        return wheel.deadlineAfter(ticker.read(), delayNanos);
+    }
+
+    /**
+     * Tells whether an entry with this deadline would be expired by the owner's next pass without any wait: its
+     * tick has already been processed (the owner has advanced the wheel past it). Any thread; the answer may
+     * turn from false to true at any moment, never back.
+     *
+     * @param deadline a deadline in wheel time, from {@link #deadlineAfter}
+     * @return true if the deadline's tick is at or before the last tick the owner processed
+     */
+    boolean isDueOnArrival(long deadline) {
+        long tick = wheel.tickNanos();
+        long deadlineTick = deadline / tick + (deadline % tick == 0 ? 0 : 1);
+        return deadlineTick <= processedTick;
+    }
+
+    /**
+     * Hands an entry with a precomputed deadline to the owner, as {@link #schedule} does. Any thread.
+     *
+     * @param deadline a deadline in wheel time, from {@link #deadlineAfter}
+     * @throws IllegalStateException       if the timer is stopped
+     * @throws RejectedExecutionException if {@code maxPending} timers are pending
+     */
+    void scheduleAt(E entry, long deadline) {
         if (stopped) {
             throw stoppedError();
         }
@@ -110,7 +156,6 @@ final class TimerCore<E extends TimerEntry> {
             throw new RejectedExecutionException("timer '" + name + "' has " + pendingCount()
                     + " pending timers, the maximum set by maxPending(" + maxPending + ")");
         }
-        long deadline = wheel.deadlineAfter(ticker.read(), delayNanos);
         entry.deadline(deadline);
         scheduled.increment();
         inbox.offer(entry);
@@ -149,7 +194,12 @@ final class TimerCore<E extends TimerEntry> {
         owner = Thread.currentThread();
         inbox.drain(linkOrDrop);
         expiredThisRound = 0;
-        wheel.advance(ticker.read(), expireOrDrop);
+        long now = ticker.read();
+        wheel.advance(now, expireOrDrop);
+        long tick = wheel.elapsed(now) / wheel.tickNanos();
+        if (tick > processedTick) {
+            processedTick = tick; // the wheel's current tick: every tick up to it has been expired
+        }
         purgeIfWorthIt();
         return expiredThisRound;
     }
