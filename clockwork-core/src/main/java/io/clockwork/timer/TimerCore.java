@@ -32,7 +32,10 @@ final class TimerCore<E extends TimerEntry> {
 
     /** {@code wakeAt} while the owner is running (producers need not wake it). */
     private static final long AWAKE = -1L;
-    /** The owner wakes at least this often, so cancelled entries are purged even when no timer is due. */
+    /**
+     * While the wheel holds entries, the owner wakes at least this often, so that cancelled entries are purged even
+     * when no timer is due for a long time.
+     */
     static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final int PURGE_FLOOR = 1024;
     private static final VarHandle WAKE_AT;
@@ -170,6 +173,11 @@ final class TimerCore<E extends TimerEntry> {
         }
     }
 
+    /** @return true if no entry is linked into the wheel; owner only */
+    boolean isIdle() {
+        return wheel.isEmpty();
+    }
+
     /** @return entries linked into the wheel, cancelled ones not yet purged included; owner only (and tests) */
     int linkedCount() {
         return wheel.size();
@@ -228,13 +236,17 @@ final class TimerCore<E extends TimerEntry> {
         owner = Thread.currentThread();
         long now = ticker.read();
         long untilNext = wheel.delayToNext(now);
-        long delay = Math.min(untilNext, maxNanos);
-        if (delay <= 0) {
+        if (untilNext <= 0) {
             return;
         }
         wakeAt = wheel.deadlineAfter(now, untilNext);
         if (inbox.isEmpty() && !stopped) {
-            LockSupport.parkNanos(this, delay);
+            long delay = Math.min(untilNext, maxNanos);
+            if (delay == Long.MAX_VALUE) {
+                LockSupport.park(this);
+            } else {
+                LockSupport.parkNanos(this, delay);
+            }
         }
         wakeAt = AWAKE;
     }

@@ -178,7 +178,8 @@ public final class WheelTimer implements AutoCloseable {
         try {
             while (!core.isStopped()) {
                 core.expireDue();
-                core.awaitWork(TimerCore.MAX_PARK_NANOS);
+                // An empty wheel has nothing to expire or purge: an idle timer then costs no wake-ups at all.
+                core.awaitWork(core.isIdle() ? Long.MAX_VALUE : TimerCore.MAX_PARK_NANOS);
             }
         } finally {
             Set<Timeout> abandoned = new HashSet<>();
