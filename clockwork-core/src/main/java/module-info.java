@@ -5,6 +5,7 @@
  */
 module io.clockwork.core {
     exports io.clockwork.queue;
+    exports io.clockwork.expiry;
     exports io.clockwork.time;
     exports io.clockwork.timer;
 }

@@ -1,0 +1,240 @@
+package io.clockwork.expiry;
+
+import io.clockwork.time.Ticker;
+import io.clockwork.wheel.MpscInbox;
+import io.clockwork.wheel.TimingWheel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * ZooKeeper-style interval buckets on the engine's {@link TimingWheel}. Thread-safe: touches are lock-free, polls
+ * serialise on a lock of their own that touches never take.
+ *
+ * <h2>Design</h2>
+ * Deadlines are rounded up to interval boundaries, {@code (t / interval + 1) * interval} milliseconds since the
+ * origin (ZooKeeper's {@code ExpiryQueue} rule), and the wheel's tick is the interval, so a wheel bucket is a
+ * ZooKeeper bucket; but the wheel holds a fixed number of buckets whatever the timeouts, and skips empty ones.
+ * <ul>
+ *   <li><b>Lazy touches.</b> A node is filed at a time no later than its expiry. A touch that moves the expiry
+ *       later only CASes the node's state; when the bucket the node is filed in comes due, the poll re-files it at
+ *       its current expiry. A touch that moves it <i>earlier</i> (a smaller timeout) queues the node so the next
+ *       poll re-files it first; that is rare and allowed to allocate.</li>
+ *   <li><b>Hand-off.</b> New and revived nodes reach the single-owner wheel through the engine's lock-free
+ *       {@link MpscInbox}; only the poll, under {@link #pollLock}, touches the wheel.</li>
+ *   <li><b>Expiry is a CAS</b> from live to expired, so a concurrent touch either keeps the node alive or fails.</li>
+ *   <li><b>Removal is lazy</b>: a removed node stays linked until its bucket comes due, and the wheel is purged when
+ *       removed nodes could be half of it, so memory stays proportional to the live nodes.</li>
+ * </ul>
+ *
+ * @param <N> the node type
+ */
+final class ExpiryWheel<N extends ExpiryNode> {
+
+    /** Returned by {@link #touch} when the expiry did not change. */
+    static final long UNCHANGED = 0L;
+    /** Returned by {@link #touch} when the node is removed, closing, or expired and not revivable. */
+    static final long REJECTED = -1L;
+
+    private static final long NANOS_PER_MILLI = 1_000_000L;
+    private static final int WHEEL_SIZE = 64;
+
+    private final Ticker ticker;
+    private final long origin;
+    private final long intervalMs;
+    private final ReentrantLock pollLock = new ReentrantLock();
+    private final TimingWheel<N> wheel;                   // guarded by pollLock
+    private final MpscInbox<N> inbox = new MpscInbox<>();
+    private final ConcurrentLinkedQueue<N> movedEarlier = new ConcurrentLinkedQueue<>();
+    private final AtomicLong removals = new AtomicLong();
+    private volatile long nextExpirationTime;
+
+    ExpiryWheel(int intervalMs, Ticker ticker) {
+        if (intervalMs < 1) {
+            throw new IllegalArgumentException("expirationInterval must be at least 1 ms, was " + intervalMs);
+        }
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.origin = ticker.read();
+        this.intervalMs = intervalMs;
+        this.wheel = new TimingWheel<>(intervalMs * NANOS_PER_MILLI, WHEEL_SIZE, origin);
+        this.nextExpirationTime = roundToNextInterval(0L);
+    }
+
+    long intervalMillis() {
+        return intervalMs;
+    }
+
+    /** Milliseconds since this wheel's origin. */
+    long nowMillis() {
+        return elapsedNanos(ticker.read()) / NANOS_PER_MILLI;
+    }
+
+    private long elapsedNanos(long reading) {
+        return Math.max(0L, reading - origin);
+    }
+
+    long roundToNextInterval(long timeMs) {
+        return (timeMs / intervalMs + 1) * intervalMs;
+    }
+
+    /** The expiry time of something touched now with the given timeout. */
+    long expiryAfter(int timeoutMs) {
+        return roundToNextInterval(nowMillis() + timeoutMs);
+    }
+
+    /** Hands a new node, already published in the face's map, to the poller. */
+    void file(N node) {
+        inbox.offer(node);
+    }
+
+    /** Records that a node was removed; it may still be linked, so it counts towards the next purge. */
+    void removed() {
+        removals.incrementAndGet();
+    }
+
+    /**
+     * Moves a node's expiry.
+     *
+     * @param revive whether an expired node comes back to life (ZooKeeper's {@code ExpiryQueue} re-tracks it)
+     * @return the new expiry, {@link #UNCHANGED}, or {@link #REJECTED}
+     */
+    long touch(N node, long newExpiry, boolean revive) {
+        while (true) {
+            long s = node.state();
+            if (s == ExpiryNode.REMOVED) {
+                return REJECTED;
+            }
+            if (s > 0) {
+                if ((s & ExpiryNode.CLOSING) != 0) {
+                    return REJECTED;
+                }
+                if (s == newExpiry) {
+                    return UNCHANGED;
+                }
+                if (node.casState(s, newExpiry)) {
+                    if (newExpiry < s) {
+                        movedEarlier.offer(node); // filed too late now: the next poll re-files it
+                    }
+                    return newExpiry;
+                }
+            } else if (!revive) {
+                return REJECTED;
+            } else if (node.casState(s, newExpiry)) {
+                inbox.offer(node); // expired nodes are in no wheel and no inbox, and only one reviver wins
+                return newExpiry;
+            }
+        }
+    }
+
+    /** Milliseconds until the next interval boundary is due, or 0 if it has passed (ZooKeeper's getWaitTime). */
+    long waitTimeMillis() {
+        long now = nowMillis();
+        long next = nextExpirationTime;
+        return now < next ? next - now : 0L;
+    }
+
+    /** Like {@link #waitTimeMillis()} in nanoseconds, for threads that park until the next boundary. */
+    long waitTimeNanos() {
+        long now = elapsedNanos(ticker.read());
+        long next = nextExpirationTime * NANOS_PER_MILLI;
+        return now < next ? next - now : 0L;
+    }
+
+    long nextExpirationTime() {
+        return nextExpirationTime;
+    }
+
+    /**
+     * Expires every node whose expiry has passed, however many intervals late the caller is, and returns them once.
+     *
+     * @return the newly expired nodes, empty if the next boundary is not yet due
+     */
+    List<N> poll() {
+        pollLock.lock();
+        try {
+            long reading = ticker.read();
+            long nowMs = elapsedNanos(reading) / NANOS_PER_MILLI;
+            if (nowMs < nextExpirationTime) {
+                return List.of();
+            }
+            fileWaiting();
+            List<N> expired = new ArrayList<>();
+            wheel.advance(reading, node -> onDue(node, nowMs, expired));
+            nextExpirationTime = roundToNextInterval(nowMs);
+            return expired;
+        } finally {
+            pollLock.unlock();
+        }
+    }
+
+    private void fileWaiting() {
+        inbox.drain(node -> {
+            long s = node.state();
+            if (ExpiryNode.isLive(s)) {
+                schedule(node, s & ExpiryNode.EXPIRY_MASK);
+            }
+        });
+        N node;
+        while ((node = movedEarlier.poll()) != null) {
+            // An unlinked live node is still in the inbox, and will be filed at its current expiry anyway.
+            long s = node.state();
+            if (node.isLinked() && ExpiryNode.isLive(s)) {
+                long expiryNanos = (s & ExpiryNode.EXPIRY_MASK) * NANOS_PER_MILLI;
+                if (node.deadline() > expiryNanos) {
+                    wheel.remove(node);
+                    node.deadline(expiryNanos);
+                    wheel.schedule(node);
+                }
+            }
+        }
+        long removed = removals.get();
+        if (removed > 1024 && removed > wheel.size() / 2) {
+            removals.addAndGet(-removed);
+            wheel.removeIf(n -> n.state() == ExpiryNode.REMOVED);
+        }
+    }
+
+    private void onDue(N node, long nowMs, List<N> expired) {
+        while (true) {
+            long s = node.state();
+            if (!ExpiryNode.isLive(s)) {
+                return; // removed while filed: dropped here
+            }
+            long expiry = s & ExpiryNode.EXPIRY_MASK;
+            if (expiry > nowMs) {
+                schedule(node, expiry); // touched since it was filed: re-file, lazily
+                return;
+            }
+            if (node.casState(s, -expiry)) {
+                expired.add(node);
+                return;
+            }
+        }
+    }
+
+    private void schedule(N node, long expiryMs) {
+        node.deadline(expiryMs * NANOS_PER_MILLI);
+        wheel.schedule(node);
+    }
+
+    /** A snapshot of expiry time to live nodes, sorted by time; O(n), for diagnostics. */
+    static <N extends ExpiryNode, X> Map<Long, Set<X>> snapshot(Iterable<N> nodes, Function<N, X> view,
+            Supplier<Set<X>> setFactory) {
+        Map<Long, Set<X>> map = new TreeMap<>();
+        for (N node : nodes) {
+            long s = node.state();
+            if (ExpiryNode.isLive(s)) {
+                map.computeIfAbsent(s & ExpiryNode.EXPIRY_MASK, t -> setFactory.get()).add(view.apply(node));
+            }
+        }
+        return map;
+    }
+}

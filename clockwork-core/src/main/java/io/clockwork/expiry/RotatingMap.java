@@ -1,0 +1,356 @@
+package io.clockwork.expiry;
+
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
+
+/**
+ * A map whose entries expire after a number of {@link #rotate()} calls without a {@code put}, with the API and
+ * semantics of Storm's {@code org.apache.storm.utils.RotatingMap}. Thread-safe.
+ *
+ * <p>The map has {@code numBuckets} generations. {@code put} moves a key to the newest; {@code rotate()} drops the
+ * oldest, calls the callback for each entry in it and returns them. So an entry survives {@code numBuckets - 1}
+ * rotations after its last {@code put} and is expired by the next one.
+ *
+ * <h2>Design</h2>
+ * Storm keeps one {@code HashMap} per generation and searches them all, so its lookups are O(numBuckets) and it is
+ * not thread-safe. Here one {@link ConcurrentHashMap} maps each key to an entry that records the generation of its
+ * last {@code put}, so {@code get}, {@code containsKey}, {@code put} and {@code remove} are O(1). Expiry is lazy:
+ * each generation keeps a lock-free stack of the entries filed in it; a {@code put} on a present key only updates
+ * its entry's generation and value, and when the generation an entry is filed in rotates out, the entry is either
+ * expired (its last put is too old) or re-filed in the generation of its last put. Each entry's generation, value
+ * and liveness change under that entry's own monitor, so a {@code put} racing a rotation either revives the entry
+ * or finds it expired and inserts a new one, and each expired entry is reported exactly once. There is no global
+ * lock: rotations serialise among themselves only, and callbacks run after every lock is released.
+ *
+ * @param <K> the key type
+ * @param <V> the value type; null values are allowed, as in Storm
+ */
+public final class RotatingMap<K, V> {
+
+    /** The number of generations when none is given: entries live at most 50% past their expiration. */
+    public static final int DEFAULT_NUM_BUCKETS = 3;
+    /** The most generations a map may have. */
+    public static final int MAX_NUM_BUCKETS = 1 << 16;
+
+    private static final System.Logger LOG = System.getLogger(RotatingMap.class.getName());
+    private static final long DEAD = Long.MIN_VALUE;
+
+    private final ConcurrentHashMap<K, Entry<K, V>> entries = new ConcurrentHashMap<>();
+    private final AtomicReferenceArray<Entry<K, V>> buckets; // generation g files into slot g % numBuckets
+    private final int numBuckets;
+    private final ExpiredCallback<K, V> callback;            // null: none
+    private final ReentrantLock rotateLock = new ReentrantLock();
+    private volatile long generation;
+
+    /**
+     * Creates a map.
+     *
+     * @param numBuckets the number of generations, in [2, {@value #MAX_NUM_BUCKETS}]
+     * @param callback   called once for each expired entry
+     * @throws IllegalArgumentException if {@code numBuckets} is out of range
+     */
+    public RotatingMap(int numBuckets, ExpiredCallback<K, V> callback) {
+        this(Objects.requireNonNull(callback, "callback"), numBuckets);
+    }
+
+    /**
+     * Creates a map with {@value #DEFAULT_NUM_BUCKETS} generations.
+     *
+     * @param callback called once for each expired entry
+     */
+    public RotatingMap(ExpiredCallback<K, V> callback) {
+        this(DEFAULT_NUM_BUCKETS, callback);
+    }
+
+    /**
+     * Creates a map without a callback.
+     *
+     * @param numBuckets the number of generations, in [2, {@value #MAX_NUM_BUCKETS}]
+     * @throws IllegalArgumentException if {@code numBuckets} is out of range
+     */
+    public RotatingMap(int numBuckets) {
+        this(null, numBuckets);
+    }
+
+    private RotatingMap(ExpiredCallback<K, V> callback, int numBuckets) {
+        this.numBuckets = checkNumBuckets(numBuckets);
+        this.callback = callback;
+        this.buckets = new AtomicReferenceArray<>(numBuckets);
+    }
+
+    static int checkNumBuckets(int numBuckets) {
+        if (numBuckets < 2 || numBuckets > MAX_NUM_BUCKETS) {
+            throw new IllegalArgumentException("numBuckets must be in [2, " + MAX_NUM_BUCKETS + "], was " + numBuckets);
+        }
+        return numBuckets;
+    }
+
+    /**
+     * Drops the oldest generation and calls the callback for each entry in it, after releasing every lock.
+     *
+     * @return the expired entries, in a new map the caller owns
+     */
+    public Map<K, V> rotate() {
+        List<Entry<K, V>> expired = rotateCollect();
+        Map<K, V> dead = new HashMap<>(Math.max(16, (int) (expired.size() / .75f) + 1));
+        for (Entry<K, V> e : expired) {
+            dead.put(e.key, e.value);
+        }
+        if (callback != null) {
+            notifyExpired(expired, callback::expire, LOG);
+        }
+        return dead;
+    }
+
+    /** Rotates once and returns the expired entries, without calling the callback. */
+    List<Entry<K, V>> rotateCollect() {
+        List<Entry<K, V>> expired = new ArrayList<>();
+        rotateLock.lock();
+        try {
+            long newGeneration = generation + 1;
+            int slot = slot(newGeneration);
+            // The slot of the oldest generation becomes the newest: take its stack before puts can see the new
+            // generation, so that entries pushed from now on belong to the new generation.
+            Entry<K, V> e = buckets.getAndSet(slot, null);
+            generation = newGeneration;
+            long oldestLive = newGeneration - numBuckets + 1;
+            while (e != null) {
+                Entry<K, V> next = e.next;
+                e.next = null;
+                long filedIn = expireOrKeep(e, oldestLive);
+                if (filedIn == DEAD) {
+                    entries.remove(e.key, e);
+                    expired.add(e);
+                } else if (filedIn != Long.MAX_VALUE) {
+                    push(e, filedIn);
+                }
+                e = next;
+            }
+        } finally {
+            rotateLock.unlock();
+        }
+        return expired;
+    }
+
+    /** @return DEAD if this call expired it, MAX_VALUE if it was removed already, else the generation to refile in */
+    private long expireOrKeep(Entry<K, V> e, long oldestLive) {
+        synchronized (e) {
+            long g = e.gen;
+            if (g == DEAD) {
+                return Long.MAX_VALUE;
+            }
+            if (g - oldestLive >= 0) {
+                return g;
+            }
+            e.gen = DEAD; // its value stays, for the callback: nothing writes a dead entry
+            return DEAD;
+        }
+    }
+
+    static <K, V> void notifyExpired(List<Entry<K, V>> expired, BiConsumer<K, V> callback, System.Logger log) {
+        for (Entry<K, V> e : expired) {
+            try {
+                callback.accept(e.key, e.value);
+            } catch (RuntimeException ex) {
+                log.log(Level.ERROR, "ExpiredCallback failed for key " + e.key + "; the map goes on", ex);
+            }
+        }
+    }
+
+    /**
+     * Tells whether a key is present.
+     *
+     * @param key the key
+     * @return true if present
+     */
+    public boolean containsKey(K key) {
+        Entry<K, V> e = entries.get(Objects.requireNonNull(key, "key"));
+        return e != null && e.gen != DEAD;
+    }
+
+    /**
+     * Returns the value of a key.
+     *
+     * @param key the key
+     * @return the value, or null if absent (or if null was put)
+     */
+    public V get(K key) {
+        return getOrDefault(key, null);
+    }
+
+    /**
+     * Returns the value of a key, or a default.
+     *
+     * @param key          the key
+     * @param defaultValue returned when the key is absent
+     * @return the value, or {@code defaultValue} if absent
+     */
+    public V getOrDefault(K key, V defaultValue) {
+        Entry<K, V> e = entries.get(Objects.requireNonNull(key, "key"));
+        if (e == null) {
+            return defaultValue;
+        }
+        V value = e.value;
+        return e.gen == DEAD ? defaultValue : value;
+    }
+
+    /**
+     * Puts a value and moves the key to the newest generation.
+     *
+     * @param key   the key
+     * @param value the value, may be null
+     */
+    public void put(K key, V value) {
+        Objects.requireNonNull(key, "key");
+        while (true) {
+            Entry<K, V> e = entries.get(key);
+            if (e == null) {
+                long g = generation;
+                Entry<K, V> created = new Entry<>(key, value, g);
+                e = entries.putIfAbsent(key, created);
+                if (e == null) {
+                    push(created, g);
+                    return;
+                }
+            }
+            synchronized (e) {
+                if (e.gen != DEAD) {
+                    e.gen = generation;
+                    e.value = value;
+                    return;
+                }
+            }
+            entries.remove(key, e); // expired or removed concurrently: help unlink it, then insert afresh
+        }
+    }
+
+    /**
+     * Removes a key.
+     *
+     * @param key the key
+     * @return its value, or null if absent
+     */
+    public V remove(K key) {
+        Objects.requireNonNull(key, "key");
+        while (true) {
+            Entry<K, V> e = entries.get(key);
+            if (e == null) {
+                return null;
+            }
+            V value = null;
+            boolean removed = false;
+            synchronized (e) {
+                if (e.gen != DEAD) {
+                    e.gen = DEAD;
+                    value = e.value;
+                    e.value = null;
+                    removed = true;
+                }
+            }
+            entries.remove(key, e);
+            if (removed) {
+                return value;
+            }
+        }
+    }
+
+    /**
+     * Returns the number of entries.
+     *
+     * @return the number of keys present (a moment's estimate while other threads write)
+     */
+    public int size() {
+        return entries.size();
+    }
+
+    /**
+     * Returns the keys present.
+     *
+     * @return a snapshot, in a new set the caller owns
+     */
+    public Set<K> keyset() {
+        Set<K> keys = new HashSet<>();
+        for (Entry<K, V> e : entries.values()) {
+            if (e.gen != DEAD) {
+                keys.add(e.key);
+            }
+        }
+        return keys;
+    }
+
+    /** Drops every entry without calling the callback; used when a {@link TimeCacheMap} closes. */
+    void clear() {
+        rotateLock.lock();
+        try {
+            for (int i = 0; i < numBuckets; i++) {
+                buckets.set(i, null);
+            }
+            entries.clear();
+        } finally {
+            rotateLock.unlock();
+        }
+    }
+
+    int numBuckets() {
+        return numBuckets;
+    }
+
+    private int slot(long gen) {
+        return (int) Long.remainderUnsigned(gen, numBuckets);
+    }
+
+    private void push(Entry<K, V> e, long gen) {
+        int slot = slot(gen);
+        Entry<K, V> head;
+        do {
+            head = buckets.get(slot);
+            e.next = head;
+        } while (!buckets.compareAndSet(slot, head, e));
+    }
+
+    @Override
+    public String toString() {
+        return "RotatingMap[buckets=" + numBuckets + ", size=" + size() + "]";
+    }
+
+    /**
+     * Receives expired entries, as Storm's {@code RotatingMap.ExpiredCallback}; called by the thread that rotates.
+     *
+     * @param <K> the key type
+     * @param <V> the value type
+     */
+    @FunctionalInterface
+    public interface ExpiredCallback<K, V> {
+        /**
+         * Called once for each expired entry, outside any lock; a throw is logged and the map goes on.
+         *
+         * @param key the key
+         * @param val its last value
+         */
+        void expire(K key, V val);
+    }
+
+    /** One key's record: the generation of its last put and its value, changed under its monitor. */
+    static final class Entry<K, V> {
+        final K key;
+        volatile V value;
+        volatile long gen;
+        Entry<K, V> next;    // link in its generation's stack
+
+        Entry(K key, V value, long gen) {
+            this.key = key;
+            this.value = value;
+            this.gen = gen;
+        }
+    }
+}
