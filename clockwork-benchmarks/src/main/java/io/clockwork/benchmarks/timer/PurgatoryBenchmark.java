@@ -42,7 +42,7 @@ public class PurgatoryBenchmark {
     private static final boolean[] CANCELS = Workloads.flags(INPUTS, 0.9, Workloads.SEED + 1);
 
     /** The rival; see {@link Rivals}. */
-    @Param({Rivals.CLOCKWORK, Rivals.KAFKA, Rivals.NETTY, Rivals.JDK, Rivals.AGRONA})
+    @Param({Rivals.CLOCKWORK, Rivals.CLOCKWORK_KAFKA, Rivals.KAFKA, Rivals.NETTY, Rivals.JDK, Rivals.AGRONA})
     public String timer;
 
     private TimerRival rival;

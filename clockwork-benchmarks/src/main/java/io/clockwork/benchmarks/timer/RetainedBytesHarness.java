@@ -37,6 +37,7 @@ public final class RetainedBytesHarness {
     /** Per rival: the classes allocated per pending timer, besides the user's task. */
     private static final Map<String, List<String>> NODES = Map.of(
             Rivals.CLOCKWORK, List.of("io.clockwork.timer.WheelTimeout"),
+            Rivals.CLOCKWORK_KAFKA, List.of("io.clockwork.timer.KafkaTimerEntry"),
             Rivals.KAFKA, List.of("org.apache.kafka.server.util.timer.TimerTaskEntry"),
             Rivals.NETTY, List.of("io.netty.util.HashedWheelTimer$HashedWheelTimeout"),
             Rivals.JDK, List.of("java.util.concurrent.ScheduledThreadPoolExecutor$ScheduledFutureTask",
@@ -104,7 +105,14 @@ public final class RetainedBytesHarness {
 
     /** @return bytes of the per-timer task object the rival's API requires, 0 if a shared task is allowed */
     static long taskBytes(String name) {
-        return name.equals(Rivals.KAFKA) ? ClassLayout.parseClass(KafkaRival.NoopTask.class).instanceSize() : 0;
+        switch (name) {
+            case Rivals.KAFKA:
+                return ClassLayout.parseClass(KafkaRival.NoopTask.class).instanceSize();
+            case Rivals.CLOCKWORK_KAFKA:
+                return ClassLayout.parseClass(ClockworkKafkaRival.NoopTask.class).instanceSize();
+            default:
+                return 0;
+        }
     }
 
     static String nodeLayout(String name) {

@@ -7,6 +7,8 @@ public final class Rivals {
 
     /** Our {@code io.clockwork.timer.WheelTimer}, 1 ms tick, defaults otherwise. */
     public static final String CLOCKWORK = "clockwork";
+    /** Our Kafka face, {@code io.clockwork.timer.SystemTimer} behind our {@code SystemTimerReaper}. */
+    public static final String CLOCKWORK_KAFKA = "clockwork-kafka";
     /** Kafka's {@code org.apache.kafka.server.util.timer.SystemTimer} behind its {@code SystemTimerReaper}. */
     public static final String KAFKA = "kafka";
     /** Netty's {@code io.netty.util.HashedWheelTimer}, 1 ms tick, 512 buckets. */
@@ -17,7 +19,7 @@ public final class Rivals {
     public static final String AGRONA = "agrona";
 
     /** Every rival, ours first. */
-    public static final List<String> ALL = List.of(CLOCKWORK, KAFKA, NETTY, JDK, AGRONA);
+    public static final List<String> ALL = List.of(CLOCKWORK, CLOCKWORK_KAFKA, KAFKA, NETTY, JDK, AGRONA);
 
     private Rivals() {
     }
@@ -33,6 +35,8 @@ public final class Rivals {
         switch (name) {
             case CLOCKWORK:
                 return new ClockworkRival();
+            case CLOCKWORK_KAFKA:
+                return new ClockworkKafkaRival();
             case KAFKA:
                 return new KafkaRival();
             case NETTY:

@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
 public class ScheduleCancelBenchmark {
 
     /** The rival; see {@link Rivals}. */
-    @Param({Rivals.CLOCKWORK, Rivals.KAFKA, Rivals.NETTY, Rivals.JDK, Rivals.AGRONA})
+    @Param({Rivals.CLOCKWORK, Rivals.CLOCKWORK_KAFKA, Rivals.KAFKA, Rivals.NETTY, Rivals.JDK, Rivals.AGRONA})
     public String timer;
 
     /** Timers pending in the background (per thread for Agrona). */
