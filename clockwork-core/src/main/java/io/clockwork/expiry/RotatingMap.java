@@ -324,7 +324,8 @@ public final class RotatingMap<K, V> {
     }
 
     /**
-     * Receives expired entries, as Storm's {@code RotatingMap.ExpiredCallback}; called by the thread that rotates.
+     * Receives expired entries, as Storm's {@code RotatingMap.ExpiredCallback}. Need not be thread-safe unless
+     * several threads call {@link #rotate()}: the rotating thread calls it.
      *
      * @param <K> the key type
      * @param <V> the value type

@@ -331,7 +331,10 @@ public final class SessionTracker {
         boolean isClosing();
     }
 
-    /** Receives expired sessions, as ZooKeeper's {@code SessionTracker.SessionExpirer}; called on the expiry thread. */
+    /**
+     * Receives expired sessions, as ZooKeeper's {@code SessionTracker.SessionExpirer}. Need not be thread-safe: only
+     * the tracker's expiry thread calls it (or a caller of the package-private test hook).
+     */
     @FunctionalInterface
     public interface SessionExpirer {
         /**

@@ -275,7 +275,8 @@ public final class TimeCacheMap<K, V> implements AutoCloseable {
     }
 
     /**
-     * Receives expired entries, as Storm's {@code TimeCacheMap.ExpiredCallback}; called on the cleaner thread.
+     * Receives expired entries, as Storm's {@code TimeCacheMap.ExpiredCallback}. Need not be thread-safe: only the
+     * shared cleaner thread calls it.
      *
      * @param <K> the key type
      * @param <V> the value type
