@@ -55,10 +55,12 @@ public final class QueueSettings<V> {
     }
 
     /**
-     * Checks a delay and converts it to whole nanoseconds; negative delays become zero.
+     * Checks a delay and converts it to whole nanoseconds; negative delays become zero. {@link DelayedQueue#MAX_DELAY}
+     * is more nanoseconds than a {@code long} holds, so delays above about 292 years saturate at
+     * {@link Long#MAX_VALUE} (backends that count in milliseconds should use {@link Duration#toMillis()} instead).
      *
      * @param delay the delay
-     * @return nanoseconds in [0, {@link DelayedQueue#MAX_DELAY}]
+     * @return nanoseconds in [0, {@link Long#MAX_VALUE}]
      * @throws IllegalArgumentException if it exceeds {@link DelayedQueue#MAX_DELAY}
      */
     public long delayNanos(Duration delay) {
@@ -67,7 +69,14 @@ public final class QueueSettings<V> {
             throw new IllegalArgumentException("delay must be at most " + DelayedQueue.MAX_DELAY.toMillis()
                     + " ms (DelayedQueue.MAX_DELAY, 2^52 ms: due times are exact doubles), was " + delay);
         }
-        return delay.isNegative() ? 0L : delay.toNanos();
+        if (delay.isNegative()) {
+            return 0L;
+        }
+        try {
+            return delay.toNanos();
+        } catch (ArithmeticException beyondLong) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /**

@@ -1,15 +1,57 @@
 package io.clockwork.queue;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The behaviour every {@link DelayedQueue} backend must show, written once and run against each: a backend's test
  * extends this class and supplies a fresh queue and a way to let the backend's clock move.
  *
  * <p>Shipped in clockwork-core's test-jar so that clockwork-redis runs the same tests against a real Redis.
+ *
+ * <p>The tests never sleep. Where time must pass they call {@link #passTime}; where a consumer must block they poll
+ * with a wait from a background thread. Delays are short ({@link #SOON}, {@link #LATER}) so that a real-time backend
+ * runs the whole contract in seconds, and {@link #FAR} marks a message that must not fall due during a test.
  */
 public abstract class DelayedQueueContract {
+
+    /** A short delay. */
+    protected static final Duration SOON = Duration.ofMillis(100);
+    /** A delay, or visibility timeout, that a test step on a real clock does not reach by accident. */
+    protected static final Duration LATER = Duration.ofMillis(300);
+    /** A delay that never passes during a test. */
+    protected static final Duration FAR = Duration.ofHours(1);
+    /** How long a test waits, in real time, for a background poll before it fails. */
+    private static final Duration REAL_TIME_LIMIT = Duration.ofSeconds(20);
+
+    private final ExecutorService background = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "contract-background");
+        t.setDaemon(true);
+        return t;
+    });
 
     /**
      * Creates a fresh, empty queue; every call returns a queue with a new name, closed by the subclass after the test.
@@ -30,4 +72,632 @@ public abstract class DelayedQueueContract {
      * @throws InterruptedException if interrupted
      */
     protected abstract void passTime(Duration amount) throws InterruptedException;
+
+    @AfterEach
+    void stopBackgroundThreads() {
+        background.shutdownNow();
+    }
+
+    // ---- helpers ----
+
+    private DelayedQueue<String> queue() {
+        return newQueue(Codec.string(), options -> { });
+    }
+
+    private DelayedQueue<String> queue(Consumer<DelayedQueueBuilder<String, ?>> options) {
+        return newQueue(Codec.string(), options);
+    }
+
+    /** Polls without blocking and insists on a delivery. */
+    private static Delivery<String> take(DelayedQueue<String> q) throws InterruptedException {
+        Delivery<String> d = q.poll(Duration.ZERO);
+        assertThat(d).as("a delivery from %s", q.name()).isNotNull();
+        return d;
+    }
+
+    /** Polls without blocking until nothing is ready, acking nothing. */
+    private static List<Delivery<String>> drain(DelayedQueue<String> q) throws InterruptedException {
+        List<Delivery<String>> all = new ArrayList<>();
+        for (Delivery<String> d = q.poll(Duration.ZERO); d != null; d = q.poll(Duration.ZERO)) {
+            all.add(d);
+        }
+        return all;
+    }
+
+    private static List<String> values(List<Delivery<String>> deliveries) {
+        return deliveries.stream().map(Delivery::value).toList();
+    }
+
+    private <T> Future<T> inBackground(Callable<T> task) {
+        return background.submit(task);
+    }
+
+    /**
+     * Lets time pass in steps of {@code step} until the background task completes: on a manual clock each step
+     * moves time, so the task's wait ends whenever it began; on a real clock the steps just wait.
+     */
+    private <T> T passTimeUntilDone(Future<T> task, Duration step) throws Exception {
+        long deadline = System.nanoTime() + REAL_TIME_LIMIT.toNanos();
+        while (true) {
+            try {
+                return task.get(10, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException notYet) {
+                if (System.nanoTime() - deadline > 0) {
+                    fail("background task still running after " + REAL_TIME_LIMIT);
+                }
+                passTime(step);
+            }
+        }
+    }
+
+    private static QueueStats counts(long delayed, long ready, long inFlight, long dead) {
+        return new QueueStats(delayed, ready, inFlight, dead, Optional.empty());
+    }
+
+    /** The counts of a stats snapshot, with {@code nextDueIn} left out for comparison. */
+    private static QueueStats countsOf(DelayedQueue<?> q) {
+        QueueStats s = q.stats();
+        return counts(s.delayed(), s.ready(), s.inFlight(), s.dead());
+    }
+
+    /**
+     * UTF-8 strings, except that {@code "poison"} encodes but cannot be decoded and {@code "unencodable"} cannot be
+     * encoded.
+     */
+    static final class FussyCodec implements Codec<String> {
+        @Override
+        public byte[] encode(String value) {
+            if (value.equals("unencodable")) {
+                throw new IllegalArgumentException("FussyCodec will not encode 'unencodable'");
+            }
+            return value.getBytes(StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String decode(byte[] bytes) {
+            String value = new String(bytes, StandardCharsets.UTF_8);
+            if (value.equals("poison")) {
+                throw new IllegalStateException("poison pill refused");
+            }
+            return value;
+        }
+
+        @Override
+        public String toString() {
+            return "FussyCodec";
+        }
+    }
+
+    // ---- offer and identity ----
+
+    @Test
+    void offerReturnsDistinctIds() {
+        DelayedQueue<String> q = queue();
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < 100; i++) {
+            String id = q.offer("v" + i, Duration.ZERO);
+            assertThat(id).isNotEmpty();
+            assertThat(id.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(DelayedQueue.MAX_ID_BYTES);
+            ids.add(id);
+        }
+        assertThat(ids).hasSize(100);
+        assertThat(countsOf(q)).isEqualTo(counts(0, 100, 0, 0));
+    }
+
+    @Test
+    void offerWithOwnIdDeduplicatesWhileDelayedReadyInFlightOrDead() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(1));
+        assertThat(q.offer("order-42", "first", SOON)).isTrue();
+        assertThat(q.offer("order-42", "second", Duration.ZERO)).as("delayed").isFalse();
+        assertThat(countsOf(q)).as("the duplicate changed nothing").isEqualTo(counts(1, 0, 0, 0));
+
+        passTime(SOON);
+        assertThat(q.offer("order-42", "third", Duration.ZERO)).as("ready").isFalse();
+        Delivery<String> d = take(q);
+        assertThat(d.id()).isEqualTo("order-42");
+        assertThat(d.value()).isEqualTo("first");
+        assertThat(q.offer("order-42", "fourth", Duration.ZERO)).as("in flight").isFalse();
+
+        assertThat(d.nack(Duration.ZERO)).isTrue(); // its only attempt: now dead
+        assertThat(q.offer("order-42", "fifth", Duration.ZERO)).as("dead").isFalse();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 1));
+
+        assertThat(q.purgeDead()).isOne();
+        assertThat(q.offer("order-42", "sixth", Duration.ZERO)).as("gone: the id is free again").isTrue();
+        assertThat(take(q).value()).isEqualTo("sixth");
+    }
+
+    @Test
+    void offerWithTimeUnitDelaysLikeDuration() throws Exception {
+        DelayedQueue<String> q = queue();
+        String id = q.offer("t", LATER.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        assertThat(countsOf(q)).isEqualTo(counts(1, 0, 0, 0));
+        passTime(LATER);
+        Delivery<String> d = take(q);
+        assertThat(d.id()).isEqualTo(id);
+        assertThat(d.value()).isEqualTo("t");
+    }
+
+    // ---- timing and order ----
+
+    @Test
+    void messageIsNotDeliveredBeforeItsDelayAndIsAfter() throws Exception {
+        DelayedQueue<String> q = queue();
+        String id = q.offer("hello", LATER);
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        assertThat(countsOf(q)).isEqualTo(counts(1, 0, 0, 0));
+
+        passTime(LATER);
+        Delivery<String> d = take(q);
+        assertThat(d.id()).isEqualTo(id);
+        assertThat(d.value()).isEqualTo("hello");
+        assertThat(d.attempt()).isOne();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 1, 0));
+        assertThat(q.poll(Duration.ZERO)).as("delivered once").isNull();
+    }
+
+    @Test
+    void messagesDueAtOneTimeAreDeliveredInOfferOrder() throws Exception {
+        DelayedQueue<String> q = queue();
+        List<String> offered = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            offered.add("m" + i);
+            q.offer("m" + i, SOON);
+        }
+        passTime(SOON);
+        assertThat(values(drain(q))).containsExactlyElementsOf(offered);
+    }
+
+    @Test
+    void readyMessagesAreDeliveredByDueTime() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer("third", LATER);
+        q.offer("first", SOON);
+        q.offer("second", SOON.plus(SOON));
+        passTime(LATER);
+        assertThat(values(drain(q))).containsExactly("first", "second", "third");
+    }
+
+    @Test
+    void negativeDelayMeansDueNow() throws Exception {
+        DelayedQueue<String> q = queue();
+        String id = q.offer("past", Duration.ofSeconds(-5));
+        q.offer("also past", -5, TimeUnit.SECONDS);
+        assertThat(values(drain(q))).containsExactly("past", "also past");
+        assertThat(q.reschedule(id, Duration.ofMillis(-1))).as("in flight").isFalse();
+    }
+
+    // ---- cancel and reschedule ----
+
+    @Test
+    void cancelRemovesAMessageOnce() throws Exception {
+        DelayedQueue<String> q = queue();
+        String delayed = q.offer("delayed", SOON);
+        String ready = q.offer("ready", Duration.ZERO);
+        assertThat(q.cancel(delayed)).isTrue();
+        assertThat(q.cancel(delayed)).isFalse();
+        assertThat(q.cancel(ready)).isTrue();
+        assertThat(q.cancel("no-such-id")).isFalse();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+        passTime(SOON);
+        assertThat(q.poll(Duration.ZERO)).as("cancelled messages never come").isNull();
+    }
+
+    @Test
+    void cancelOfAnInFlightMessageMakesItsAckStale() throws Exception {
+        DelayedQueue<String> q = queue();
+        String id = q.offer("x", Duration.ZERO);
+        Delivery<String> d = take(q);
+        assertThat(q.cancel(id)).isTrue();
+        assertThat(d.ack()).isFalse();
+        assertThat(d.nack(Duration.ZERO)).isFalse();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+
+        String acked = q.offer("y", Duration.ZERO);
+        assertThat(take(q).ack()).isTrue();
+        assertThat(q.cancel(acked)).as("acked").isFalse();
+    }
+
+    @Test
+    void rescheduleMovesAMessageEarlierOrLater() throws Exception {
+        DelayedQueue<String> q = queue();
+        String far = q.offer("far", FAR);
+        assertThat(q.reschedule(far, Duration.ZERO)).isTrue();
+        Delivery<String> d = take(q);
+        assertThat(d.value()).isEqualTo("far");
+        assertThat(q.reschedule(far, Duration.ZERO)).as("in flight").isFalse();
+
+        String now = q.offer("now", Duration.ZERO);
+        assertThat(q.reschedule(now, LATER)).isTrue();
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        assertThat(countsOf(q)).isEqualTo(counts(1, 0, 1, 0));
+        passTime(LATER);
+        assertThat(take(q).value()).isEqualTo("now");
+
+        assertThat(q.reschedule("no-such-id", Duration.ZERO)).isFalse();
+        assertThat(d.ack()).isTrue();
+        assertThat(q.reschedule(far, Duration.ZERO)).as("acked").isFalse();
+    }
+
+    @Test
+    void rescheduledMessageTakesItsPlaceByItsNewDueTime() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer("a", SOON);
+        String b = q.offer("b", LATER);
+        assertThat(q.reschedule(b, Duration.ZERO)).isTrue();
+        passTime(SOON);
+        assertThat(values(drain(q))).containsExactly("b", "a");
+    }
+
+    // ---- acknowledgement, redelivery, dead letters ----
+
+    @Test
+    void ackRemovesTheMessageForGood() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(LATER));
+        assertThat(q.offer("job-1", "work", Duration.ZERO)).isTrue();
+        Delivery<String> d = take(q);
+        assertThat(d.ack()).isTrue();
+        assertThat(d.ack()).as("second ack").isFalse();
+        assertThat(d.nack(Duration.ZERO)).as("nack after ack").isFalse();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+        passTime(LATER);
+        assertThat(q.poll(Duration.ZERO)).as("no redelivery after ack").isNull();
+        assertThat(q.offer("job-1", "again", Duration.ZERO)).as("the id is free again").isTrue();
+    }
+
+    @Test
+    void unackedMessageIsRedeliveredAfterTheVisibilityTimeout() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(LATER));
+        String id = q.offer("v", Duration.ZERO);
+        Delivery<String> first = take(q);
+        assertThat(first.attempt()).isOne();
+        assertThat(q.poll(Duration.ZERO)).as("invisible while in flight").isNull();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 1, 0));
+
+        passTime(LATER);
+        Delivery<String> second = take(q);
+        assertThat(second.id()).isEqualTo(id);
+        assertThat(second.value()).isEqualTo("v");
+        assertThat(second.attempt()).isEqualTo(2);
+
+        assertThat(first.ack()).as("stale receipt").isFalse();
+        assertThat(first.nack(Duration.ZERO)).as("stale receipt").isFalse();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 1, 0));
+        assertThat(second.ack()).isTrue();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+    }
+
+    @Test
+    void nackRedeliversAfterTheRetryDelay() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer("retry me", Duration.ZERO);
+        Delivery<String> first = take(q);
+        assertThat(first.nack(LATER)).isTrue();
+        assertThat(first.nack(Duration.ZERO)).as("second nack").isFalse();
+        assertThat(first.ack()).as("ack after nack").isFalse();
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        assertThat(countsOf(q)).isEqualTo(counts(1, 0, 0, 0));
+
+        passTime(LATER);
+        Delivery<String> second = take(q);
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(second.nack(Duration.ofMillis(-1))).as("negative retry delay: due now").isTrue();
+        assertThat(take(q).attempt()).isEqualTo(3);
+    }
+
+    @Test
+    void messageDeliveredMaxAttemptsTimesGoesToDeadLetters() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(2).visibilityTimeout(LATER));
+        String id = q.offer("doomed", Duration.ZERO);
+        assertThat(take(q).attempt()).isOne();
+        passTime(LATER);
+        Delivery<String> last = take(q);
+        assertThat(last.attempt()).isEqualTo(2);
+        passTime(LATER);
+        assertThat(q.poll(Duration.ZERO)).as("a third delivery would exceed maxAttempts").isNull();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 1));
+
+        List<DeadLetter> dead = q.deadLetters(10);
+        assertThat(dead).hasSize(1);
+        DeadLetter letter = dead.get(0);
+        assertThat(letter.id()).isEqualTo(id);
+        assertThat(letter.payload()).isEqualTo("doomed".getBytes(StandardCharsets.UTF_8));
+        assertThat(letter.attempts()).isEqualTo(2);
+        assertThat(letter.reason()).contains("maxAttempts");
+
+        assertThat(last.ack()).as("dead: the receipt is stale").isFalse();
+        assertThat(q.cancel(id)).as("dead letters are not cancelled").isFalse();
+        assertThat(q.reschedule(id, Duration.ZERO)).as("nor rescheduled").isFalse();
+    }
+
+    @Test
+    void nackOnTheLastAttemptKillsTheMessage() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(1));
+        String id = q.offer("once", Duration.ZERO);
+        assertThat(take(q).nack(Duration.ZERO)).isTrue();
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 1));
+        DeadLetter letter = q.deadLetters(1).get(0);
+        assertThat(letter.id()).isEqualTo(id);
+        assertThat(letter.attempts()).isOne();
+        assertThat(letter.reason()).contains("maxAttempts");
+    }
+
+    @Test
+    void requeuedDeadLetterIsDeliveredAgainFromAttemptOne() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(1));
+        String id = q.offer("phoenix", Duration.ZERO);
+        String other = q.offer("other", FAR);
+        take(q).nack(Duration.ZERO);
+        assertThat(q.requeueDead(id)).isTrue();
+        assertThat(q.requeueDead(id)).as("no longer dead").isFalse();
+        assertThat(q.requeueDead(other)).as("not dead").isFalse();
+        assertThat(q.requeueDead("no-such-id")).isFalse();
+        assertThat(countsOf(q)).isEqualTo(counts(1, 1, 0, 0));
+
+        Delivery<String> again = take(q);
+        assertThat(again.id()).isEqualTo(id);
+        assertThat(again.value()).isEqualTo("phoenix");
+        assertThat(again.attempt()).isOne();
+        assertThat(again.ack()).isTrue();
+    }
+
+    @Test
+    void deadLettersAreListedOldestFirstAndPurged() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(1));
+        List<String> ids = new ArrayList<>();
+        for (String v : List.of("a", "b", "c")) {
+            ids.add(q.offer(v, Duration.ZERO));
+            take(q).nack(Duration.ZERO);
+        }
+        assertThat(q.deadLetters(2)).extracting(DeadLetter::id).containsExactly(ids.get(0), ids.get(1));
+        assertThat(q.deadLetters(10)).extracting(DeadLetter::id).containsExactlyElementsOf(ids);
+        assertThatThrownBy(() -> q.deadLetters(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("limit");
+
+        assertThat(q.purgeDead()).isEqualTo(3);
+        assertThat(q.deadLetters(10)).isEmpty();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+        assertThat(q.purgeDead()).isZero();
+        assertThat(q.requeueDead(ids.get(0))).as("purged").isFalse();
+    }
+
+    // ---- codec ----
+
+    @Test
+    void undecodableMessageGoesToDeadLettersAndTheNextIsStillDelivered() throws Exception {
+        DelayedQueue<String> q = newQueue(new FussyCodec(), options -> { });
+        String poison = q.offer("poison", Duration.ZERO);
+        q.offer("good", Duration.ZERO);
+        Delivery<String> d = take(q);
+        assertThat(d.value()).isEqualTo("good");
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 1, 1));
+
+        DeadLetter letter = q.deadLetters(10).get(0);
+        assertThat(letter.id()).isEqualTo(poison);
+        assertThat(letter.payload()).isEqualTo("poison".getBytes(StandardCharsets.UTF_8));
+        assertThat(letter.reason()).contains("poison pill refused");
+    }
+
+    @Test
+    void unencodableValueIsRejectedAndNothingIsStored() {
+        DelayedQueue<String> q = newQueue(new FussyCodec(), options -> { });
+        assertThatThrownBy(() -> q.offer("unencodable", Duration.ZERO)).isInstanceOf(CodecException.class)
+                .hasMessageContaining("FussyCodec");
+        assertThatThrownBy(() -> q.offer("mine", "unencodable", Duration.ZERO)).isInstanceOf(CodecException.class);
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+        assertThat(q.offer("mine", "fine", Duration.ZERO)).as("the failed offer did not take the id").isTrue();
+    }
+
+    // ---- stats ----
+
+    @Test
+    void statsCountEveryStateAndTellWhenTheNextMessageIsDue() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(1));
+        assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 0, Optional.empty()));
+
+        q.offer("soon", LATER);
+        q.offer("far", FAR);
+        q.offer("r1", Duration.ZERO);
+        q.offer("r2", Duration.ZERO);
+        q.offer("r3", Duration.ZERO);
+        take(q);
+        take(q).nack(Duration.ZERO);
+
+        QueueStats stats = q.stats();
+        assertThat(stats.delayed()).isEqualTo(2);
+        assertThat(stats.ready()).isEqualTo(1);
+        assertThat(stats.inFlight()).isEqualTo(1);
+        assertThat(stats.dead()).isEqualTo(1);
+        assertThat(stats.total()).isEqualTo(5);
+        assertThat(stats.nextDueIn()).hasValueSatisfying(d -> assertThat(d).isBetween(Duration.ZERO, LATER));
+
+        passTime(LATER);
+        stats = q.stats();
+        assertThat(countsOf(q)).isEqualTo(counts(1, 2, 1, 1));
+        assertThat(stats.nextDueIn()).hasValueSatisfying(d -> assertThat(d).isBetween(LATER, FAR));
+    }
+
+    // ---- blocking poll ----
+
+    @Test
+    void pollReturnsNullAfterWaitingWhenNothingIsDue() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer("far", FAR);
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        Future<Delivery<String>> poll = inBackground(() -> q.poll(SOON));
+        assertThat(passTimeUntilDone(poll, SOON)).isNull();
+    }
+
+    @Test
+    void blockedPollReturnsAMessageThatFallsDueWhileItWaits() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer("awaited", SOON);
+        Future<Delivery<String>> poll = inBackground(() -> q.poll(Duration.ofSeconds(10)));
+        Delivery<String> d = passTimeUntilDone(poll, SOON);
+        assertThat(d).isNotNull();
+        assertThat(d.value()).isEqualTo("awaited");
+    }
+
+    @Test
+    void blockedPollReturnsAMessageOfferedWhileItWaits() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer("far", FAR);
+        Future<Delivery<String>> poll = inBackground(() -> q.poll(Duration.ofSeconds(10)));
+        q.offer("now", Duration.ZERO);
+        Delivery<String> d = poll.get(REAL_TIME_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(d).isNotNull();
+        assertThat(d.value()).isEqualTo("now");
+    }
+
+    @Test
+    void closeEndsABlockedPoll() throws Exception {
+        DelayedQueue<String> q = queue();
+        Future<Delivery<String>> poll = inBackground(() -> q.poll(Duration.ofSeconds(60)));
+        q.close();
+        try {
+            assertThat(poll.get(REAL_TIME_LIMIT.toMillis(), TimeUnit.MILLISECONDS)).isNull();
+        } catch (ExecutionException e) {
+            // The poll began after close: then it must fail, not block.
+            assertThat(e.getCause()).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    // ---- concurrency ----
+
+    @Test
+    void twoConsumersNeverHoldTheSameMessageAndReceiveEachOnce() throws Exception {
+        DelayedQueue<String> q = queue();
+        int total = 200;
+        for (int i = 0; i < total; i++) {
+            q.offer("m" + i, Duration.ZERO);
+        }
+        Set<String> held = ConcurrentHashMap.newKeySet();
+        Map<String, Integer> received = new ConcurrentHashMap<>();
+        AtomicInteger acked = new AtomicInteger();
+        Callable<Integer> consumer = () -> {
+            int mine = 0;
+            long deadline = System.nanoTime() + REAL_TIME_LIMIT.toNanos();
+            while (acked.get() < total && System.nanoTime() - deadline < 0) {
+                Delivery<String> d = q.poll(Duration.ZERO);
+                if (d == null) {
+                    Thread.yield();
+                    continue;
+                }
+                assertThat(held.add(d.id())).as("%s held by two consumers at once", d.id()).isTrue();
+                received.merge(d.value(), 1, Integer::sum);
+                assertThat(d.ack()).isTrue();
+                held.remove(d.id());
+                acked.incrementAndGet();
+                mine++;
+            }
+            return mine;
+        };
+        Future<Integer> one = inBackground(consumer);
+        Future<Integer> two = inBackground(consumer);
+        int byOne = one.get(REAL_TIME_LIMIT.toSeconds() + 5, TimeUnit.SECONDS);
+        int byTwo = two.get(REAL_TIME_LIMIT.toSeconds() + 5, TimeUnit.SECONDS);
+        assertThat(byOne + byTwo).isEqualTo(total);
+        assertThat(received).hasSize(total);
+        assertThat(received.values()).allMatch(n -> n == 1);
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+    }
+
+    // ---- bad input ----
+
+    @Test
+    void nullArgumentsAreRejectedByName() throws Exception {
+        DelayedQueue<String> q = queue();
+        assertThatThrownBy(() -> q.offer(null, Duration.ZERO)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("value");
+        assertThatThrownBy(() -> q.offer("v", null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("delay");
+        assertThatThrownBy(() -> q.offer(null, "v", Duration.ZERO)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("id");
+        assertThatThrownBy(() -> q.offer("id", null, Duration.ZERO)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("value");
+        assertThatThrownBy(() -> q.offer("v", 1, null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("unit");
+        assertThatThrownBy(() -> q.cancel(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.reschedule(null, Duration.ZERO)).isInstanceOf(NullPointerException.class);
+        String id = q.offer("v", FAR);
+        assertThatThrownBy(() -> q.reschedule(id, null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.poll(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.requeueDead(null)).isInstanceOf(NullPointerException.class);
+        assertThat(countsOf(q)).isEqualTo(counts(1, 0, 0, 0));
+    }
+
+    @Test
+    void delayBeyondMaxDelayIsRejectedNamingTheLimit() throws Exception {
+        DelayedQueue<String> q = queue();
+        Duration tooLong = DelayedQueue.MAX_DELAY.plusMillis(1);
+        String limit = String.valueOf(DelayedQueue.MAX_DELAY.toMillis());
+        assertThatThrownBy(() -> q.offer("v", tooLong)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(limit).hasMessageContaining("MAX_DELAY");
+        assertThatThrownBy(() -> q.offer("own", "v", tooLong)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(limit);
+        String id = q.offer("v", Duration.ZERO);
+        assertThatThrownBy(() -> q.reschedule(id, tooLong)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(limit);
+        Delivery<String> d = take(q);
+        assertThatThrownBy(() -> d.nack(tooLong)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(limit);
+        assertThat(countsOf(q)).as("nothing stored, nothing moved").isEqualTo(counts(0, 0, 1, 0));
+        assertThat(q.offer("own", "v", Duration.ZERO)).as("the rejected offer did not take the id").isTrue();
+
+        q.offer("longest", DelayedQueue.MAX_DELAY);
+        assertThat(q.stats().delayed()).isOne();
+    }
+
+    @Test
+    void payloadAboveMaxPayloadBytesIsRejectedNamingTheLimit() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxPayloadBytes(8));
+        q.offer("12345678", Duration.ZERO);
+        assertThatThrownBy(() -> q.offer("123456789", Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxPayloadBytes").hasMessageContaining("8");
+        assertThatThrownBy(() -> q.offer("big", "éééé€", Duration.ZERO))
+                .as("the limit counts encoded bytes").isInstanceOf(IllegalArgumentException.class);
+        assertThat(countsOf(q)).isEqualTo(counts(0, 1, 0, 0));
+        assertThat(take(q).value()).isEqualTo("12345678");
+    }
+
+    @Test
+    void emptyOrOversizedIdIsRejected() {
+        DelayedQueue<String> q = queue();
+        assertThatThrownBy(() -> q.offer("", "v", Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("id");
+        String tooLong = "x".repeat(DelayedQueue.MAX_ID_BYTES + 1);
+        assertThatThrownBy(() -> q.offer(tooLong, "v", Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(String.valueOf(DelayedQueue.MAX_ID_BYTES));
+        String wideChars = "é".repeat(DelayedQueue.MAX_ID_BYTES / 2 + 1); // 2 UTF-8 bytes each
+        assertThatThrownBy(() -> q.offer(wideChars, "v", Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+        assertThat(q.offer("x".repeat(DelayedQueue.MAX_ID_BYTES), "v", Duration.ZERO)).isTrue();
+        assertThat(q.offer("é".repeat(DelayedQueue.MAX_ID_BYTES / 2), "v", Duration.ZERO)).isTrue();
+    }
+
+    @Test
+    void useAfterCloseFailsNamingTheQueue() throws Exception {
+        DelayedQueue<String> q = queue();
+        String id = q.offer("kept", Duration.ZERO);
+        String name = q.name();
+        q.close();
+        q.close(); // idempotent
+        assertThat(q.name()).isEqualTo(name);
+        List<Callable<?>> calls = List.of(
+                () -> q.offer("v", Duration.ZERO),
+                () -> q.offer("own", "v", Duration.ZERO),
+                () -> q.cancel(id),
+                () -> q.reschedule(id, Duration.ZERO),
+                () -> q.poll(Duration.ZERO),
+                q::stats,
+                () -> q.deadLetters(1),
+                () -> q.requeueDead(id),
+                q::purgeDead);
+        for (Callable<?> call : calls) {
+            assertThatThrownBy(call::call).isInstanceOf(IllegalStateException.class).hasMessageContaining(name);
+        }
+    }
 }

@@ -1,0 +1,650 @@
+package io.clockwork.queue;
+
+import io.clockwork.time.ManualTicker;
+import io.clockwork.time.Ticker;
+import io.clockwork.wheel.TimingWheel;
+import io.clockwork.wheel.WheelEntry;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * The embedded {@link DelayedQueue}: messages wait in this JVM's heap, timed by the timing-wheel engine. Thread-safe.
+ *
+ * <h2>Design</h2>
+ * One lock guards all state; every operation is O(1) or O(log n), never a scan of the backlog.
+ * <ul>
+ *   <li><b>When</b> is the engine's job: a delayed message and the visibility deadline of an in-flight one are the
+ *       same {@link WheelEntry} (the message itself), scheduled in a {@link TimingWheel} with a 1 ms tick. Every
+ *       operation first advances the wheel to the ticker's reading, which promotes due messages to ready and
+ *       returns timed-out deliveries, so no background thread is needed: a blocked {@link #poll} sleeps exactly
+ *       until the wheel's next event, a new offer that falls due earlier, or (on a {@link ManualTicker}) the next
+ *       time a test moves time.</li>
+ *   <li><b>Order</b> is kept in sorted sets keyed by (due time, sequence number): the ready set, so that ready
+ *       messages go out by due time and, within a due time, in offer order; and an index of the delayed messages,
+ *       which answers {@link QueueStats#nextDueIn()} exactly (the wheel only knows its next bucket, not the earliest
+ *       deadline inside it).</li>
+ *   <li><b>Identity</b>: a {@link HashMap} from id to message serves cancel, reschedule, dedup and the
+ *       dead-letter operations. A {@link Delivery} carries a token that the message forgets when it is acked,
+ *       nacked, cancelled, rescheduled, killed or delivered again, so stale receipts fail instead of touching
+ *       someone else's delivery.</li>
+ * </ul>
+ * Without a codec values are kept by reference (no copy, no size limit, and dead letters carry an empty payload);
+ * with one they are encoded on offer and decoded on poll outside the lock, and a value that cannot be decoded
+ * goes to the dead letters with the codec's error as its reason, as on Redis. After {@link #close()}, every
+ * operation but {@link #name()} and {@code close()} throws, a {@link Delivery}'s {@code ack} and {@code nack}
+ * included.
+ *
+ * @param <V> the type of the message values
+ */
+public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
+
+    /** The wheel's tick: deliveries are at most this late (plus the caller's scheduling latency). */
+    static final long TICK_NANOS = 1_000_000L;
+    private static final int WHEEL_SIZE = 64;
+    private static final AtomicLong QUEUE_NUMBER = new AtomicLong();
+    private static final byte[] NO_PAYLOAD = new byte[0];
+    private static final Comparator<Message> BY_DUE_THEN_SEQUENCE =
+            Comparator.<Message>comparingLong(m -> m.due).thenComparingLong(m -> m.sequence);
+
+    private final QueueSettings<V> settings;
+    private final Codec<V> codec;
+    private final Ticker ticker;
+    private final long visibilityNanos;
+    private final String idPrefix;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when a message may have become ready, the next event moved earlier, time moved, or on close. */
+    private final Condition changed = lock.newCondition();
+    private final Runnable timeMoved = this::wakeAll;
+
+    // All below guarded by lock.
+    private final TimingWheel<Message> wheel;
+    private final Consumer<Message> onDeadline = this::onDeadline;
+    private final Map<String, Message> byId = new HashMap<>();
+    private final TreeSet<Message> delayed = new TreeSet<>(BY_DUE_THEN_SEQUENCE);
+    private final TreeSet<Message> ready = new TreeSet<>(BY_DUE_THEN_SEQUENCE);
+    /** Insertion order is death order, so iteration lists the oldest first. */
+    private final LinkedHashSet<Message> dead = new LinkedHashSet<>();
+    private long inFlight;
+    private long sequence;
+    private long tokens;
+    private long generatedIds;
+    private boolean closed;
+
+    private InMemoryDelayedQueue(QueueSettings<V> settings, Ticker ticker) {
+        this.settings = settings;
+        this.codec = settings.codec();
+        this.ticker = ticker;
+        this.visibilityNanos = settings.visibilityTimeout().toNanos();
+        // A random prefix keeps generated ids distinct across queues, so ids logged by several queues never mix up.
+        this.idPrefix = Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + "-";
+        this.wheel = new TimingWheel<>(TICK_NANOS, WHEEL_SIZE, ticker.read());
+        if (ticker instanceof ManualTicker manual) {
+            manual.addListener(timeMoved);
+        }
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @param <V> the value type
+     * @return a builder with the defaults of {@link DelayedQueueBuilder}, no codec and the system ticker
+     */
+    public static <V> Builder<V> builder() {
+        return new Builder<>();
+    }
+
+    @Override
+    public String offer(V value, Duration delay) {
+        Objects.requireNonNull(value, "value");
+        long delayNanos = settings.delayNanos(delay);
+        Object payload = encode(value);
+        lock.lock();
+        try {
+            checkOpen();
+            String id;
+            do {
+                // A caller's own id may look like a generated one; skip those instead of failing the offer.
+                id = idPrefix + Long.toString(++generatedIds, 36);
+            } while (byId.containsKey(id));
+            add(id, payload, delayNanos);
+            return id;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean offer(String id, V value, Duration delay) {
+        settings.checkId(id);
+        Objects.requireNonNull(value, "value");
+        long delayNanos = settings.delayNanos(delay);
+        Object payload = encode(value);
+        lock.lock();
+        try {
+            checkOpen();
+            if (byId.containsKey(id)) {
+                return false;
+            }
+            add(id, payload, delayNanos);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean cancel(String id) {
+        Objects.requireNonNull(id, "id");
+        lock.lock();
+        try {
+            checkOpen();
+            advance();
+            Message m = byId.get(id);
+            if (m == null || m.state == State.DEAD) {
+                return false;
+            }
+            detach(m);
+            forget(m);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean reschedule(String id, Duration delay) {
+        Objects.requireNonNull(id, "id");
+        long delayNanos = settings.delayNanos(delay);
+        lock.lock();
+        try {
+            checkOpen();
+            long now = advance();
+            Message m = byId.get(id);
+            if (m == null || (m.state != State.DELAYED && m.state != State.READY)) {
+                return false;
+            }
+            detach(m);
+            m.token = 0; // a late ack of an earlier, timed-out delivery must not remove the rescheduled message
+            schedule(m, delayNanos, now);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Delivery<V> poll(Duration wait) throws InterruptedException {
+        Objects.requireNonNull(wait, "wait");
+        long waitNanos = wait.isNegative() ? 0L : saturatedNanos(wait);
+        long start = ticker.read();
+        boolean firstPass = true;
+        while (true) {
+            Message m;
+            long token;
+            int attempt;
+            Object payload;
+            lock.lockInterruptibly();
+            try {
+                if (closed) {
+                    // Closed before this call: misuse. Closed while it waited: the promised prompt null.
+                    if (firstPass) {
+                        throw settings.closedError();
+                    }
+                    return null;
+                }
+                firstPass = false;
+                m = awaitReady(start, waitNanos);
+                if (m == null) {
+                    return null;
+                }
+                token = m.token;
+                attempt = m.attempts;
+                payload = m.payload;
+            } finally {
+                lock.unlock();
+            }
+            if (codec == null) {
+                return new Receipt(m, token, (V) payload, attempt);
+            }
+            // Decoding runs outside the lock so that a slow codec does not stall other consumers and producers;
+            // the message is in flight meanwhile, so nobody else can take it.
+            try {
+                return new Receipt(m, token, settings.decode((byte[]) payload), attempt);
+            } catch (CodecException e) {
+                killUndecodable(m, token, e);
+            }
+        }
+    }
+
+    @Override
+    public QueueStats stats() {
+        lock.lock();
+        try {
+            checkOpen();
+            long now = advance();
+            Optional<Duration> nextDueIn = delayed.isEmpty() ? Optional.empty()
+                    : Optional.of(Duration.ofNanos(Math.max(0L, delayed.first().due - wheel.elapsed(now))));
+            return new QueueStats(delayed.size(), ready.size(), inFlight, dead.size(), nextDueIn);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Without a codec the queue holds values by reference and has no bytes to show: payloads are empty.
+     */
+    @Override
+    public List<DeadLetter> deadLetters(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+        }
+        lock.lock();
+        try {
+            checkOpen();
+            advance();
+            List<DeadLetter> letters = new ArrayList<>(Math.min(limit, dead.size()));
+            for (Message m : dead) {
+                if (letters.size() == limit) {
+                    break;
+                }
+                byte[] payload = codec == null ? NO_PAYLOAD : (byte[]) m.payload;
+                letters.add(new DeadLetter(m.id, payload, m.attempts, m.reason));
+            }
+            return letters;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean requeueDead(String id) {
+        Objects.requireNonNull(id, "id");
+        lock.lock();
+        try {
+            checkOpen();
+            long now = advance();
+            Message m = byId.get(id);
+            if (m == null || m.state != State.DEAD) {
+                return false;
+            }
+            dead.remove(m);
+            m.attempts = 0;
+            m.reason = null;
+            schedule(m, 0L, now);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public long purgeDead() {
+        lock.lock();
+        try {
+            checkOpen();
+            advance();
+            long purged = dead.size();
+            for (Message m : dead) {
+                byId.remove(m.id);
+                m.state = State.GONE;
+            }
+            dead.clear();
+            return purged;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public String name() {
+        return settings.name();
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (ticker instanceof ManualTicker manual) {
+            manual.removeListener(timeMoved);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "InMemoryDelayedQueue[" + settings.name() + "]";
+    }
+
+    // ---- internals, all called with the lock held unless said otherwise ----
+
+    private Object encode(V value) {
+        return codec == null ? value : settings.encode(value);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw settings.closedError();
+        }
+    }
+
+    /** Brings the wheel up to the ticker's reading, promoting due messages and expiring visibility deadlines. */
+    private long advance() {
+        long now = ticker.read();
+        wheel.advance(now, onDeadline);
+        return now;
+    }
+
+    private void add(String id, Object payload, long delayNanos) {
+        long now = advance();
+        Message m = new Message(id, payload);
+        byId.put(id, m);
+        schedule(m, delayNanos, now);
+    }
+
+    /** Makes a detached message delayed, or ready if due now; it goes behind everything scheduled before it. */
+    private void schedule(Message m, long delayNanos, long now) {
+        long elapsed = wheel.elapsed(now);
+        m.due = saturatedAdd(elapsed, delayNanos);
+        m.sequence = ++sequence;
+        if (m.due <= elapsed) {
+            makeReady(m);
+            return;
+        }
+        long nextEvent = wheel.delayToNext(now);
+        m.state = State.DELAYED;
+        m.deadline(m.due);
+        wheel.schedule(m);
+        delayed.add(m);
+        if (delayNanos < nextEvent) {
+            // Sleeping pollers computed their timeout from the old next event; let them recompute it.
+            changed.signalAll();
+        }
+    }
+
+    private void makeReady(Message m) {
+        m.state = State.READY;
+        ready.add(m);
+        changed.signal();
+    }
+
+    /** The wheel's sink: a delayed message fell due, or an in-flight one's visibility timeout passed. */
+    private void onDeadline(Message m) {
+        if (m.state == State.DELAYED) {
+            delayed.remove(m);
+            makeReady(m); // keeps its due time and sequence: FIFO within a due time survives the wheel
+        } else if (m.state == State.IN_FLIGHT) {
+            inFlight--;
+            // The token stays: until someone else takes the message, its last holder may still ack it late.
+            if (m.attempts >= settings.maxAttempts()) {
+                kill(m, maxAttemptsReason());
+            } else {
+                m.due = m.deadline();
+                m.sequence = ++sequence;
+                makeReady(m);
+            }
+        }
+    }
+
+    /** Waits for a ready message and puts it in flight; null if {@code waitNanos} passed or the queue closed. */
+    private Message awaitReady(long start, long waitNanos) throws InterruptedException {
+        while (true) {
+            long now = advance();
+            Message m = ready.pollFirst();
+            if (m != null) {
+                m.attempts++;
+                m.token = ++tokens;
+                m.state = State.IN_FLIGHT;
+                m.deadline(saturatedAdd(wheel.elapsed(now), visibilityNanos));
+                wheel.schedule(m);
+                inFlight++;
+                if (!ready.isEmpty()) {
+                    changed.signal(); // pass the baton: one signal per ready message may have woken only us
+                }
+                return m;
+            }
+            long remaining = waitNanos - (now - start);
+            if (remaining <= 0) {
+                return null;
+            }
+            // On the system ticker this sleeps until the wheel's next event; on a ManualTicker the listener wakes
+            // us when time moves, and a real-time timeout merely re-checks.
+            changed.awaitNanos(Math.min(remaining, wheel.delayToNext(now)));
+            if (closed) {
+                return null;
+            }
+        }
+    }
+
+    /** Called without the lock: the codec rejected the payload of a message this poll had put in flight. */
+    private void killUndecodable(Message m, long token, CodecException e) {
+        lock.lock();
+        try {
+            if (m.state == State.IN_FLIGHT && m.token == token) {
+                wheel.remove(m);
+                inFlight--;
+                kill(m, e.getMessage() != null ? e.getMessage() : e.toString());
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void kill(Message m, String reason) {
+        m.state = State.DEAD;
+        m.reason = reason;
+        m.token = 0;
+        dead.add(m);
+    }
+
+    private String maxAttemptsReason() {
+        return "maxAttempts (" + settings.maxAttempts() + ") reached";
+    }
+
+    /** Takes a delayed, ready or in-flight message out of its structure. */
+    private void detach(Message m) {
+        switch (m.state) {
+            case DELAYED -> {
+                wheel.remove(m);
+                delayed.remove(m);
+            }
+            case READY -> ready.remove(m);
+            case IN_FLIGHT -> {
+                wheel.remove(m);
+                inFlight--;
+            }
+            default -> throw new IllegalStateException("cannot detach a message in state " + m.state);
+        }
+    }
+
+    private void forget(Message m) {
+        byId.remove(m.id);
+        m.state = State.GONE;
+        m.token = 0;
+    }
+
+    private void wakeAll() {
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum; // both non-negative: overflow shows as a negative sum
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    private enum State { DELAYED, READY, IN_FLIGHT, DEAD, GONE }
+
+    /** A message; it is also its own wheel entry, for its due time while delayed and its deadline in flight. */
+    private static final class Message extends WheelEntry {
+        final String id;
+        /** The value itself without a codec, its encoded bytes with one. */
+        final Object payload;
+        State state;
+        /** Key of the ordered sets, in wheel time; fixed while the message is in one of them. */
+        long due;
+        long sequence;
+        int attempts;
+        /** The delivery that may still ack or nack this message; 0 if none. */
+        long token;
+        String reason;
+
+        Message(String id, Object payload) {
+            this.id = id;
+            this.payload = payload;
+        }
+    }
+
+    /** A receipt for one delivery; stale once the message has moved on without it. */
+    private final class Receipt implements Delivery<V> {
+        private final Message message;
+        private final long token;
+        private final V value;
+        private final int attempt;
+
+        Receipt(Message message, long token, V value, int attempt) {
+            this.message = message;
+            this.token = token;
+            this.value = value;
+            this.attempt = attempt;
+        }
+
+        @Override
+        public String id() {
+            return message.id;
+        }
+
+        @Override
+        public V value() {
+            return value;
+        }
+
+        @Override
+        public int attempt() {
+            return attempt;
+        }
+
+        @Override
+        public boolean ack() {
+            lock.lock();
+            try {
+                checkOpen();
+                advance();
+                if (!holds()) {
+                    return false;
+                }
+                detach(message);
+                forget(message);
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public boolean nack(Duration retryDelay) {
+            Objects.requireNonNull(retryDelay, "retryDelay");
+            long delayNanos = settings.delayNanos(retryDelay);
+            lock.lock();
+            try {
+                checkOpen();
+                long now = advance();
+                if (!holds()) {
+                    return false;
+                }
+                detach(message);
+                message.token = 0;
+                if (message.attempts >= settings.maxAttempts()) {
+                    kill(message, maxAttemptsReason() + ", last attempt nacked");
+                } else {
+                    schedule(message, delayNanos, now);
+                }
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** In flight for this delivery, or timed out but not yet taken by anyone else. */
+        private boolean holds() {
+            return message.token == token && (message.state == State.IN_FLIGHT || message.state == State.READY);
+        }
+
+        @Override
+        public String toString() {
+            return "Delivery[" + message.id + ", attempt " + attempt + "]";
+        }
+    }
+
+    /**
+     * Builds an {@link InMemoryDelayedQueue}: the shared options of {@link DelayedQueueBuilder} plus the ticker.
+     * Not thread-safe.
+     *
+     * @param <V> the value type
+     */
+    public static final class Builder<V> extends DelayedQueueBuilder<V, Builder<V>> {
+
+        private Ticker ticker;
+
+        private Builder() {
+        }
+
+        /**
+         * @param ticker the clock of due times and visibility timeouts; default {@link Ticker#system()}. With a
+         *               {@link ManualTicker}, blocked polls wake whenever the test advances it.
+         * @return this builder
+         */
+        public Builder<V> ticker(Ticker ticker) {
+            Objects.requireNonNull(ticker, "ticker");
+            checkUnset(this.ticker != null, "ticker");
+            this.ticker = ticker;
+            return this;
+        }
+
+        /**
+         * Builds the queue; without a codec it keeps values by reference and {@code maxPayloadBytes} does not apply.
+         *
+         * @return a new, empty, open queue
+         */
+        public InMemoryDelayedQueue<V> build() {
+            QueueSettings<V> settings = settings("in-memory-" + QUEUE_NUMBER.incrementAndGet(), null);
+            return new InMemoryDelayedQueue<>(settings, ticker != null ? ticker : Ticker.system());
+        }
+    }
+}
