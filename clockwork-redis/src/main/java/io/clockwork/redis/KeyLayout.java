@@ -1,0 +1,87 @@
+package io.clockwork.redis;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Where a queue's data lives in Redis: the keys of each partition, all under one hash tag. Immutable and
+ * thread-safe.
+ *
+ * <pre>
+ * cw:{name:p}:pending   ZSET  &lt;seq 16 hex&gt;&lt;id&gt; by due time (server ms): delayed and ready messages
+ * cw:{name:p}:inflight  ZSET  &lt;seq 16 hex&gt;&lt;id&gt; by visibility deadline (server ms)
+ * cw:{name:p}:dead      ZSET  &lt;seq 16 hex&gt;&lt;id&gt; by time of death
+ * cw:{name:p}:payload   HASH  id -&gt; encoded value
+ * cw:{name:p}:meta      HASH  id -&gt; "state attempts seq"
+ * cw:{name:p}:reason    HASH  id -&gt; why it died
+ * cw:{name:p}:seq       STRING counter: FIFO tie-break and delivery receipts
+ * cw:{name:0}:signal    LIST  at most one wake-up token for blocked pollers (one per queue, in partition 0's slot)
+ * </pre>
+ *
+ * Redis Cluster hashes only the text between the first <code>{</code> and the next <code>}</code>, so every key of a
+ * partition lands in one slot (scripts may touch them together) and distinct partitions spread over the masters. A
+ * <code>}</code> or <code>%</code> in the queue name is percent-encoded so that it cannot end the tag early.
+ */
+final class KeyLayout {
+
+    private static final String[] PARTS = {"pending", "inflight", "dead", "payload", "meta", "reason", "seq"};
+
+    private final byte[][][] keys;
+    private final byte[] signalKey;
+
+    /**
+     * @param name       the queue's name
+     * @param partitions how many partitions
+     * @param cluster    whether the keys live in a Redis Cluster, where a script may only touch its own slot, so
+     *                   only partition 0's scripts may push the signal themselves
+     */
+    KeyLayout(String name, int partitions, boolean cluster) {
+        signalKey = bytes(prefix(name, 0) + "signal");
+        keys = new byte[partitions][][];
+        for (int p = 0; p < partitions; p++) {
+            boolean withSignal = !cluster || p == 0;
+            byte[][] k = new byte[PARTS.length + (withSignal ? 1 : 0)][];
+            for (int i = 0; i < PARTS.length; i++) {
+                k[i] = bytes(prefix(name, p) + PARTS[i]);
+            }
+            if (withSignal) {
+                k[PARTS.length] = signalKey;
+            }
+            keys[p] = k;
+        }
+    }
+
+    /**
+     * @param partition the partition
+     * @return the keys every script takes, in the order the scripts expect (shared array: do not modify)
+     */
+    byte[][] keys(int partition) {
+        return keys[partition];
+    }
+
+    /** @return the key blocked pollers wait on */
+    byte[] signalKey() {
+        return signalKey;
+    }
+
+    /** @return how many partitions */
+    int partitions() {
+        return keys.length;
+    }
+
+    /**
+     * @param name      the queue's name
+     * @param partition the partition
+     * @return the common prefix of the partition's keys, e.g. {@code cw:{orders:0}:}
+     */
+    static String prefix(String name, int partition) {
+        return "cw:{" + escape(name) + ":" + partition + "}:";
+    }
+
+    private static String escape(String name) {
+        return name.replace("%", "%25").replace("}", "%7D");
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,574 @@
+package io.clockwork.redis;
+
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.CodecException;
+import io.clockwork.queue.DeadLetter;
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.DelayedQueueBuilder;
+import io.clockwork.queue.Delivery;
+import io.clockwork.queue.QueueSettings;
+import io.clockwork.queue.QueueStats;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * A {@link DelayedQueue} kept in Redis (standalone or Cluster, 6.2+), shared by every client that opens a queue of
+ * the same name. Thread-safe: any number of threads may offer and poll through one instance.
+ *
+ * <h2>Design</h2>
+ * Redisson's {@code RDelayedQueue} keeps due times in a sorted set and relies on a client-side transfer task, driven
+ * by the client's clock and a pub/sub subscription, to move due items into a list, paying an O(n) {@code LREM} per
+ * item, and loses an item whose consumer dies. Here:
+ * <ul>
+ *   <li><b>State is a function of scores and the server's clock.</b> Each partition keeps one sorted set of
+ *   scheduled messages scored by due time in server milliseconds ({@code TIME} inside the scripts), one of
+ *   in-flight messages scored by visibility deadline, one of dead letters, and hashes for payloads, per-message
+ *   state and death reasons (see {@link KeyLayout}). "Ready" is simply the prefix of the schedule whose score is at
+ *   most now, so nothing needs to be moved when a message falls due: no transfer task, and a consumer arriving
+ *   after a long absence sees everything due at once. Expired deliveries are moved back on the consumer's path,
+ *   a bounded number per call.</li>
+ *   <li><b>FIFO within a due time</b>: members are {@code <16-hex-digit sequence><id>}, and a sorted set orders equal
+ *   scores bytewise, so equal due times come out in sequence (offer) order. The same per-partition sequence numbers
+ *   each delivery; that number is the delivery's receipt, so a late ack of a redelivered message changes
+ *   nothing.</li>
+ *   <li><b>One Lua script per operation</b> ({@code offer.lua}, {@code poll.lua}, ...), each a handful of
+ *   {@code ZADD}/{@code ZREM}/{@code ZRANGEBYSCORE ... LIMIT 0 1}/{@code HGET}/{@code HSET}: O(log n) in the
+ *   backlog, never a scan, and atomic (see {@link Script}, {@link ScriptRunner}).</li>
+ *   <li><b>Wake-ups without a transfer task</b>: an empty poll returns how long until the partition's next event; the
+ *   consumer then waits on a signal list (see {@link SignalWaiter}) for at most that long, the caller's wait, or the
+ *   re-check interval. A script that makes a message due earlier than what pollers may be waiting for pushes one
+ *   token; a poll that leaves more ready messages passes the token on. A lost token only delays a delivery until the
+ *   next re-check.</li>
+ *   <li><b>Partitions</b>: {@code partitions(n)} splits the queue into n partitions with distinct hash tags, so a
+ *   Cluster spreads them over its masters. An id always maps to the same partition ({@link PartitionSelector}), so
+ *   deduplication, cancel and ack stay single-slot; consumers start each poll at the next partition in turn. FIFO
+ *   within a due time holds per partition. Every client of a queue must use the same partition count.</li>
+ * </ul>
+ * References: Redisson {@code RedissonDelayedQueue} (what to avoid); Amazon SQS visibility timeouts and dead-letter
+ * queues (the delivery model); Redis docs on {@code EVALSHA}, script effects replication and Cluster hash tags.
+ *
+ * @param <V> the type of the message values
+ */
+public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
+
+    private static final System.Logger LOG = System.getLogger(RedisDelayedQueue.class.getName());
+    /** Most expired deliveries one script call returns to the schedule. */
+    private static final int SWEEP_LIMIT = 100;
+    /** Most dead letters one purge call deletes. */
+    private static final int PURGE_BATCH = 1000;
+
+    private final QueueSettings<V> settings;
+    private final Connections connections;
+    private final KeyLayout keys;
+    private final PartitionSelector selector;
+    private final ScriptRunner scripts;
+    private final SignalWaiter waiter;
+    private final long recheckMillis;
+    private final byte[] maxAttemptsArg;
+    private final byte[] visibilityArg;
+    private volatile boolean closed;
+
+    private RedisDelayedQueue(Builder<V> b, Connections connections) {
+        this.settings = b.frozen();
+        this.connections = connections;
+        this.keys = new KeyLayout(settings.name(), b.partitions, connections.cluster());
+        this.selector = new PartitionSelector(b.partitions);
+        this.scripts = new ScriptRunner(connections, settings.name(), b.commandTimeout, b.retryFor);
+        this.waiter = new SignalWaiter(connections, keys.signalKey(), this::signal);
+        this.recheckMillis = b.recheckInterval.toMillis();
+        this.maxAttemptsArg = arg(settings.maxAttempts());
+        this.visibilityArg = arg(settings.visibilityTimeout().toMillis());
+        scripts.preload();
+    }
+
+    /**
+     * Starts a builder for a queue with a client of its own, closed with the queue.
+     *
+     * @param redisUri the server, e.g. {@code redis://127.0.0.1:6379} (Lettuce URI syntax)
+     * @param name     the queue's name: every client using this name shares the queue
+     * @param codec    turns values into bytes
+     * @param <V>      the value type
+     * @return the builder
+     */
+    public static <V> Builder<V> builder(String redisUri, String name, Codec<V> codec) {
+        Objects.requireNonNull(redisUri, "redisUri");
+        RedisURI uri;
+        try {
+            uri = RedisURI.create(redisUri);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("redisUri is not a Redis URI: '" + redisUri + "' (" + e.getMessage()
+                    + ")", e);
+        }
+        return new Builder<>(() -> Connections.owned(uri), Connections.describe(uri), name, codec);
+    }
+
+    /**
+     * Starts a builder for a queue on a caller's client, so that many queues share its resources; the queue does
+     * not close the client.
+     *
+     * @param client a standalone client whose default URI names the server
+     * @param name   the queue's name
+     * @param codec  turns values into bytes
+     * @param <V>    the value type
+     * @return the builder
+     */
+    public static <V> Builder<V> builder(RedisClient client, String name, Codec<V> codec) {
+        Objects.requireNonNull(client, "client");
+        return new Builder<>(() -> Connections.shared(client), "redis (shared RedisClient)", name, codec);
+    }
+
+    /**
+     * Starts a builder for a queue on a caller's Redis Cluster client; the queue does not close the client. Use
+     * {@link Builder#partitions(int)} to spread the queue over the masters.
+     *
+     * @param client a cluster client
+     * @param name   the queue's name
+     * @param codec  turns values into bytes
+     * @param <V>    the value type
+     * @return the builder
+     */
+    public static <V> Builder<V> builder(RedisClusterClient client, String name, Codec<V> codec) {
+        Objects.requireNonNull(client, "client");
+        return new Builder<>(() -> Connections.shared(client), "redis cluster (shared RedisClusterClient)", name,
+                codec);
+    }
+
+    @Override
+    public String offer(V value, Duration delay) {
+        checkOpen();
+        byte[] payload = settings.encode(value);
+        long delayMs = delayMillis(delay);
+        String id = UUID.randomUUID().toString();
+        // A retry after a lost reply is deduplicated by the id, so a generated id is added exactly once.
+        add(id, payload, delayMs);
+        return id;
+    }
+
+    @Override
+    public boolean offer(String id, V value, Duration delay) {
+        checkOpen();
+        settings.checkId(id);
+        byte[] payload = settings.encode(value);
+        return add(id, payload, delayMillis(delay));
+    }
+
+    private boolean add(String id, byte[] payload, long delayMs) {
+        int p = selector.partitionOf(id);
+        List<Object> r = scripts.run("offer", Script.OFFER, keys.keys(p), maxAttemptsArg, arg(id), payload,
+                arg(delayMs));
+        return flagsAndSignal(r);
+    }
+
+    @Override
+    public boolean cancel(String id) {
+        checkOpen();
+        settings.checkId(id);
+        Long r = scripts.run("cancel", Script.CANCEL, keys.keys(selector.partitionOf(id)), maxAttemptsArg, arg(id));
+        return r == 1L;
+    }
+
+    @Override
+    public boolean reschedule(String id, Duration delay) {
+        checkOpen();
+        settings.checkId(id);
+        long delayMs = delayMillis(delay);
+        List<Object> r = scripts.run("reschedule", Script.RESCHEDULE, keys.keys(selector.partitionOf(id)),
+                maxAttemptsArg, arg(id), arg(delayMs));
+        return flagsAndSignal(r);
+    }
+
+    @Override
+    public Delivery<V> poll(Duration wait) throws InterruptedException {
+        Objects.requireNonNull(wait, "wait");
+        checkOpen();
+        long deadline = System.nanoTime() + saturatedNanos(wait);
+        while (true) {
+            long nextEventMs = -1;
+            int start = selector.nextStart();
+            for (int i = 0; i < keys.partitions(); i++) {
+                if (closed) {
+                    return null;
+                }
+                int p = (start + i) % keys.partitions();
+                Object r;
+                try {
+                    r = pollPartition(p);
+                } catch (RuntimeException e) {
+                    if (closed) {
+                        return null; // closed meanwhile: its connection went away under this call
+                    }
+                    throw e;
+                }
+                if (r instanceof Delivery<?>) {
+                    @SuppressWarnings("unchecked")
+                    Delivery<V> d = (Delivery<V>) r;
+                    return d;
+                }
+                long next = (Long) r;
+                if (next >= 0 && (nextEventMs < 0 || next < nextEventMs)) {
+                    nextEventMs = next;
+                }
+            }
+            long remainingNanos = deadline - System.nanoTime();
+            if (closed || remainingNanos <= 0) {
+                return null;
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException("poll of queue '" + settings.name() + "' interrupted");
+            }
+            long waitMs = Math.min(ceilMillis(remainingNanos), recheckMillis);
+            if (nextEventMs >= 0) {
+                waitMs = Math.min(waitMs, nextEventMs);
+            }
+            try {
+                waiter.await(Math.max(1, waitMs));
+            } catch (RuntimeException e) {
+                if (closed) {
+                    return null;
+                }
+                throw new RedisQueueException("queue '" + settings.name() + "' on " + connections.where()
+                        + ": poll failed while waiting: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** @return a delivery, or the milliseconds until the partition's next event (-1: none) */
+    private Object pollPartition(int p) {
+        while (true) {
+            List<Object> r = scripts.run("poll", Script.POLL, keys.keys(p), maxAttemptsArg, arg(SWEEP_LIMIT),
+                    visibilityArg);
+            if ((Long) r.get(0) == 0L) {
+                return r.get(1);
+            }
+            String id = string(r.get(1));
+            byte[] payload = (byte[]) r.get(2);
+            int attempt = Math.toIntExact((Long) r.get(3));
+            long receipt = (Long) r.get(4);
+            if ((Long) r.get(5) == 1L) {
+                signal();
+            }
+            try {
+                return new RedisDelivery<>(this, p, id, settings.decode(payload), attempt, receipt);
+            } catch (CodecException e) {
+                // An undecodable message is that message's problem, not the queue's: bury it with the reason.
+                scripts.run("poll", Script.KILL, keys.keys(p), maxAttemptsArg, arg(id), arg(receipt),
+                        arg(e.getMessage()));
+            }
+        }
+    }
+
+    boolean ack(int partition, String id, long receipt) {
+        checkOpen();
+        Long r = scripts.run("ack", Script.ACK, keys.keys(partition), maxAttemptsArg, arg(id), arg(receipt));
+        return r == 1L;
+    }
+
+    boolean nack(int partition, String id, long receipt, Duration retryDelay) {
+        checkOpen();
+        long delayMs = delayMillis(retryDelay);
+        List<Object> r = scripts.run("nack", Script.NACK, keys.keys(partition), maxAttemptsArg, arg(id),
+                arg(receipt), arg(delayMs));
+        return flagsAndSignal(r);
+    }
+
+    @Override
+    public QueueStats stats() {
+        checkOpen();
+        long delayed = 0;
+        long ready = 0;
+        long inFlight = 0;
+        long dead = 0;
+        long nextDue = -1;
+        for (int p = 0; p < keys.partitions(); p++) {
+            List<Object> r = scripts.run("stats", Script.STATS, keys.keys(p), maxAttemptsArg, arg(SWEEP_LIMIT));
+            delayed += (Long) r.get(0);
+            ready += (Long) r.get(1);
+            inFlight += (Long) r.get(2);
+            dead += (Long) r.get(3);
+            long next = (Long) r.get(4);
+            if (next >= 0 && (nextDue < 0 || next < nextDue)) {
+                nextDue = next;
+            }
+        }
+        return new QueueStats(delayed, ready, inFlight, dead,
+                nextDue < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(nextDue)));
+    }
+
+    @Override
+    public List<DeadLetter> deadLetters(int limit) {
+        checkOpen();
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+        }
+        record Dated(DeadLetter letter, long diedAt, int partition) {
+        }
+        List<Dated> all = new ArrayList<>();
+        for (int p = 0; p < keys.partitions(); p++) {
+            List<Object> r = scripts.run("deadLetters", Script.DEAD_LIST, keys.keys(p), maxAttemptsArg,
+                    arg(SWEEP_LIMIT), arg(limit));
+            for (int i = 0; i < r.size(); i += 5) {
+                Object payload = r.get(i + 1);
+                all.add(new Dated(new DeadLetter(string(r.get(i)), payload instanceof byte[] b ? b : new byte[0],
+                        Math.toIntExact((Long) r.get(i + 2)), string(r.get(i + 3))), (Long) r.get(i + 4), p));
+            }
+        }
+        // Stable sort: within a partition the script's order (death time, then sequence) is kept.
+        all.sort(Comparator.comparingLong(Dated::diedAt));
+        return all.stream().limit(limit).map(Dated::letter).toList();
+    }
+
+    @Override
+    public boolean requeueDead(String id) {
+        checkOpen();
+        settings.checkId(id);
+        List<Object> r = scripts.run("requeueDead", Script.DEAD_REQUEUE, keys.keys(selector.partitionOf(id)),
+                maxAttemptsArg, arg(id));
+        return flagsAndSignal(r);
+    }
+
+    @Override
+    public long purgeDead() {
+        checkOpen();
+        long total = 0;
+        for (int p = 0; p < keys.partitions(); p++) {
+            long n;
+            do {
+                n = scripts.<Long>run("purgeDead", Script.DEAD_PURGE, keys.keys(p), maxAttemptsArg, arg(PURGE_BATCH));
+                total += n;
+            } while (n == PURGE_BATCH);
+        }
+        return total;
+    }
+
+    @Override
+    public String name() {
+        return settings.name();
+    }
+
+    /** @return how many times this queue sent {@code SCRIPT LOAD} (once per script, again after NOSCRIPT) */
+    long scriptLoads() {
+        return scripts.loads();
+    }
+
+    /** @return how many dedicated blocking connections are open */
+    int blockingConnections() {
+        return waiter.openConnections();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        waiter.close();
+        connections.close();
+    }
+
+    @Override
+    public String toString() {
+        return "RedisDelayedQueue[" + settings.name() + " on " + connections.where() + ", " + keys.partitions()
+                + " partition(s)]";
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw settings.closedError();
+        }
+    }
+
+    /** Reads a script's {added/moved/held, must signal} reply and pushes the signal if the script could not. */
+    private boolean flagsAndSignal(List<Object> r) {
+        if ((Long) r.get(1) == 1L) {
+            signal();
+        }
+        return (Long) r.get(0) == 1L;
+    }
+
+    /** Wakes one blocked poller, from a partition whose scripts cannot reach the signal key (Cluster only). */
+    private void signal() {
+        if (!closed) {
+            scripts.fireAndForget(Script.SIGNAL, new byte[][] {keys.signalKey()});
+        }
+    }
+
+    /** Checks a delay with the shared rules and rounds it up to whole milliseconds, so nothing is early. */
+    private long delayMillis(Duration delay) {
+        long nanos;
+        try {
+            nanos = settings.delayNanos(delay);
+        } catch (ArithmeticException e) {
+            // Valid (at most MAX_DELAY) but beyond what a long holds in nanoseconds: whole milliseconds suffice.
+            return delay.toMillis();
+        }
+        return ceilMillis(nanos);
+    }
+
+    private static long ceilMillis(long nanos) {
+        return nanos / 1_000_000 + (nanos % 1_000_000 > 0 ? 1 : 0);
+    }
+
+    private static long saturatedNanos(Duration d) {
+        if (d.isNegative()) {
+            return 0;
+        }
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+
+    private static byte[] arg(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] arg(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String string(Object bulk) {
+        return bulk instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(bulk);
+    }
+
+    /**
+     * Builds a {@link RedisDelayedQueue}. Not thread-safe. Each option may be set once; bad values fail at once,
+     * naming the option and its range.
+     *
+     * @param <V> the value type
+     */
+    public static final class Builder<V> extends DelayedQueueBuilder<V, Builder<V>> {
+
+        /** Most partitions a queue may have. */
+        public static final int MAX_PARTITIONS = 1024;
+        /** Default time one Redis command may take. */
+        public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
+        /** Default longest sleep of an idle poller between checks, bounding the cost of a lost wake-up. */
+        public static final Duration DEFAULT_RECHECK_INTERVAL = Duration.ofSeconds(1);
+        private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+
+        private final Supplier<Connections> connect;
+        private final String where;
+        private int partitions;
+        private Duration commandTimeout;
+        private Duration retryFor;
+        private Duration recheckInterval;
+
+        private Builder(Supplier<Connections> connect, String where, String name, Codec<V> codec) {
+            this.connect = connect;
+            this.where = where;
+            name(name);
+            codec(codec);
+        }
+
+        /**
+         * @param partitions how many partitions (distinct hash tags) to split the queue into, in [1, 1024];
+         *                   default 1. Every client of the queue must use the same number.
+         * @return this builder
+         */
+        public Builder<V> partitions(int partitions) {
+            checkUnset(this.partitions != 0, "partitions");
+            if (partitions < 1 || partitions > MAX_PARTITIONS) {
+                throw new IllegalArgumentException("partitions must be in [1, " + MAX_PARTITIONS + "], was "
+                        + partitions);
+            }
+            this.partitions = partitions;
+            return this;
+        }
+
+        /**
+         * @param timeout how long one Redis command may wait for its reply before the operation fails (or is
+         *                retried), in [1 ms, 1 h]; default 5 s
+         * @return this builder
+         */
+        public Builder<V> commandTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "commandTimeout");
+            checkUnset(this.commandTimeout != null, "commandTimeout");
+            this.commandTimeout = checkRange("commandTimeout", timeout, Duration.ofMillis(1));
+            return this;
+        }
+
+        /**
+         * @param retryFor how long an operation keeps retrying while Redis is unreachable, not answering or still
+         *                 loading after a restart, before it throws {@link RedisQueueException}, in [0, 1 h];
+         *                 default zero: fail at once with a clear error (the queue still reconnects by itself)
+         * @return this builder
+         */
+        public Builder<V> retryOnConnectionLoss(Duration retryFor) {
+            Objects.requireNonNull(retryFor, "retryOnConnectionLoss");
+            checkUnset(this.retryFor != null, "retryOnConnectionLoss");
+            this.retryFor = checkRange("retryOnConnectionLoss", retryFor, Duration.ZERO);
+            return this;
+        }
+
+        /**
+         * @param interval the longest an idle poller sleeps before checking Redis again even without a wake-up
+         *                 signal, in [1 ms, 1 h]; default 1 s. It bounds how late a delivery can be if a signal is
+         *                 lost (a producer dying between its offer and its signal in a Cluster).
+         * @return this builder
+         */
+        public Builder<V> recheckInterval(Duration interval) {
+            Objects.requireNonNull(interval, "recheckInterval");
+            checkUnset(this.recheckInterval != null, "recheckInterval");
+            this.recheckInterval = checkRange("recheckInterval", interval, Duration.ofMillis(1));
+            return this;
+        }
+
+        /**
+         * Connects and returns the queue.
+         *
+         * @return the queue
+         * @throws RedisQueueException if Redis cannot be reached
+         */
+        public RedisDelayedQueue<V> build() {
+            if (partitions == 0) {
+                partitions = 1;
+            }
+            commandTimeout = commandTimeout != null ? commandTimeout : DEFAULT_COMMAND_TIMEOUT;
+            retryFor = retryFor != null ? retryFor : Duration.ZERO;
+            recheckInterval = recheckInterval != null ? recheckInterval : DEFAULT_RECHECK_INTERVAL;
+            QueueSettings<V> s = frozen();
+            Connections c;
+            try {
+                c = connect.get();
+            } catch (RuntimeException e) {
+                throw new RedisQueueException("queue '" + s.name() + "' on " + where + ": cannot connect: "
+                        + e.getMessage(), e);
+            }
+            try {
+                return new RedisDelayedQueue<>(this, c);
+            } catch (RuntimeException e) {
+                c.close();
+                throw e;
+            }
+        }
+
+        private QueueSettings<V> frozen() {
+            return settings(null, null);
+        }
+
+        private static Duration checkRange(String option, Duration value, Duration min) {
+            if (value.compareTo(min) < 0 || value.compareTo(MAX_TIMEOUT) > 0) {
+                throw new IllegalArgumentException(option + " must be in [" + min + ", " + MAX_TIMEOUT + "], was "
+                        + value);
+            }
+            return value;
+        }
+    }
+}

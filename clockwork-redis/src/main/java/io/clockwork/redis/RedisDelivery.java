@@ -1,0 +1,60 @@
+package io.clockwork.redis;
+
+import io.clockwork.queue.Delivery;
+
+import java.time.Duration;
+
+/**
+ * One delivery from a {@link RedisDelayedQueue}: the message plus its receipt (the sequence number the poll script
+ * gave this delivery). Immutable and thread-safe; ack and nack are checked against the receipt by the scripts.
+ *
+ * @param <V> the value type
+ */
+final class RedisDelivery<V> implements Delivery<V> {
+
+    private final RedisDelayedQueue<V> queue;
+    private final int partition;
+    private final String id;
+    private final V value;
+    private final int attempt;
+    private final long receipt;
+
+    RedisDelivery(RedisDelayedQueue<V> queue, int partition, String id, V value, int attempt, long receipt) {
+        this.queue = queue;
+        this.partition = partition;
+        this.id = id;
+        this.value = value;
+        this.attempt = attempt;
+        this.receipt = receipt;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public V value() {
+        return value;
+    }
+
+    @Override
+    public int attempt() {
+        return attempt;
+    }
+
+    @Override
+    public boolean ack() {
+        return queue.ack(partition, id, receipt);
+    }
+
+    @Override
+    public boolean nack(Duration retryDelay) {
+        return queue.nack(partition, id, receipt, retryDelay);
+    }
+
+    @Override
+    public String toString() {
+        return "Delivery[" + queue.name() + "/" + id + ", attempt " + attempt + "]";
+    }
+}

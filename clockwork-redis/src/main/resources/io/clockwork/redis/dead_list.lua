@@ -1,0 +1,16 @@
+-- dead_list: ARGV maxAttempts, sweep limit, limit. Returns the oldest `limit` dead letters as a flat list of
+-- {id, payload, attempts, reason, time of death ms}. O((sweep limit + limit) log n).
+local now = now_ms()
+sweep(now, tonumber(ARGV[2]))
+local dead = redis.call('ZRANGE', DEAD, 0, tonumber(ARGV[3]) - 1, 'WITHSCORES')
+local result = {}
+for i = 1, #dead, 2 do
+    local id = id_of(dead[i])
+    local _, attempts = get_meta(id)
+    result[#result + 1] = id
+    result[#result + 1] = redis.call('HGET', PAYLOAD, id)
+    result[#result + 1] = attempts
+    result[#result + 1] = redis.call('HGET', REASON, id) or ''
+    result[#result + 1] = tonumber(dead[i + 1])
+end
+return result

@@ -1,0 +1,13 @@
+-- reschedule: ARGV maxAttempts, id, delay ms. Moves a scheduled message to now + delay, as if offered now.
+-- Returns {moved 0/1, client must signal 0/1}. O(log n).
+local id = ARGV[2]
+local state, attempts, seq = get_meta(id)
+if state ~= 'D' then
+    return {0, 0}
+end
+redis.call('ZREM', PENDING, member(seq, id))
+local now = now_ms()
+if schedule(id, attempts, now + tonumber(ARGV[3]), now) then
+    return {1, signal()}
+end
+return {1, 0}

@@ -1,0 +1,292 @@
+package io.clockwork.redis;
+
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.Delivery;
+import io.clockwork.redis.fixture.RedisExtension;
+import io.clockwork.redis.fixture.RedisServerProcess;
+import io.lettuce.core.ScoredValue;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+
+/** What only the Redis backend promises: scripts, the server's clock, wake-ups, partitions, connection loss. */
+@ExtendWith(RedisExtension.class)
+class RedisDelayedQueueRedisIT {
+
+    private static final AtomicInteger NAMES = new AtomicInteger();
+    private static final Duration FAR = Duration.ofHours(1);
+
+    private final RedisServerProcess redis;
+    private final ServerClock clock;
+    private final List<RedisDelayedQueue<?>> queues = new ArrayList<>();
+    private final ExecutorService background = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "redis-it-background");
+        t.setDaemon(true);
+        return t;
+    });
+
+    RedisDelayedQueueRedisIT(RedisServerProcess redis) {
+        this.redis = redis;
+        this.clock = new ServerClock(redis.uri());
+    }
+
+    @AfterEach
+    void cleanUp() {
+        background.shutdownNow();
+        queues.forEach(RedisDelayedQueue::close);
+        clock.close();
+    }
+
+    private RedisDelayedQueue<String> track(RedisDelayedQueue<String> q) {
+        queues.add(q);
+        return q;
+    }
+
+    private static String uniqueName(String prefix) {
+        return prefix + "-" + NAMES.incrementAndGet();
+    }
+
+    private static void await(String what, Duration limit, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                fail("not within " + limit + ": " + what);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private int blockedClients() {
+        Matcher m = Pattern.compile("blocked_clients:(\\d+)").matcher((String) redis.call("INFO", "clients"));
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
+    // ---- scripts ----
+
+    @Test
+    void scriptsAreLoadedOnceAndReloadedAfterScriptFlush() throws Exception {
+        redis.call("CONFIG", "RESETSTAT");
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), uniqueName("scripts"),
+                Codec.string()).build());
+        int scripts = Script.values().length;
+        assertThat(q.scriptLoads()).as("preloaded at build").isEqualTo(scripts);
+
+        for (int i = 0; i < 20; i++) {
+            q.offer("v" + i, Duration.ZERO);
+            assertThat(q.poll(Duration.ZERO).ack()).isTrue();
+            q.stats();
+        }
+        assertThat(q.scriptLoads()).as("no reloads while the server keeps them").isEqualTo(scripts);
+        String info = (String) redis.call("INFO", "commandstats");
+        Matcher loads = Pattern.compile("cmdstat_script\\|load:calls=(\\d+)").matcher(info);
+        if (loads.find()) { // Redis 7 counts subcommands apart; 6.2 lumps all SCRIPT calls together
+            assertThat(Integer.parseInt(loads.group(1))).isEqualTo(scripts);
+        }
+
+        redis.call("SCRIPT", "FLUSH");
+        String id = q.offer("after flush", Duration.ZERO);
+        assertThat(q.scriptLoads()).as("offer.lua reloaded after NOSCRIPT").isEqualTo(scripts + 1);
+        Delivery<String> d = q.poll(Duration.ZERO);
+        assertThat(d.id()).isEqualTo(id);
+        assertThat(d.ack()).isTrue();
+        assertThat(q.scriptLoads()).as("poll.lua and ack.lua too, each once").isEqualTo(scripts + 3);
+    }
+
+    // ---- time ----
+
+    @Test
+    void dueTimeIsTheServersClockPlusTheDelay() {
+        String name = uniqueName("clock");
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
+        long before = clock.nowMillis();
+        assertThat(q.offer("m-1", "v", Duration.ofSeconds(10))).isTrue();
+        long after = clock.nowMillis();
+
+        List<ScoredValue<String>> head = clock.connection().sync()
+                .zrangeWithScores(KeyLayout.prefix(name, 0) + "pending", 0, 0);
+        assertThat(head).hasSize(1);
+        assertThat(head.get(0).getValue()).endsWith("m-1");
+        // The client sends only the relative delay; the script adds it to the server's TIME.
+        assertThat((long) head.get(0).getScore()).isBetween(before + 10_000, after + 10_000);
+        assertThat(q.stats().nextDueIn()).hasValueSatisfying(d ->
+                assertThat(d).isBetween(Duration.ofSeconds(9), Duration.ofSeconds(10)));
+    }
+
+    // ---- wake-ups ----
+
+    @Test
+    void blockedConsumerWakesWithinMillisecondsOfAnEarlierOffer() throws Exception {
+        // A one-minute re-check interval: only the wake-up signal can explain a fast delivery.
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), uniqueName("wake"),
+                Codec.string()).recheckInterval(Duration.ofMinutes(1)).build());
+        q.offer("far", FAR);
+        for (int round = 0; round < 5; round++) {
+            Future<Long> consumer = background.submit(() -> {
+                Delivery<String> d = q.poll(Duration.ofSeconds(30));
+                long at = System.nanoTime();
+                assertThat(d).isNotNull();
+                assertThat(d.ack()).isTrue();
+                return at;
+            });
+            await("the consumer is blocked in BLPOP", Duration.ofSeconds(10), () -> blockedClients() >= 1);
+            long offered = System.nanoTime();
+            q.offer("now " + round, Duration.ZERO);
+            long wokeAfterMs = TimeUnit.NANOSECONDS.toMillis(consumer.get(10, TimeUnit.SECONDS) - offered);
+            assertThat(wokeAfterMs).as("ms from offer to delivery").isLessThan(50);
+        }
+    }
+
+    @Test
+    void blockedConsumerGetsAMessageWithinMillisecondsOfItsDueTime() throws Exception {
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), uniqueName("due"),
+                Codec.string()).recheckInterval(Duration.ofMinutes(1)).build());
+        q.offer("far", FAR);
+        Duration delay = Duration.ofMillis(300);
+        Future<Long> consumer = background.submit(() -> {
+            Delivery<String> d = q.poll(Duration.ofSeconds(30));
+            long at = System.nanoTime();
+            assertThat(d.value()).isEqualTo("due");
+            return at;
+        });
+        await("the consumer is blocked in BLPOP", Duration.ofSeconds(10), () -> blockedClients() >= 1);
+        long offerStart = System.nanoTime();
+        q.offer("due", delay);
+        long offerEnd = System.nanoTime();
+        long deliveredAt = consumer.get(10, TimeUnit.SECONDS);
+        assertThat(deliveredAt - offerStart).as("not early").isGreaterThanOrEqualTo(delay.toNanos() - 1_000_000);
+        long lateMs = TimeUnit.NANOSECONDS.toMillis(deliveredAt - offerEnd - delay.toNanos());
+        assertThat(lateMs).as("ms late").isLessThan(50);
+    }
+
+    // ---- partitions ----
+
+    @Test
+    void partitionedQueueDeliversEveryMessageExactlyOnceFromEveryPartition() throws Exception {
+        String name = uniqueName("parts");
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string())
+                .partitions(4).build());
+        int total = 400;
+        for (int i = 0; i < total; i++) {
+            assertThat(q.offer("m-" + i, "v" + i, i % 2 == 0 ? Duration.ZERO : Duration.ofMillis(50))).isTrue();
+        }
+        RedisCommands<String, String> admin = clock.connection().sync();
+        long sum = 0;
+        for (int p = 0; p < 4; p++) {
+            long n = admin.zcard(KeyLayout.prefix(name, p) + "pending");
+            assertThat(n).as("partition %d holds messages", p).isPositive();
+            sum += n;
+        }
+        assertThat(sum).isEqualTo(total);
+
+        // A second client of the same queue finds each id in the same partition.
+        RedisDelayedQueue<String> other = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string())
+                .partitions(4).build());
+        assertThat(other.offer("m-7", "dup", Duration.ZERO)).as("deduplicated across clients").isFalse();
+        assertThat(other.cancel("m-1")).isTrue();
+        assertThat(other.reschedule("m-3", Duration.ZERO)).isTrue();
+
+        Map<String, Integer> received = new ConcurrentHashMap<>();
+        AtomicInteger acked = new AtomicInteger();
+        Callable<Void> consumer = () -> {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (acked.get() < total - 1 && System.nanoTime() - deadline < 0) {
+                Delivery<String> d = (received.size() % 2 == 0 ? q : other).poll(Duration.ofMillis(100));
+                if (d != null) {
+                    received.merge(d.id(), 1, Integer::sum);
+                    assertThat(d.ack()).isTrue();
+                    acked.incrementAndGet();
+                }
+            }
+            return null;
+        };
+        List<Future<Void>> consumers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            consumers.add(background.submit(consumer));
+        }
+        for (Future<Void> c : consumers) {
+            c.get(40, TimeUnit.SECONDS);
+        }
+        assertThat(received).hasSize(total - 1).doesNotContainKey("m-1");
+        assertThat(received.values()).allMatch(n -> n == 1);
+        assertThat(q.stats().total()).isZero();
+    }
+
+    // ---- connection loss ----
+
+    @Test
+    void lostServerGivesAClearErrorAndTheQueueRecoversByItself() throws Exception {
+        String name = uniqueName("loss");
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string())
+                .commandTimeout(Duration.ofMillis(500)).build());
+        q.offer("before", Duration.ZERO);
+
+        redis.kill();
+        assertThatThrownBy(() -> q.offer("during", Duration.ZERO)).isInstanceOf(RedisQueueException.class)
+                .hasMessageContaining("'" + name + "'").hasMessageContaining(redis.uri())
+                .hasMessageContaining("offer");
+        assertThatThrownBy(() -> q.poll(Duration.ofMillis(100))).isInstanceOf(RedisQueueException.class)
+                .hasMessageContaining(name);
+
+        redis.restart(); // no AOF: the server comes back empty, and without the scripts
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        String id = null;
+        while (id == null) {
+            try {
+                id = q.offer("after", Duration.ZERO);
+            } catch (RedisQueueException stillReconnecting) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw stillReconnecting;
+                }
+                Thread.onSpinWait();
+            }
+        }
+        Delivery<String> d = q.poll(Duration.ofSeconds(5));
+        assertThat(d).isNotNull();
+        assertThat(d.id()).isEqualTo(id);
+        assertThat(d.ack()).isTrue();
+    }
+
+    @Test
+    void withRetryAnOfferWaitsOutAPausedServerAndIsStoredOnce() throws Exception {
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), uniqueName("pause"),
+                Codec.string()).commandTimeout(Duration.ofMillis(200))
+                .retryOnConnectionLoss(Duration.ofSeconds(30)).build());
+        q.offer("warm-up", FAR);
+        redis.pause();
+        Future<String> offer;
+        try {
+            offer = background.submit(() -> q.offer("patient", Duration.ZERO));
+            assertThatThrownBy(() -> offer.get(600, TimeUnit.MILLISECONDS))
+                    .as("still retrying while the server is frozen").isInstanceOf(TimeoutException.class);
+        } finally {
+            redis.resume();
+        }
+        String id = offer.get(20, TimeUnit.SECONDS);
+        Delivery<String> d = q.poll(Duration.ofSeconds(5));
+        assertThat(d.id()).isEqualTo(id);
+        assertThat(d.ack()).isTrue();
+        assertThat(q.poll(Duration.ZERO)).as("the retried offer was stored once").isNull();
+        assertThat(q.stats().total()).isOne();
+    }
+}
