@@ -1,0 +1,121 @@
+package io.clockwork.redis;
+
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.Delivery;
+import io.clockwork.redis.fixture.RedisCluster;
+import io.clockwork.redis.fixture.RedisClusterExtension;
+import io.clockwork.redis.fixture.RedisServerProcess;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A partitioned {@link RedisDelayedQueue} on a real 3-master Redis Cluster, through a shared cluster client. */
+@ExtendWith(RedisClusterExtension.class)
+class RedisDelayedQueueClusterIT {
+
+    private final RedisCluster cluster;
+    private final RedisClusterClient client;
+    private final ExecutorService background = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "cluster-it-background");
+        t.setDaemon(true);
+        return t;
+    });
+
+    RedisDelayedQueueClusterIT(RedisCluster cluster) {
+        this.cluster = cluster;
+        this.client = RedisClusterClient.create(cluster.seedUris().stream().map(RedisURI::create)
+                .collect(Collectors.toList()));
+    }
+
+    @AfterEach
+    void cleanUp() {
+        background.shutdownNow();
+        client.shutdown();
+    }
+
+    @Test
+    void partitionsSpreadOverTheMastersAndDeliverEveryMessageOnce() throws Exception {
+        int partitions = 6;
+        String name = "spread";
+        Set<RedisServerProcess> masters = new HashSet<>();
+        for (int p = 0; p < partitions; p++) {
+            masters.add(cluster.masterForSlot(SlotHash.getSlot(
+                    (KeyLayout.prefix(name, p) + "pending").getBytes(StandardCharsets.UTF_8))));
+        }
+        assertThat(masters).as("masters holding a partition").hasSizeGreaterThanOrEqualTo(2);
+
+        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(client, name, Codec.string())
+                .partitions(partitions).recheckInterval(Duration.ofMinutes(1)).build()) {
+            int total = 300;
+            for (int i = 0; i < total; i++) {
+                q.offer("m-" + i, "v" + i, Duration.ofMillis(i % 3 * 20));
+            }
+            assertThat(q.stats().total()).isEqualTo(total);
+
+            Map<String, Integer> received = new ConcurrentHashMap<>();
+            List<Future<Void>> consumers = java.util.stream.IntStream.range(0, 3).mapToObj(i ->
+                    background.submit(() -> {
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                        while (received.size() < total && System.nanoTime() - deadline < 0) {
+                            Delivery<String> d = q.poll(Duration.ofMillis(50));
+                            if (d != null) {
+                                received.merge(d.id(), 1, Integer::sum);
+                                assertThat(d.ack()).isTrue();
+                            }
+                        }
+                        return (Void) null;
+                    })).collect(Collectors.toList());
+            for (Future<Void> c : consumers) {
+                c.get(40, TimeUnit.SECONDS);
+            }
+            assertThat(received).hasSize(total);
+            assertThat(received.values()).allMatch(n -> n == 1);
+            assertThat(q.stats().total()).isZero();
+        }
+    }
+
+    @Test
+    void blockedConsumerWakesForAnOfferToAPartitionInAnotherSlot() throws Exception {
+        String name = "wake";
+        PartitionSelector selector = new PartitionSelector(4);
+        String id = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "id-" + i)
+                .filter(i -> selector.partitionOf(i) != 0).findFirst().orElseThrow();
+        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(client, name, Codec.string())
+                .partitions(4).recheckInterval(Duration.ofMinutes(1)).build()) {
+            Future<Long> consumer = background.submit(() -> {
+                Delivery<String> d = q.poll(Duration.ofSeconds(30));
+                assertThat(d.id()).isEqualTo(id);
+                return System.nanoTime();
+            });
+            RedisServerProcess signalHome = cluster.masterForSlot(SlotHash.getSlot(
+                    (KeyLayout.prefix(name, 0) + "signal").getBytes(StandardCharsets.UTF_8)));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!((String) signalHome.call("INFO", "clients")).contains("blocked_clients:1")) {
+                assertThat(System.nanoTime() - deadline).as("consumer blocked in time").isNegative();
+                Thread.onSpinWait();
+            }
+            long offered = System.nanoTime();
+            assertThat(q.offer(id, "v", Duration.ZERO)).isTrue();
+            long ms = TimeUnit.NANOSECONDS.toMillis(consumer.get(10, TimeUnit.SECONDS) - offered);
+            assertThat(ms).as("ms from offer to delivery").isLessThan(50);
+        }
+    }
+}
