@@ -10,6 +10,11 @@ local SEQ = KEYS[7]       -- STRING per-partition counter: FIFO tie-break within
 local SIGNAL = KEYS[8]    -- LIST  wake-up for blocked pollers; nil when it lives in another cluster slot
 local MAX_ATTEMPTS = tonumber(ARGV[1])
 
+-- Replicate effects, not the script, so that writes may follow TIME: the default since Redis 5, a no-op since 7.
+if redis.replicate_commands then
+    redis.replicate_commands()
+end
+
 -- The server's clock, in whole milliseconds. Scripts replicate their effects (Redis 6.2+), so TIME is allowed.
 local function now_ms()
     local t = redis.call('TIME')
