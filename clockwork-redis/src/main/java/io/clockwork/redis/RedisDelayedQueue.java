@@ -410,14 +410,11 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     /** Checks a delay with the shared rules and rounds it up to whole milliseconds, so nothing is early. */
     private long delayMillis(Duration delay) {
-        long nanos;
-        try {
-            nanos = settings.delayNanos(delay);
-        } catch (ArithmeticException e) {
-            // Valid (at most MAX_DELAY) but beyond what a long holds in nanoseconds: whole milliseconds suffice.
-            return delay.toMillis();
+        // The shared check and message; its nanosecond result saturates beyond ~292 years, so count from delay.
+        if (settings.delayNanos(delay) == 0) {
+            return 0;
         }
-        return ceilMillis(nanos);
+        return delay.toMillis() + (delay.toNanosPart() % 1_000_000 > 0 ? 1 : 0);
     }
 
     private static long ceilMillis(long nanos) {

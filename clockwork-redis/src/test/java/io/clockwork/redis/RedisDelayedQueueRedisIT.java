@@ -1,6 +1,7 @@
 package io.clockwork.redis;
 
 import io.clockwork.queue.Codec;
+import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
@@ -131,6 +132,15 @@ class RedisDelayedQueueRedisIT {
         assertThat((long) head.get(0).getScore()).isBetween(before + 10_000, after + 10_000);
         assertThat(q.stats().nextDueIn()).hasValueSatisfying(d ->
                 assertThat(d).isBetween(Duration.ofSeconds(9), Duration.ofSeconds(10)));
+
+        // The longest delay still lands exactly: server ms + 2^52 stays below 2^53, where doubles stop being exact.
+        long beforeMax = clock.nowMillis();
+        assertThat(q.offer("m-max", "v", DelayedQueue.MAX_DELAY)).isTrue();
+        long afterMax = clock.nowMillis();
+        List<ScoredValue<String>> last = clock.connection().sync()
+                .zrangeWithScores(KeyLayout.prefix(name, 0) + "pending", -1, -1);
+        assertThat(last.get(0).getValue()).endsWith("m-max");
+        assertThat((long) last.get(0).getScore()).isBetween(beforeMax + (1L << 52), afterMax + (1L << 52));
     }
 
     // ---- wake-ups ----
