@@ -54,12 +54,6 @@ final class KafkaTimerEntry extends TimerEntry implements Runnable {
 
     @Override
     public String toString() {
-        String s = switch (state()) {
-            case PENDING -> "pending";
-            case CANCELLED -> "cancelled";
-            case EXPIRED -> "expired";
-            default -> "abandoned";
-        };
-        return "TimerTaskEntry[" + s + ", delayMs=" + task.delayMs + ", " + task + "]";
+        return "TimerTaskEntry[" + stateName() + ", delayMs=" + task.delayMs + ", " + task + "]";
     }
 }

@@ -39,6 +39,16 @@ abstract class TimerEntry extends WheelEntry {
         return state == PENDING;
     }
 
+    /** @return the state's name, for {@code toString} */
+    final String stateName() {
+        return switch (state) {
+            case PENDING -> "pending";
+            case CANCELLED -> "cancelled";
+            case EXPIRED -> "expired";
+            default -> "abandoned";
+        };
+    }
+
     /** @return true if this call moved the entry from pending to {@code target} */
     final boolean transition(int target) {
         return state == PENDING && STATE.compareAndSet(this, PENDING, target);

@@ -52,12 +52,6 @@ final class WheelTimeout extends TimerEntry implements Timeout, Runnable {
 
     @Override
     public String toString() {
-        String s = switch (state()) {
-            case PENDING -> "pending";
-            case CANCELLED -> "cancelled";
-            case EXPIRED -> "expired";
-            default -> "abandoned";
-        };
-        return "Timeout[" + s + ", " + task + "]";
+        return "Timeout[" + stateName() + ", " + task + "]";
     }
 }
