@@ -1,0 +1,97 @@
+package io.clockwork.cli;
+
+import io.clockwork.cli.bench.BenchCommand;
+import io.clockwork.cli.demo.DemoCommand;
+import io.clockwork.cli.queue.QueueCommand;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code clockwork} command: the end-to-end demo, Redis queue administration and benchmark reports. Not
+ * thread-safe: one instance parses and runs one command line.
+ *
+ * <p>Exit codes: 0 success, 1 failure (including a demo that lost messages), 2 bad usage. Every error is one line on
+ * standard error, so scripts can show it as is; {@code --help} on any command explains its options.
+ */
+@Command(name = "clockwork",
+        mixinStandardHelpOptions = true,
+        versionProvider = ClockworkCli.Version.class,
+        description = "Timers, session expiry, expiring maps and delayed queues on one timing-wheel engine.",
+        subcommands = {DemoCommand.class, QueueCommand.class, BenchCommand.class},
+        footer = {"", "Exit codes: 0 success, 1 failure, 2 bad usage."})
+public final class ClockworkCli implements Runnable {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "missing command: demo, queue or bench");
+    }
+
+    /**
+     * Runs the command line and exits the JVM with its exit code.
+     *
+     * @param args the arguments
+     */
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * Builds the configured command line; tests call {@code execute} on it with their own writers.
+     *
+     * @return a new command line for {@code clockwork}
+     */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new ClockworkCli());
+        cl.setParameterExceptionHandler(ClockworkCli::usageError);
+        cl.setExecutionExceptionHandler(ClockworkCli::failure);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        return cl;
+    }
+
+    /** Bad usage: one line naming the command and the problem, then exit code 2 (not picocli's full usage text). */
+    private static int usageError(ParameterException ex, String[] args) {
+        CommandLine cl = ex.getCommandLine();
+        String message = oneLine(ex.getMessage());
+        if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+            message += "; did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?";
+        }
+        PrintWriter err = cl.getErr();
+        err.println(cl.getCommandSpec().qualifiedName() + ": " + message + " (see '"
+                + cl.getCommandSpec().qualifiedName() + " --help')");
+        err.flush();
+        return CommandLine.ExitCode.USAGE;
+    }
+
+    /** A failure: one line, exit code 1; a stack trace only for unexpected errors and only with -Dclockwork.debug. */
+    private static int failure(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
+        PrintWriter err = cl.getErr();
+        String what = ex instanceof CliException ? ex.getMessage() : ex.getClass().getSimpleName() + ": " + ex.getMessage();
+        err.println(cl.getCommandSpec().qualifiedName() + ": error: " + oneLine(what));
+        if (Boolean.getBoolean("clockwork.debug")) {
+            ex.printStackTrace(err);
+        }
+        err.flush();
+        return CommandLine.ExitCode.SOFTWARE;
+    }
+
+    static String oneLine(String s) {
+        return s == null ? "" : s.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    /** The version from the jar's manifest, or "development" when run from classes. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = ClockworkCli.class.getPackage().getImplementationVersion();
+            return new String[] {"clockwork " + (v != null ? v : "(development build)") + " on Java "
+                    + Runtime.version()};
+        }
+    }
+}

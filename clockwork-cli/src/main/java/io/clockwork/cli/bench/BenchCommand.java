@@ -1,0 +1,198 @@
+package io.clockwork.cli.bench;
+
+import io.clockwork.cli.CliException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code clockwork bench}: runs the JMH suites of {@code clockwork-benchmarks} and writes a Markdown report and a
+ * PNG chart per suite. Not thread-safe: one instance per command line.
+ */
+@Command(name = "bench",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {"Runs the JMH benchmarks of clockwork-benchmarks against their rivals and writes, per suite, "
+                + "docs/bench-<suite>.md (ratios ours/theirs per rival, and the raw scores) and docs/bench-<suite>.png.",
+            "",
+            "JMH runs as a child process, java -jar clockwork-benchmarks/target/benchmarks.jar, found under the "
+                    + "working directory or a parent (or --jar); build it with "
+                    + "'mvn -B -q -pl clockwork-benchmarks -am package -DskipTests'. Results are read from JMH's "
+                    + "JSON result format. Without --quick the benchmarks' own iteration settings apply (minutes "
+                    + "per suite); --quick (1 fork, 1 x 500 ms warmup, 2 x 500 ms measurement) gives a first look in "
+                    + "under 2 minutes per suite."},
+        footer = {"", "Examples:", "  clockwork bench timer --quick", "  clockwork bench            (every suite)",
+            "  clockwork bench timer --results jmh-result.json   (report an earlier run)"})
+public final class BenchCommand implements Callable<Integer> {
+
+    /** The suites, as subpackages of {@code io.clockwork.benchmarks}. */
+    public enum Suite {
+        /** timers: WheelTimer and the Kafka face against Kafka, Netty, the JDK and Agrona */
+        TIMER,
+        /** session expiry and expiring maps against ZooKeeper and Storm */
+        EXPIRY,
+        /** delayed queues */
+        QUEUE;
+
+        String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    @Parameters(paramLabel = "SUITE", arity = "0..*",
+            description = "timer, expiry or queue (default: every suite the jar has).")
+    List<Suite> suites;
+
+    @Option(names = "--quick", description = "1 fork, tiny warmup and measurement: a first look, not a result.")
+    boolean quick;
+
+    @Option(names = "--jar", paramLabel = "PATH", description = "The benchmarks jar (default: found as "
+            + "clockwork-benchmarks/target/benchmarks.jar here or above).")
+    Path jar;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Where to write the reports (default: docs/ of the "
+            + "repository holding the jar, else ./docs).")
+    Path outDir;
+
+    @Option(names = "--results", paramLabel = "FILE", description = "Do not run JMH: report this JMH JSON result "
+            + "file instead (suites taken from the benchmark names).")
+    Path results;
+
+    @Option(names = "--verbose", description = "Show JMH's full output.")
+    boolean verbose;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        if (results != null) {
+            return report(out);
+        }
+        Path benchmarksJar = JmhLauncher.findJar(jar);
+        Path docs = outDir != null ? outDir : defaultDocs(benchmarksJar);
+        JmhLauncher jmh = new JmhLauncher(benchmarksJar, out, verbose);
+        List<String> available = jmh.suites();
+        List<String> chosen = new ArrayList<>();
+        if (suites == null || suites.isEmpty()) {
+            chosen.addAll(available);
+        } else {
+            for (Suite s : new LinkedHashSet<>(suites)) {
+                if (!available.contains(s.id())) {
+                    throw new CliException("suite '" + s.id() + "' has no benchmarks in " + benchmarksJar
+                            + " (it has: " + (available.isEmpty() ? "none" : String.join(", ", available)) + ")");
+                }
+                chosen.add(s.id());
+            }
+        }
+        if (chosen.isEmpty()) {
+            throw new CliException("no benchmarks under " + JmhLauncher.PACKAGE + " in " + benchmarksJar);
+        }
+        for (String suite : chosen) {
+            out.println("bench " + suite + (quick ? " (quick)" : "") + ": java -jar " + benchmarksJar);
+            out.flush();
+            Path json = Files.createTempFile("clockwork-bench-" + suite + "-", ".json");
+            try {
+                List<String> args = jmh.run(suite, quick, json);
+                String how = "Made by `clockwork bench " + suite + (quick ? " --quick" : "") + "` on "
+                        + LocalDate.now() + ", which ran `java -jar clockwork-benchmarks/target/benchmarks.jar "
+                        + String.join(" ", args).replace(json.toString(), "<results.json>") + "`."
+                        + (quick ? " **Quick mode** (1 fork, 1 × 500 ms warmup, 2 × 500 ms measurement): a first "
+                        + "look with wide error bars, not a result to quote." : "");
+                write(out, suite, JmhResult.parseAll(Files.readString(json, StandardCharsets.UTF_8)), how, docs);
+            } finally {
+                Files.deleteIfExists(json);
+            }
+        }
+        return 0;
+    }
+
+    /** {@code --results}: report an existing result file, one report per suite found in it. */
+    private int report(PrintWriter out) throws IOException {
+        if (!Files.isRegularFile(results)) {
+            throw new CliException("no result file at " + results);
+        }
+        List<JmhResult> all;
+        try {
+            all = JmhResult.parseAll(Files.readString(results, StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            throw new CliException(results + ": " + e.getMessage(), e);
+        }
+        Set<String> wanted = new LinkedHashSet<>();
+        if (suites != null) {
+            suites.forEach(s -> wanted.add(s.id()));
+        }
+        Set<String> found = new LinkedHashSet<>();
+        for (JmhResult r : all) {
+            found.add(suiteOf(r));
+        }
+        if (!wanted.isEmpty()) {
+            found.retainAll(wanted);
+        }
+        if (found.isEmpty()) {
+            throw new CliException(results + " has no results of " + (wanted.isEmpty() ? "any suite" : wanted));
+        }
+        Path docs = outDir != null ? outDir : Path.of("docs");
+        for (String suite : found) {
+            List<JmhResult> mine = all.stream().filter(r -> suiteOf(r).equals(suite)).toList();
+            write(out, suite, mine, "Made by `clockwork bench " + suite + " --results " + results.getFileName()
+                    + "` from an earlier JMH run.", docs);
+        }
+        return 0;
+    }
+
+    private static String suiteOf(JmhResult r) {
+        String b = r.benchmark();
+        if (b.startsWith(JmhLauncher.PACKAGE + ".")) {
+            String rest = b.substring(JmhLauncher.PACKAGE.length() + 1);
+            int dot = rest.indexOf('.');
+            return dot > 0 ? rest.substring(0, dot) : "other";
+        }
+        return "other";
+    }
+
+    private static void write(PrintWriter out, String suite, List<JmhResult> results, String how, Path docs)
+            throws IOException {
+        Comparison comparison = Comparison.of(results);
+        Path md = docs.resolve("bench-" + suite + ".md");
+        Path png = docs.resolve("bench-" + suite + ".png");
+        boolean chart = comparison.rivalParam() != null && !comparison.rivals().isEmpty();
+        if (chart) {
+            BenchChart.write(suite, comparison, png);
+        }
+        BenchReport.write(md, BenchReport.render(suite, comparison, how, chart ? png.getFileName().toString() : null));
+        out.println("wrote " + md + (chart ? " and " + png : ""));
+        for (Comparison.Row row : comparison.rows()) {
+            StringBuilder line = new StringBuilder("  " + row.label() + ":");
+            for (String rival : comparison.rivals()) {
+                double ratio = Comparison.ratio(row, rival);
+                line.append(Double.isNaN(ratio) ? "" : String.format(Locale.ROOT, "  %.2fx vs %s", ratio, rival));
+            }
+            out.println(line);
+        }
+        out.flush();
+    }
+
+    /** The docs/ folder of the repository the jar was built in (jar at repo/clockwork-benchmarks/target/). */
+    private static Path defaultDocs(Path jar) {
+        Path target = jar.toAbsolutePath().getParent();
+        Path module = target != null ? target.getParent() : null;
+        Path repo = module != null ? module.getParent() : null;
+        return repo != null ? repo.resolve("docs") : Path.of("docs");
+    }
+}

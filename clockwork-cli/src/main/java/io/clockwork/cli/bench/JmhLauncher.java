@@ -1,0 +1,168 @@
+package io.clockwork.cli.bench;
+
+import io.clockwork.cli.CliException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Runs the JMH suites of {@code clockwork-benchmarks} as a child process: {@code java -jar benchmarks.jar}.
+ * Not thread-safe: one per command.
+ *
+ * <p>Why a child process rather than JMH's {@code Runner} API in this JVM: the benchmarks jar carries the rivals
+ * (Kafka, Netty, Agrona) and JMH's generated code, which the {@code clockwork} jar should not; and JMH forks its own
+ * JVMs per benchmark anyway, so a child process costs one JVM start in a run of minutes. The child writes JMH's
+ * JSON result format ({@code -rf json}), which {@link JmhResult} reads.
+ */
+final class JmhLauncher {
+
+    /** The package under which each suite is a subpackage: {@code io.clockwork.benchmarks.timer}, ... */
+    static final String PACKAGE = "io.clockwork.benchmarks";
+    /** Where {@code mvn package} puts the jar, relative to the repository. */
+    static final Path DEFAULT_JAR = Path.of("clockwork-benchmarks", "target", "benchmarks.jar");
+    /** JMH settings of {@code --quick}: one fork, one short warmup, two short measurements. */
+    static final List<String> QUICK = List.of("-f", "1", "-wi", "1", "-w", "500ms", "-i", "2", "-r", "500ms");
+
+    private static final int TAIL = 15;
+
+    private final Path jar;
+    private final PrintWriter out;
+    private final boolean verbose;
+
+    JmhLauncher(Path jar, PrintWriter out, boolean verbose) {
+        this.jar = jar;
+        this.out = out;
+        this.verbose = verbose;
+    }
+
+    /**
+     * Finds the benchmarks jar: the given path, or {@link #DEFAULT_JAR} under the working directory or one of its
+     * parents.
+     *
+     * @param explicit the {@code --jar} option, or null
+     * @return the jar
+     * @throws CliException if there is none, saying how to build it
+     */
+    static Path findJar(Path explicit) {
+        if (explicit != null) {
+            if (!Files.isRegularFile(explicit)) {
+                throw new CliException("no benchmarks jar at " + explicit);
+            }
+            return explicit;
+        }
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve(DEFAULT_JAR);
+            if (Files.isRegularFile(candidate)) {
+                return candidate;
+            }
+        }
+        throw new CliException("no " + DEFAULT_JAR + " here or above; build it first: "
+                + "mvn -B -q -pl clockwork-benchmarks -am package -DskipTests (or pass --jar PATH)");
+    }
+
+    /**
+     * @return the suites that have benchmarks in the jar, e.g. {@code [timer]}
+     */
+    List<String> suites() {
+        List<String> lines = new ArrayList<>();
+        int exit = launch(List.of("-l"), lines::add);
+        if (exit != 0) {
+            throw new CliException("cannot list the benchmarks of " + jar + " (exit " + exit + "): "
+                    + String.join(" / ", lines.subList(Math.max(0, lines.size() - 3), lines.size())));
+        }
+        TreeSet<String> suites = new TreeSet<>();
+        for (String line : lines) {
+            String name = line.strip();
+            if (name.startsWith(PACKAGE + ".")) {
+                String rest = name.substring(PACKAGE.length() + 1);
+                int dot = rest.indexOf('.');
+                if (dot > 0) {
+                    suites.add(rest.substring(0, dot));
+                }
+            }
+        }
+        return List.copyOf(suites);
+    }
+
+    /**
+     * Runs one suite and leaves its results in {@code resultFile}.
+     *
+     * @param suite      the suite, e.g. {@code timer}
+     * @param quick      whether to use {@link #QUICK} settings instead of the benchmarks' own
+     * @param resultFile where JMH writes its JSON results
+     * @return the JMH arguments used, for the report
+     * @throws CliException if JMH fails
+     */
+    List<String> run(String suite, boolean quick, Path resultFile) {
+        List<String> args = new ArrayList<>();
+        args.add("^" + PACKAGE.replace(".", "\\.") + "\\." + suite + "\\.");
+        if (quick) {
+            args.addAll(QUICK);
+        }
+        args.addAll(List.of("-rf", "json", "-rff", resultFile.toString()));
+        Deque<String> tail = new ArrayDeque<>();
+        String[] current = {"", ""};
+        int exit = launch(args, line -> {
+            if (tail.size() == TAIL) {
+                tail.removeFirst();
+            }
+            tail.addLast(line);
+            if (verbose) {
+                out.println(line);
+            } else if (line.startsWith("# Benchmark: ")) {
+                current[0] = line.substring("# Benchmark: ".length()).replace(PACKAGE + "." + suite + ".", "");
+                current[1] = "";
+            } else if (line.startsWith("# Parameters: ")) {
+                current[1] = " " + line.substring("# Parameters: ".length());
+            } else if (line.startsWith("# Run progress: ")) {
+                out.println("  [" + line.substring("# Run progress: ".length()) + "] " + current[0] + current[1]);
+            } else if (line.startsWith("<failure>") || line.contains("Exception")) {
+                out.println("  " + line);
+            }
+            out.flush();
+        });
+        if (exit != 0 || !Files.isRegularFile(resultFile)) {
+            throw new CliException("JMH failed on suite '" + suite + "' (exit " + exit + "): "
+                    + String.join(" / ", tail).strip());
+        }
+        return args;
+    }
+
+    /** Runs {@code java -jar <jar> args}, handing each output line to {@code sink}; returns the exit code. */
+    private int launch(List<String> args, java.util.function.Consumer<String> sink) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-jar");
+        command.add(jar.toString());
+        command.addAll(args);
+        Process p;
+        try {
+            p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            throw new CliException("cannot start " + command.get(0) + ": " + e.getMessage(), e);
+        }
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                sink.accept(line);
+            }
+            return p.waitFor();
+        } catch (IOException e) {
+            p.destroyForcibly();
+            throw new CliException("lost the output of JMH: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new CliException("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.clockwork.cli.queue;
+
+import io.clockwork.queue.DelayedQueue;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code clockwork queue cancel}: removes live messages by id. Not thread-safe: one per command line. */
+@Command(name = "cancel", mixinStandardHelpOptions = true,
+        description = "Cancels messages by id: removes them if delayed, ready or in flight (the consumer's ack then "
+                + "fails). Exit 1 if any id was not cancelled (unknown, dead, acked or already cancelled).")
+public final class QueueCancelCommand implements Callable<Integer> {
+
+    @Mixin
+    QueueTarget target;
+
+    @Parameters(paramLabel = "ID", arity = "1..*", description = "Message ids.")
+    List<String> ids;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        int missed = 0;
+        try (DelayedQueue<byte[]> q = target.open()) {
+            target.knownStats(q);
+            for (String id : ids) {
+                if (q.cancel(id)) {
+                    out.println("cancelled " + id);
+                } else {
+                    missed++;
+                    err.println("not cancelled " + id + ": unknown, dead, acked or already cancelled");
+                }
+            }
+        }
+        out.flush();
+        err.flush();
+        return missed == 0 ? 0 : 1;
+    }
+}

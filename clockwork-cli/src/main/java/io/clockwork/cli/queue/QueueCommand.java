@@ -1,0 +1,33 @@
+package io.clockwork.cli.queue;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code clockwork queue}: administration of a Redis delayed queue through the public queue API. Not thread-safe:
+ * one instance per command line.
+ */
+@Command(name = "queue",
+        mixinStandardHelpOptions = true,
+        description = {"Inspects and repairs a RedisDelayedQueue, for operators.",
+            "",
+            "Every subcommand takes --redis URI and --queue NAME (plus --partitions and --max-attempts if the "
+                    + "queue's clients change them). A queue with no messages in any state is reported as unknown "
+                    + "(exit 1): Redis keeps no keys for it, so the name is most likely mistyped."},
+        subcommands = {QueueStatsCommand.class, QueuePeekCommand.class, QueueListCommand.class,
+            QueueCancelCommand.class, QueueRequeueDeadCommand.class, QueuePurgeDeadCommand.class},
+        footer = {"", "Exit codes: 0 success, 1 failure (unreachable server, unknown queue, id not found), "
+                + "2 bad usage."})
+public final class QueueCommand implements Runnable {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(),
+                "missing subcommand: stats, peek, list, cancel, requeue-dead or purge-dead");
+    }
+}
