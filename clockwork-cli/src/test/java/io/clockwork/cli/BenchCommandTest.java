@@ -1,0 +1,81 @@
+package io.clockwork.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code clockwork bench}: reporting JMH results (running JMH itself is too slow for a unit test). */
+class BenchCommandTest {
+
+    private static final String RESULTS = """
+            [
+              {"jmhVersion": "1.37", "benchmark": "io.clockwork.benchmarks.timer.ScheduleCancelBenchmark.oneProducer",
+               "mode": "thrpt", "threads": 1, "forks": 1,
+               "params": {"pending": "1000", "timer": "clockwork"},
+               "primaryMetric": {"score": 20.0, "scoreError": 1.5, "scoreUnit": "ops/us"}},
+              {"benchmark": "io.clockwork.benchmarks.timer.ScheduleCancelBenchmark.oneProducer",
+               "mode": "thrpt", "threads": 1, "params": {"pending": "1000", "timer": "kafka"},
+               "primaryMetric": {"score": 5.0, "scoreError": "NaN", "scoreUnit": "ops/us"}},
+              {"benchmark": "io.clockwork.benchmarks.timer.ScheduleCancelBenchmark.oneProducer",
+               "mode": "thrpt", "threads": 1, "params": {"pending": "1000", "timer": "netty"},
+               "primaryMetric": {"score": 40.0, "scoreError": 2.0, "scoreUnit": "ops/us"}},
+              {"benchmark": "io.clockwork.benchmarks.timer.PurgatoryBenchmark.latency",
+               "mode": "avgt", "threads": 1, "params": {"timer": "clockwork"},
+               "primaryMetric": {"score": 2.0, "scoreError": 0.1, "scoreUnit": "us/op"}},
+              {"benchmark": "io.clockwork.benchmarks.timer.PurgatoryBenchmark.latency",
+               "mode": "avgt", "threads": 1, "params": {"timer": "kafka"},
+               "primaryMetric": {"score": 6.0, "scoreError": 0.3, "scoreUnit": "us/op"}}
+            ]
+            """;
+
+    @Test
+    void reportsRatiosOursOverTheirsAndDrawsAChart(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("jmh.json");
+        Files.writeString(json, RESULTS);
+        Cli.Result r = Cli.run("bench", "--results", json.toString(), "--out", dir.resolve("docs").toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("wrote ", "bench-timer.md", "bench-timer.png",
+                "ScheduleCancelBenchmark.oneProducer (pending=1000):  4.00x vs kafka  0.50x vs netty",
+                "PurgatoryBenchmark.latency:  3.00x vs kafka");
+
+        String md = Files.readString(dir.resolve("docs/bench-timer.md"));
+        assertThat(md).contains("# Benchmarks: timer suite",
+                "| benchmark | vs kafka | vs netty |",
+                "| ScheduleCancelBenchmark.oneProducer (pending=1000) | 4.00× | 0.50× |",
+                "| PurgatoryBenchmark.latency | 3.00× | – |",
+                "![timer ratios](bench-timer.png)",
+                "| ScheduleCancelBenchmark.oneProducer (pending=1000) | kafka | thrpt | 1 | 5.00 | – | ops/us |");
+        byte[] png = Files.readAllBytes(dir.resolve("docs/bench-timer.png"));
+        assertThat(png).hasSizeGreaterThan(1000);
+        assertThat(new String(png, 1, 3, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("PNG");
+    }
+
+    @Test
+    void missingJarIsAFailureThatSaysHowToBuildIt(@TempDir Path dir) {
+        Cli.Result r = Cli.run("bench", "timer", "--quick", "--jar", dir.resolve("nope.jar").toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.errLines()).isEqualTo(1);
+        assertThat(r.err()).contains("no benchmarks jar at");
+    }
+
+    @Test
+    void unreadableResultsAreAFailure(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("broken.json");
+        Files.writeString(json, "{not json");
+        Cli.Result r = Cli.run("bench", "--results", json.toString(), "--out", dir.toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.errLines()).isEqualTo(1);
+        assertThat(r.err()).contains("broken.json");
+    }
+
+    @Test
+    void unknownSuiteIsBadUsage() {
+        Cli.Result r = Cli.run("bench", "timers");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.errLines()).isEqualTo(1);
+        assertThat(r.err()).contains("timers");
+    }
+}
