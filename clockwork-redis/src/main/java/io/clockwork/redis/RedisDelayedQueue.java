@@ -8,6 +8,7 @@ import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.QueueSettings;
 import io.clockwork.queue.QueueStats;
+import io.clockwork.time.Ticker;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -20,6 +21,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -65,6 +69,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private static final System.Logger LOG = System.getLogger(RedisDelayedQueue.class.getName());
     /** Most expired deliveries one script call returns to the schedule. */
     private static final int SWEEP_LIMIT = 100;
+    /** How long a poll skips a partition (or the wake-up signal) that just failed before trying it again. */
+    private static final long PROBE_INTERVAL_MS = 100;
+    private static final long PROBE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(PROBE_INTERVAL_MS);
     /** Most dead letters one purge call deletes. */
     private static final int PURGE_BATCH = 1000;
 
@@ -77,6 +84,11 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private final long recheckMillis;
     private final byte[] maxAttemptsArg;
     private final byte[] visibilityArg;
+    private final Ticker ticker;
+    /** Per partition (when more than one): the ticker reading before which a failing partition is skipped. */
+    private final AtomicLongArray partitionDownUntil;
+    /** The ticker reading before which pollers sleep on the client instead of waiting for the signal. */
+    private volatile long waiterDownUntil;
     private volatile boolean closed;
 
     private RedisDelayedQueue(Builder<V> b, Connections connections) {
@@ -84,7 +96,10 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         this.connections = connections;
         this.keys = new KeyLayout(settings.name(), b.partitions, connections.cluster());
         this.selector = new PartitionSelector(b.partitions);
-        this.scripts = new ScriptRunner(connections, settings.name(), b.commandTimeout, b.retryFor);
+        this.ticker = b.ticker;
+        this.partitionDownUntil = b.partitions > 1 ? new AtomicLongArray(b.partitions) : null;
+        this.waiterDownUntil = ticker.read();
+        this.scripts = new ScriptRunner(connections, settings.name(), b.commandTimeout, b.retryFor, b.ticker);
         this.waiter = new SignalWaiter(connections, keys.signalKey(), this::signal);
         this.recheckMillis = b.recheckInterval.toMillis();
         this.maxAttemptsArg = arg(settings.maxAttempts());
@@ -192,23 +207,46 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     public Delivery<V> poll(Duration wait) throws InterruptedException {
         Objects.requireNonNull(wait, "wait");
         checkOpen();
-        long deadline = System.nanoTime() + saturatedNanos(wait);
+        // The caller's wait is measured on the ticker; due times never are (they come from the server's TIME).
+        long deadline = ticker.read() + saturatedNanos(wait);
+        long unreachableSince = 0;
+        boolean unreachable = false;
         while (true) {
             long nextEventMs = -1;
+            boolean answered = false;
+            RedisQueueException failure = null;
             int start = selector.nextStart();
             for (int i = 0; i < keys.partitions(); i++) {
                 if (closed) {
                     return null;
                 }
                 int p = (start + i) % keys.partitions();
+                if (partitionDownUntil != null && partitionDownUntil.get(p) - ticker.read() > 0) {
+                    continue; // failed a moment ago: probed again after PROBE_INTERVAL, the others go on
+                }
                 Object r;
                 try {
                     r = pollPartition(p);
-                } catch (RuntimeException e) {
+                } catch (RedisQueueException e) {
                     if (closed) {
                         return null; // closed meanwhile: its connection went away under this call
                     }
+                    if (partitionDownUntil == null || !ScriptRunner.isTransient(e)) {
+                        throw e;
+                    }
+                    // One master of a Cluster down must not stop the partitions on the others.
+                    partitionDownUntil.set(p, ticker.read() + PROBE_INTERVAL_NANOS);
+                    failure = e;
+                    continue;
+                } catch (RuntimeException e) {
+                    if (closed) {
+                        return null;
+                    }
                     throw e;
+                }
+                answered = true;
+                if (partitionDownUntil != null) {
+                    partitionDownUntil.set(p, 0);
                 }
                 if (r instanceof Delivery<?>) {
                     @SuppressWarnings("unchecked")
@@ -220,7 +258,20 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                     nextEventMs = next;
                 }
             }
-            long remainingNanos = deadline - System.nanoTime();
+            long now = ticker.read();
+            if (answered) {
+                unreachable = false;
+            } else if (failure != null || unreachable) {
+                // No partition answered: fail once that has lasted longer than retryOnConnectionLoss allows.
+                if (!unreachable) {
+                    unreachable = true;
+                    unreachableSince = now;
+                }
+                if (failure != null && now - unreachableSince >= scripts.retryNanos()) {
+                    throw failure;
+                }
+            }
+            long remainingNanos = deadline - now;
             if (closed || remainingNanos <= 0) {
                 return null;
             }
@@ -231,14 +282,30 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             if (nextEventMs >= 0) {
                 waitMs = Math.min(waitMs, nextEventMs);
             }
+            if (partitionDownUntil != null) {
+                for (int p = 0; p < keys.partitions(); p++) {
+                    long until = partitionDownUntil.get(p);
+                    if (until != 0) {
+                        waitMs = Math.min(waitMs, ceilMillis(Math.max(0, until - now)));
+                    }
+                }
+            }
+            waitMs = Math.max(1, waitMs);
+            if (waiterDownUntil - now > 0) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.min(waitMs, PROBE_INTERVAL_MS)));
+                continue;
+            }
             try {
-                waiter.await(Math.max(1, waitMs));
+                waiter.await(waitMs);
             } catch (RuntimeException e) {
                 if (closed) {
                     return null;
                 }
-                throw new RedisQueueException("queue '" + settings.name() + "' on " + connections.where()
-                        + ": poll failed while waiting: " + e.getMessage(), e);
+                // The signal's server is unreachable (restarting, or its Cluster master is down): wait on the
+                // client instead for a while; the next pass over the partitions fails or retries as configured.
+                waiterDownUntil = ticker.read() + PROBE_INTERVAL_NANOS;
+                LOG.log(System.Logger.Level.DEBUG, () -> "queue '" + settings.name() + "': cannot wait for the "
+                        + "wake-up signal (" + e + "); re-checking every " + PROBE_INTERVAL_MS + " ms meanwhile");
             }
         }
     }
@@ -246,8 +313,11 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     /** @return a delivery, or the milliseconds until the partition's next event (-1: none) */
     private Object pollPartition(int p) {
         while (true) {
-            List<Object> r = scripts.run("poll", Script.POLL, keys.keys(p), maxAttemptsArg, arg(SWEEP_LIMIT),
-                    visibilityArg);
+            // Partitioned: one attempt, then the poll moves on (a down partition is retried on the next pass).
+            List<Object> r = partitionDownUntil == null
+                    ? scripts.run("poll", Script.POLL, keys.keys(p), maxAttemptsArg, arg(SWEEP_LIMIT), visibilityArg)
+                    : scripts.runOnce("poll", Script.POLL, keys.keys(p), maxAttemptsArg, arg(SWEEP_LIMIT),
+                            visibilityArg);
             if ((Long) r.get(0) == 0L) {
                 return r.get(1);
             }
@@ -466,6 +536,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         private Duration commandTimeout;
         private Duration retryFor;
         private Duration recheckInterval;
+        private Ticker ticker;
 
         private Builder(Supplier<Connections> connect, String where, String name, Codec<V> codec) {
             this.connect = connect;
@@ -528,6 +599,20 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         }
 
         /**
+         * @param ticker the clock of this client's own waits: how long {@code poll(wait)} blocks and how long
+         *               failed commands are retried; default {@link Ticker#system()}. It never sets a due time or a
+         *               visibility deadline: those come from the Redis server's clock ({@code TIME} in the
+         *               scripts), so clients whose clocks disagree still agree on when a message is due.
+         * @return this builder
+         */
+        public Builder<V> ticker(Ticker ticker) {
+            Objects.requireNonNull(ticker, "ticker");
+            checkUnset(this.ticker != null, "ticker");
+            this.ticker = ticker;
+            return this;
+        }
+
+        /**
          * Connects and returns the queue.
          *
          * @return the queue
@@ -540,6 +625,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             commandTimeout = commandTimeout != null ? commandTimeout : DEFAULT_COMMAND_TIMEOUT;
             retryFor = retryFor != null ? retryFor : Duration.ZERO;
             recheckInterval = recheckInterval != null ? recheckInterval : DEFAULT_RECHECK_INTERVAL;
+            ticker = ticker != null ? ticker : Ticker.system();
             QueueSettings<V> s = frozen();
             Connections c;
             try {

@@ -7,6 +7,7 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisLoadingException;
 import io.lettuce.core.RedisNoScriptException;
+import io.clockwork.time.Ticker;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
@@ -34,6 +35,7 @@ final class ScriptRunner {
     private final String queueName;
     private final long timeoutNanos;
     private final long retryNanos;
+    private final Ticker ticker;
     private final LongAdder loads = new LongAdder();
 
     /**
@@ -41,8 +43,11 @@ final class ScriptRunner {
      * @param queueName      for error messages
      * @param commandTimeout how long one attempt may wait for its reply
      * @param retryFor       how long to keep retrying after transient failures; zero: fail at once
+     * @param ticker         measures how long retries have taken (never a due time)
      */
-    ScriptRunner(Connections connections, String queueName, Duration commandTimeout, Duration retryFor) {
+    ScriptRunner(Connections connections, String queueName, Duration commandTimeout, Duration retryFor,
+                 Ticker ticker) {
+        this.ticker = ticker;
         this.connections = connections;
         this.queueName = queueName;
         this.timeoutNanos = commandTimeout.toNanos();
@@ -79,14 +84,40 @@ final class ScriptRunner {
      * @throws RedisQueueException if it failed
      */
     <T> T run(String operation, Script script, byte[][] keys, byte[]... args) {
-        long start = System.nanoTime();
+        return run(operation, retryNanos, script, keys, args);
+    }
+
+    /**
+     * Runs a script once, without retrying: for callers that have somewhere else to go when this slot is down (a
+     * poll moves on to the next partition).
+     *
+     * @param operation the queue operation, for error messages
+     * @param script    the script
+     * @param keys      its keys
+     * @param args      its arguments
+     * @param <T>       the reply type
+     * @return the reply
+     * @throws RedisQueueException if it failed; {@link #isTransient(RedisQueueException)} tells whether a retry
+     *                             may succeed
+     */
+    <T> T runOnce(String operation, Script script, byte[][] keys, byte[]... args) {
+        return run(operation, 0, script, keys, args);
+    }
+
+    /** @return how long operations retry after transient failures, in nanoseconds */
+    long retryNanos() {
+        return retryNanos;
+    }
+
+    private <T> T run(String operation, long retryNanos, Script script, byte[][] keys, byte[]... args) {
+        long start = ticker.read();
         long backoffMs = 10;
         int attempt = 1;
         while (true) {
             try {
                 return once(script, keys, args);
             } catch (RuntimeException e) {
-                long elapsed = System.nanoTime() - start;
+                long elapsed = ticker.read() - start;
                 if (!isTransient(e) || elapsed + TimeUnit.MILLISECONDS.toNanos(backoffMs) > retryNanos
                         || Thread.currentThread().isInterrupted()) {
                     throw failure(operation, e, attempt, elapsed);
@@ -97,7 +128,7 @@ final class ScriptRunner {
                     Thread.sleep(backoffMs);
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
-                    throw failure(operation, e, attempt, System.nanoTime() - start);
+                    throw failure(operation, e, attempt, ticker.read() - start);
                 }
                 backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
                 attempt++;
@@ -162,7 +193,16 @@ final class ScriptRunner {
         }
     }
 
-    private static boolean isTransient(RuntimeException e) {
+    /**
+     * @param e a failure of this runner
+     * @return whether it was transient (Redis unreachable, not answering, loading, failing over), so that the same
+     *         operation may succeed later
+     */
+    static boolean isTransient(RedisQueueException e) {
+        return e.getCause() instanceof RuntimeException cause && isTransient(cause);
+    }
+
+    static boolean isTransient(RuntimeException e) {
         if (e instanceof RedisLoadingException || e instanceof RedisBusyException) {
             return true;
         }
