@@ -39,7 +39,7 @@ final class BenchChart {
                 .build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
-        chart.getStyler().setXAxisLabelRotation(12);
+        chart.getStyler().setAxisTickLabelsFont(chart.getStyler().getAxisTickLabelsFont().deriveFont(11f));
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setPlotGridVerticalLinesVisible(false);
         chart.getStyler().setOverlapped(false);
@@ -47,7 +47,12 @@ final class BenchChart {
 
         List<String> labels = new ArrayList<>();
         for (Comparison.Row row : comparison.rows()) {
-            labels.add(row.label());
+            // "ScheduleCancelBenchmark.oneProducer (pending=1000000)" -> "ScheduleCancel.oneProducer": the legend and
+            // the Markdown table carry the details; long labels would overlap.
+            String label = row.label().replace("Benchmark.", ".");
+            int paren = label.indexOf(" (");
+            String shortLabel = paren > 0 ? label.substring(0, paren) : label;
+            labels.add(labels.contains(shortLabel) ? label : shortLabel);
         }
         for (String rival : comparison.rivals()) {
             List<Double> ratios = new ArrayList<>();

@@ -110,11 +110,16 @@ public final class BenchCommand implements Callable<Integer> {
             try {
                 List<String> args = jmh.run(suite, quick, json);
                 String how = "Made by `clockwork bench " + suite + (quick ? " --quick" : "") + "` on "
-                        + LocalDate.now() + ", which ran `java -jar clockwork-benchmarks/target/benchmarks.jar "
-                        + String.join(" ", args).replace(json.toString(), "<results.json>") + "`."
+                        + LocalDate.now() + ", which ran `java -jar " + relative(benchmarksJar) + " "
+                        + String.join(" ", args).replace(json.toString(), "<results.json>") + "`; the raw results are "
+                        + "in [bench-" + suite + ".json](bench-" + suite + ".json) (re-render with `clockwork bench "
+                        + "--results docs/bench-" + suite + ".json`)."
                         + (quick ? " **Quick mode** (1 fork, 1 × 500 ms warmup, 2 × 500 ms measurement): a first "
                         + "look with wide error bars, not a result to quote." : "");
-                write(out, suite, JmhResult.parseAll(Files.readString(json, StandardCharsets.UTF_8)), how, docs);
+                String raw = Files.readString(json, StandardCharsets.UTF_8);
+                write(out, suite, JmhResult.parseAll(raw), how, docs);
+                // Keep JMH's own output beside the report, so the figures can be checked and re-rendered.
+                Files.writeString(docs.resolve("bench-" + suite + ".json"), raw, StandardCharsets.UTF_8);
             } finally {
                 Files.deleteIfExists(json);
             }
@@ -186,6 +191,12 @@ public final class BenchCommand implements Callable<Integer> {
             out.println(line);
         }
         out.flush();
+    }
+
+    private static String relative(Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        Path cwd = Path.of("").toAbsolutePath();
+        return abs.startsWith(cwd) ? cwd.relativize(abs).toString() : abs.toString();
     }
 
     /** The docs/ folder of the repository the jar was built in (jar at repo/clockwork-benchmarks/target/). */

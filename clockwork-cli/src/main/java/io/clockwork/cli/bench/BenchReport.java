@@ -33,7 +33,12 @@ final class BenchReport {
             md.append("## Clockwork against each rival\n\n");
             md.append("Each cell is how many times better `").append(comparison.ours())
                     .append("` did than the rival in that column: ours ÷ theirs for throughput, theirs ÷ ours for ")
-                    .append("time per operation. Above 1: Clockwork is better; below 1: the rival is.\n\n");
+                    .append("time per operation. Above 1: Clockwork is better; below 1: the rival is.");
+            if (comparison.rivals().stream().anyMatch(r -> r.startsWith(Comparison.OURS + "-"))) {
+                md.append(" Columns named `").append(Comparison.OURS).append("-...` are Clockwork's other faces ")
+                        .append("(e.g. the Kafka-compatible API), shown for what compatibility costs.");
+            }
+            md.append("\n\n");
             md.append("| benchmark |");
             comparison.rivals().forEach(r -> md.append(" vs ").append(r).append(" |"));
             md.append("\n|---|");

@@ -73,9 +73,10 @@ final class DemoRun {
             out.println(String.format(Locale.ROOT, "clockwork demo: %,d orders, %s, %s, run %s", s.orders(),
                     s.working() ? s.workers() + " workers" : "workers in other processes", backend(), runId));
             out.println(String.format(Locale.ROOT, "  deadlines due %s to %s after each order; %d%% paid in time; "
-                    + "%d worker crash%s; visibility timeout %s", fmt(OrderProducer.MIN_DELAY),
-                    fmt(OrderProducer.MIN_DELAY.plus(s.spread())), s.paidPercent(), s.working() ? s.crashes() : 0,
-                    s.working() && s.crashes() == 1 ? "" : "es", fmt(s.visibility())));
+                    + "%s; visibility timeout %s", fmt(OrderProducer.MIN_DELAY),
+                    fmt(OrderProducer.MIN_DELAY.plus(s.spread())), s.paidPercent(),
+                    !s.working() ? "workers elsewhere" : s.crashes() + " worker crash" + (s.crashes() == 1 ? "" : "es"),
+                    fmt(s.visibility())));
             out.flush();
             if (collector != null) {
                 collector.start(2);
