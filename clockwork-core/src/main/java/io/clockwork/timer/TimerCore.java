@@ -27,6 +27,12 @@ import java.util.function.Consumer;
  * <p>Wake-up protocol (Dekker style on two volatiles): the owner publishes {@code wakeAt} (when it intends to wake)
  * and then re-checks the inbox; a producer pushes and then reads {@code wakeAt}. One of them sees the other, so an
  * earlier timer never waits for a later wake-up, and producers whose timer is not earlier pay no syscall.
+ *
+ * <p>Cache lines: a producer reads only this object's final fields, the {@code wakeAt} word and its inbox stripe.
+ * Everything the owner writes as it works (counters, the processed tick) lives in {@link #slots}, a padded array
+ * whose words sit at least 128 bytes from anything else, so the owner's writes never invalidate a line a producer
+ * needs; likewise producers compute deadlines from copies of the wheel's origin and tick rather than reading the
+ * wheel object, which the owner writes on every link.
  */
 final class TimerCore<E extends TimerEntry> {
 
@@ -38,39 +44,39 @@ final class TimerCore<E extends TimerEntry> {
      */
     static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final int PURGE_FLOOR = 1024;
-    private static final VarHandle WAKE_AT;
-    private static final VarHandle SETTLED;
 
-    static {
-        try {
-            WAKE_AT = MethodHandles.lookup().findVarHandle(TimerCore.class, "wakeAt", long.class);
-            SETTLED = MethodHandles.lookup().findVarHandle(TimerCore.class, "settled", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
+    /** Slot: when the sleeping owner plans to wake, in wheel time, or {@link #AWAKE}; read by every producer. */
+    private static final int WAKE_AT = 16;
+    /** Slot: the last tick the owner processed; read by the Kafka face's producers. */
+    private static final int PROCESSED_TICK = 32;
+    /** Slot: entries that left the pending state through the owner (expired or abandoned). */
+    private static final int SETTLED = 48;
+    /** Slot, owner only: cancelled entries the owner has dropped. */
+    private static final int CANCELLED_DROPPED = 49;
+    /** Slot, owner only: entries expired by the current {@link #expireDue()} call. */
+    private static final int EXPIRED_THIS_ROUND = 50;
+    private static final int SLOT_COUNT = 64;
 
+    // Read by producers; final, so their lines are never written after construction.
     private final String name;
     private final Ticker ticker;
     private final long maxPending;
-    private final TimingWheel<E> wheel;
+    private final long origin;
+    private final long tickNanos;
     private final MpscInbox<E> inbox = new MpscInbox<>();
     private final LongAdder scheduled = new LongAdder();
     private final LongAdder cancelled = new LongAdder();
-    /** Entries that left the pending state through the owner (expired or abandoned); owner writes, anyone reads. */
-    private volatile long settled;
-    /** Cancelled entries the owner has dropped; owner only. */
-    private long cancelledDropped;
-    private volatile long wakeAt = AWAKE;
-    /** The last tick {@link #expireDue()} processed (the wheel's current tick); owner writes, anyone reads. */
-    private volatile long processedTick;
-    private volatile Thread owner;
+    private final long[] slots = new long[SLOT_COUNT];
     private volatile boolean stopped;
+    /** Written once per owner thread, not per pass. */
+    private volatile Thread owner;
+
+    // Owner only.
+    private final TimingWheel<E> wheel;
     private final Consumer<E> linkOrDrop = this::linkOrDrop;
     private final Consumer<E> expireOrDrop = this::expireOrDrop;
     private final Consumer<? super E> runner;
-    /** Expired by the current {@link #expireDue()} call; owner only. */
-    private int expiredThisRound;
 
     /**
      * @param runner receives each expired entry on the owner thread, already marked {@code EXPIRED}; it runs or
@@ -92,6 +98,9 @@ final class TimerCore<E extends TimerEntry> {
         this.maxPending = maxPending;
         this.runner = runner;
         this.wheel = new TimingWheel<>(tickNanos, wheelSize, originNanos);
+        this.origin = originNanos;
+        this.tickNanos = tickNanos;
+        slots[WAKE_AT] = AWAKE;
     }
 
     String name() {
@@ -103,7 +112,7 @@ final class TimerCore<E extends TimerEntry> {
     }
 
     long tickNanos() {
-        return wheel.tickNanos();
+        return tickNanos;
     }
 
     boolean isStopped() {
@@ -127,7 +136,7 @@ final class TimerCore<E extends TimerEntry> {
      * @return the deadline in wheel time, for {@link #scheduleAt} and {@link #isDueOnArrival}
      */
     long deadlineAfter(long delayNanos) {
-        return wheel.deadlineAfter(ticker.read(), delayNanos);
+        return TimingWheel.deadlineAfter(origin, tickNanos, ticker.read(), delayNanos);
     }
 
     /**
@@ -139,9 +148,8 @@ final class TimerCore<E extends TimerEntry> {
      * @return true if the deadline's tick is at or before the last tick the owner processed
      */
     boolean isDueOnArrival(long deadline) {
-        long tick = wheel.tickNanos();
-        long deadlineTick = deadline / tick + (deadline % tick == 0 ? 0 : 1);
-        return deadlineTick <= processedTick;
+        long deadlineTick = deadline / tickNanos + (deadline % tickNanos == 0 ? 0 : 1);
+        return deadlineTick <= (long) SLOT.getVolatile(slots, PROCESSED_TICK);
     }
 
     /**
@@ -162,8 +170,8 @@ final class TimerCore<E extends TimerEntry> {
         entry.deadline(deadline);
         scheduled.increment();
         inbox.offer(entry);
-        long w = wakeAt;
-        if (w != AWAKE && deadline <= w - wheel.tickNanos() && WAKE_AT.compareAndSet(this, w, AWAKE)) {
+        long w = (long) SLOT.getVolatile(slots, WAKE_AT);
+        if (w != AWAKE && deadline <= w - tickNanos && SLOT.compareAndSet(slots, WAKE_AT, w, AWAKE)) {
             LockSupport.unpark(owner);
         }
         if (stopped && entry.transition(TimerEntry.CANCELLED)) {
@@ -190,7 +198,7 @@ final class TimerCore<E extends TimerEntry> {
 
     /** @return scheduled minus cancelled, expired and abandoned; exact when no thread is mid-operation */
     long pendingCount() {
-        return Math.max(0L, scheduled.sum() - cancelled.sum() - settled);
+        return Math.max(0L, scheduled.sum() - cancelled.sum() - (long) SLOT.getVolatile(slots, SETTLED));
     }
 
     /**
@@ -199,17 +207,25 @@ final class TimerCore<E extends TimerEntry> {
      * @return how many entries expired
      */
     int expireDue() {
-        owner = Thread.currentThread();
+        claimOwnership();
         inbox.drain(linkOrDrop);
-        expiredThisRound = 0;
+        slots[EXPIRED_THIS_ROUND] = 0;
         long now = ticker.read();
         wheel.advance(now, expireOrDrop);
-        long tick = wheel.elapsed(now) / wheel.tickNanos();
-        if (tick > processedTick) {
-            processedTick = tick; // the wheel's current tick: every tick up to it has been expired
+        long tick = wheel.elapsed(now) / tickNanos;
+        if (tick > slots[PROCESSED_TICK]) {
+            // the wheel's current tick: every tick up to it has been expired
+            SLOT.setRelease(slots, PROCESSED_TICK, tick);
         }
         purgeIfWorthIt();
-        return expiredThisRound;
+        return (int) slots[EXPIRED_THIS_ROUND];
+    }
+
+    private void claimOwnership() {
+        Thread me = Thread.currentThread();
+        if (owner != me) {
+            owner = me;
+        }
     }
 
     /** @return true if the inbox or the wheel holds work due now (owner only) */
@@ -219,12 +235,12 @@ final class TimerCore<E extends TimerEntry> {
 
     private void expireOrDrop(E e) {
         if (e.transition(TimerEntry.EXPIRED)) {
-            expiredThisRound++;
+            slots[EXPIRED_THIS_ROUND]++;
             // Single writer (the owner): a release store is enough and costs no fence on the expiry path.
-            SETTLED.setRelease(this, settled + 1);
+            SLOT.setRelease(slots, SETTLED, slots[SETTLED] + 1);
             runner.accept(e);
         } else {
-            cancelledDropped++;
+            slots[CANCELLED_DROPPED]++;
         }
     }
 
@@ -233,13 +249,13 @@ final class TimerCore<E extends TimerEntry> {
      * Owner only.
      */
     void awaitWork(long maxNanos) {
-        owner = Thread.currentThread();
+        claimOwnership();
         long now = ticker.read();
         long untilNext = wheel.delayToNext(now);
         if (untilNext <= 0) {
             return;
         }
-        wakeAt = wheel.deadlineAfter(now, untilNext);
+        SLOT.setVolatile(slots, WAKE_AT, wheel.deadlineAfter(now, untilNext));
         if (inbox.isEmpty() && !stopped) {
             long delay = Math.min(untilNext, maxNanos);
             if (delay == Long.MAX_VALUE) {
@@ -248,7 +264,7 @@ final class TimerCore<E extends TimerEntry> {
                 LockSupport.parkNanos(this, delay);
             }
         }
-        wakeAt = AWAKE;
+        SLOT.setVolatile(slots, WAKE_AT, AWAKE);
     }
 
     /** Wakes the owner if it sleeps. Any thread. */
@@ -280,21 +296,21 @@ final class TimerCore<E extends TimerEntry> {
         };
         inbox.drain(abandon);
         wheel.clear(abandon);
-        SETTLED.setRelease(this, settled + count[0]);
+        SLOT.setRelease(slots, SETTLED, slots[SETTLED] + count[0]);
     }
 
     private void linkOrDrop(E e) {
         if (e.isPending()) {
             wheel.schedule(e);
         } else {
-            cancelledDropped++;
+            slots[CANCELLED_DROPPED]++;
         }
     }
 
     private void purgeIfWorthIt() {
-        long waiting = cancelled.sum() - cancelledDropped;
+        long waiting = cancelled.sum() - slots[CANCELLED_DROPPED];
         if (waiting > PURGE_FLOOR && waiting * 2 > wheel.size()) {
-            cancelledDropped += wheel.removeIf(e -> !e.isPending());
+            slots[CANCELLED_DROPPED] += wheel.removeIf(e -> !e.isPending());
         }
     }
 

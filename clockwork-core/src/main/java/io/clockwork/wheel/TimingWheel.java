@@ -101,12 +101,32 @@ public final class TimingWheel<E extends WheelEntry> {
      * @return the deadline in wheel time, in [0, {@link Long#MAX_VALUE}]
      */
     public long deadlineAfter(long nowNanos, long delayNanos) {
-        long elapsed = elapsed(nowNanos);
+        return deadlineAfter(origin, tickNanos, nowNanos, delayNanos);
+    }
+
+    /**
+     * {@link #deadlineAfter(long, long)} for a wheel with the given origin and tick. Producers on hot paths keep their
+     * own copies of these two constants and call this, so that they never read the wheel object, whose cache line
+     * the owner writes on every operation.
+     *
+     * @param originNanos the wheel's origin
+     * @param tickNanos   the wheel's tick
+     * @param nowNanos    a reading of the ticker the wheel is driven with
+     * @param delayNanos  the delay; zero or negative means "due now"
+     * @return the deadline in wheel time, in [0, {@link Long#MAX_VALUE}]
+     */
+    public static long deadlineAfter(long originNanos, long tickNanos, long nowNanos, long delayNanos) {
+        long elapsed = Math.max(0L, nowNanos - originNanos);
         if (delayNanos <= 0) {
             return elapsed - elapsed % tickNanos;
         }
         long deadline = elapsed + delayNanos;
         return deadline < 0 ? Long.MAX_VALUE : deadline;
+    }
+
+    /** @return the ticker reading that is wheel time zero */
+    public long origin() {
+        return origin;
     }
 
     /**

@@ -230,19 +230,6 @@ class TimingWheelTest {
         assertThatThrownBy(() -> new TimingWheel<>(MS, 128, 0)).hasMessageContaining("wheelSize");
     }
 
-    @Test
-    void inboxDeliversInOfferOrder() {
-        MpscInbox<TestEntry> inbox = new MpscInbox<>();
-        assertThat(inbox.isEmpty()).isTrue();
-        for (int i = 0; i < 10; i++) {
-            inbox.offer(new TestEntry(i, 0));
-        }
-        List<Integer> got = new ArrayList<>();
-        assertThat(inbox.drain(e -> got.add(e.id))).isEqualTo(10);
-        assertThat(got).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
-        assertThat(inbox.isEmpty()).isTrue();
-    }
-
     static long ceilToTick(long t, long tick) {
         return (t + tick - 1) / tick * tick;
     }
