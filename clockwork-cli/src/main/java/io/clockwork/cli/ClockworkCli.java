@@ -72,7 +72,8 @@ public final class ClockworkCli implements Runnable {
     /** A failure: one line, exit code 1; a stack trace only for unexpected errors and only with -Dclockwork.debug. */
     private static int failure(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
         PrintWriter err = cl.getErr();
-        String what = ex instanceof CliException ? ex.getMessage() : ex.getClass().getSimpleName() + ": " + ex.getMessage();
+        String what = ex instanceof CliException ? ex.getMessage()
+                : ex.getClass().getSimpleName() + ": " + ex.getMessage();
         err.println(cl.getCommandSpec().qualifiedName() + ": error: " + oneLine(what));
         if (Boolean.getBoolean("clockwork.debug")) {
             ex.printStackTrace(err);

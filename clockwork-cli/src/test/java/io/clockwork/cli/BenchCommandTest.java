@@ -54,6 +54,35 @@ class BenchCommandTest {
     }
 
     @Test
+    void findsTheImplementationParameterOfEachBenchmarkWhateverItsName(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("expiry.json");
+        Files.writeString(json, """
+                [
+                  {"benchmark": "io.clockwork.benchmarks.expiry.RotatingMapBenchmark.getOrPut", "mode": "thrpt",
+                   "threads": 1, "params": {"map": "clockwork"},
+                   "primaryMetric": {"score": 30.0, "scoreError": 1.0, "scoreUnit": "ops/us"}},
+                  {"benchmark": "io.clockwork.benchmarks.expiry.RotatingMapBenchmark.getOrPut", "mode": "thrpt",
+                   "threads": 1, "params": {"map": "storm"},
+                   "primaryMetric": {"score": 10.0, "scoreError": 1.0, "scoreUnit": "ops/us"}},
+                  {"benchmark": "io.clockwork.benchmarks.expiry.SessionTouchBenchmark.touchSession", "mode": "thrpt",
+                   "threads": 1, "params": {"tracker": "clockwork", "timeoutMs": "2000"},
+                   "primaryMetric": {"score": 8.0, "scoreError": 1.0, "scoreUnit": "ops/us"}},
+                  {"benchmark": "io.clockwork.benchmarks.expiry.SessionTouchBenchmark.touchSession", "mode": "thrpt",
+                   "threads": 1, "params": {"tracker": "zookeeper", "timeoutMs": "2000"},
+                   "primaryMetric": {"score": 2.0, "scoreError": 1.0, "scoreUnit": "ops/us"}}
+                ]
+                """);
+        Cli.Result r = Cli.run("bench", "expiry", "--results", json.toString(), "--out", dir.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        String md = Files.readString(dir.resolve("bench-expiry.md"));
+        assertThat(md).contains("| benchmark | vs storm | vs zookeeper |",
+                "| RotatingMapBenchmark.getOrPut | 3.00× | – |",
+                "| SessionTouchBenchmark.touchSession (timeoutMs=2000) | – | 4.00× |",
+                "| benchmark | implementation | mode |");
+        assertThat(dir.resolve("bench-expiry.png")).isRegularFile();
+    }
+
+    @Test
     void missingJarIsAFailureThatSaysHowToBuildIt(@TempDir Path dir) {
         Cli.Result r = Cli.run("bench", "timer", "--quick", "--jar", dir.resolve("nope.jar").toString());
         assertThat(r.exit()).isEqualTo(1);

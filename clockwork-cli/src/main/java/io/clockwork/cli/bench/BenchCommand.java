@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Runs the JMH benchmarks of clockwork-benchmarks against their rivals and writes, per suite, "
-                + "docs/bench-<suite>.md (ratios ours/theirs per rival, and the raw scores) and docs/bench-<suite>.png.",
+                + "docs/bench-<suite>.md (ratios ours/theirs per rival, and the raw scores), "
+                + "docs/bench-<suite>.png and JMH's docs/bench-<suite>.json.",
             "",
             "JMH runs as a child process, java -jar clockwork-benchmarks/target/benchmarks.jar, found under the "
                     + "working directory or a parent (or --jar); build it with "

@@ -43,48 +43,41 @@ final class Comparison {
      * @return the comparison (without ratios if no parameter names Clockwork)
      */
     static Comparison of(List<JmhResult> results) {
-        String param = null;
-        String oursValue = null;
-        Map<String, Set<String>> values = new TreeMap<>();
+        // Each benchmark class names its implementation parameter as it likes (timer, map, tracker, queue): find it
+        // per benchmark, as the parameter that takes the value "clockwork" (else a value starting with it).
+        Map<String, Map<String, Set<String>>> valuesByBenchmark = new LinkedHashMap<>();
         for (JmhResult r : results) {
+            Map<String, Set<String>> values = valuesByBenchmark.computeIfAbsent(r.benchmark(), b -> new TreeMap<>());
             r.params().forEach((k, v) -> values.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(v));
         }
-        for (Map.Entry<String, Set<String>> e : values.entrySet()) {
-            if (e.getValue().contains(OURS)) {
-                param = e.getKey();
-                oursValue = OURS;
-                break;
+        Map<String, String[]> rivalParamByBenchmark = new LinkedHashMap<>();
+        valuesByBenchmark.forEach((benchmark, values) -> {
+            String[] found = findRivalParam(values);
+            if (found != null) {
+                rivalParamByBenchmark.put(benchmark, found);
             }
-        }
-        if (param == null) {
-            for (Map.Entry<String, Set<String>> e : values.entrySet()) {
-                for (String v : e.getValue()) {
-                    if (param == null && v.startsWith(OURS)) {
-                        param = e.getKey();
-                        oursValue = v;
-                    }
-                }
-            }
-        }
-        List<String> rivals = new ArrayList<>();
-        if (param != null) {
-            for (String v : values.get(param)) {
-                if (!v.equals(oursValue)) {
-                    rivals.add(v);
-                }
-            }
-        }
+        });
+        Set<String> paramNames = new LinkedHashSet<>();
+        Set<String> oursValues = new LinkedHashSet<>();
+        Set<String> rivals = new LinkedHashSet<>();
+        rivalParamByBenchmark.forEach((benchmark, found) -> {
+            paramNames.add(found[0]);
+            oursValues.add(found[1]);
+            valuesByBenchmark.get(benchmark).get(found[0]).stream().filter(v -> !v.equals(found[1]))
+                    .forEach(rivals::add);
+        });
         Map<String, JmhResult> oursByRow = new LinkedHashMap<>();
         Map<String, Map<String, JmhResult>> rivalsByRow = new LinkedHashMap<>();
         Map<String, String> labels = new LinkedHashMap<>();
         for (JmhResult r : results) {
+            String[] found = rivalParamByBenchmark.get(r.benchmark());
             Map<String, String> rest = new TreeMap<>(r.params());
-            String who = param == null ? null : rest.remove(param);
+            String who = found == null ? null : rest.remove(found[0]);
             String key = r.benchmark() + "|" + r.mode() + "|" + r.threads() + "|" + rest;
             labels.putIfAbsent(key, r.shortName() + (rest.isEmpty() ? "" : " " + rest.toString().replace("{", "(")
                     .replace("}", ")")));
             rivalsByRow.computeIfAbsent(key, k -> new LinkedHashMap<>());
-            if (who == null || who.equals(oursValue)) {
+            if (who == null || who.equals(found[1])) {
                 oursByRow.put(key, r);
             } else {
                 rivalsByRow.get(key).put(who, r);
@@ -92,10 +85,30 @@ final class Comparison {
         }
         List<Row> rows = new ArrayList<>();
         labels.forEach((key, label) -> rows.add(new Row(label, oursByRow.get(key), rivalsByRow.get(key))));
-        return new Comparison(param, oursValue, List.copyOf(rivals), List.copyOf(rows));
+        String param = paramNames.isEmpty() ? null : paramNames.size() == 1 ? paramNames.iterator().next()
+                : "implementation";
+        String ours = oursValues.size() == 1 ? oursValues.iterator().next() : OURS;
+        return new Comparison(param, ours, List.copyOf(rivals), List.copyOf(rows));
     }
 
-    /** @return the parameter naming the implementation, or null if none names Clockwork */
+    /** @return {parameter, Clockwork's value}, or null if no parameter names Clockwork */
+    private static String[] findRivalParam(Map<String, Set<String>> values) {
+        for (Map.Entry<String, Set<String>> e : values.entrySet()) {
+            if (e.getValue().contains(OURS)) {
+                return new String[] {e.getKey(), OURS};
+            }
+        }
+        for (Map.Entry<String, Set<String>> e : values.entrySet()) {
+            for (String v : e.getValue()) {
+                if (v.startsWith(OURS)) {
+                    return new String[] {e.getKey(), v};
+                }
+            }
+        }
+        return null;
+    }
+
+    /** @return the parameter naming the implementation ("implementation" if benchmarks differ), or null if none */
     String rivalParam() {
         return rivalParam;
     }

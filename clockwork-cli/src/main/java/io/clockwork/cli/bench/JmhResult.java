@@ -8,7 +8,8 @@ import java.util.TreeMap;
 /**
  * One JMH result: a benchmark method under one set of parameters. Immutable.
  *
- * @param benchmark the fully qualified method, e.g. {@code io.clockwork.benchmarks.timer.ScheduleCancelBenchmark.oneProducer}
+ * @param benchmark the fully qualified method, e.g.
+ *                  {@code io.clockwork.benchmarks.timer.ScheduleCancelBenchmark.oneProducer}
  * @param mode      JMH's mode: {@code thrpt}, {@code avgt}, {@code sample}, {@code ss}
  * @param threads   benchmark threads
  * @param params    the {@code @Param} values, sorted by name
