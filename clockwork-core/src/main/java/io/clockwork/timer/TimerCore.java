@@ -2,6 +2,7 @@ package io.clockwork.timer;
 
 import io.clockwork.time.Ticker;
 import io.clockwork.wheel.MpscInbox;
+import io.clockwork.wheel.Nursery;
 import io.clockwork.wheel.TimingWheel;
 
 import java.lang.invoke.MethodHandles;
@@ -11,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The concurrency shell around one {@link TimingWheel}, shared by every timer face. Thread-safe for
@@ -20,9 +22,14 @@ import java.util.function.Consumer;
  * <h2>Design</h2>
  * Producers never touch the wheel: they compute a deadline, CAS the entry onto an intrusive {@link MpscInbox} and,
  * only if the owner is asleep past that deadline, unpark it. Cancel is one CAS on the entry plus a counter bump;
- * the owner drops cancelled entries when it meets them (taking them from the inbox, cascading or expiring a
- * bucket), and purges the wheel when cancelled entries exceed half of the linked ones, so memory stays within a
+ * the owner drops cancelled entries when it meets them (taking them from the inbox, sweeping the nursery, cascading
+ * or expiring a bucket), and purges when cancelled entries exceed half of those it holds, so memory stays within a
  * constant factor of the live timers even when nearly all are cancelled (request-timeout workloads).
+ *
+ * <p>New entries due after the next sweep wait in a {@link Nursery} for up to one level-0 rotation
+ * ({@code wheelSize * tick}) before they are filed: timers cancelled young, the common case for request timeouts,
+ * are then dropped in one sequential pass instead of being filed and dropped later. Entries due sooner are filed at
+ * once, and the owner wakes for the sweep, so no timer fires later for it.
  *
  * <p>Wake-up protocol (Dekker style on two volatiles): the owner publishes {@code wakeAt} (when it intends to wake)
  * and then re-checks the inbox; a producer pushes and then reads {@code wakeAt}. One of them sees the other, so an
@@ -74,6 +81,13 @@ final class TimerCore<E extends TimerEntry> {
 
     // Owner only.
     private final TimingWheel<E> wheel;
+    private final Nursery<E> nursery = new Nursery<>();
+    /** How long new far-off entries may wait in the nursery: one level-0 rotation. */
+    private final long nurseryNanos;
+    /** Wheel time of the next nursery sweep; entries due at or after it may wait in the nursery. */
+    private long nextSweep;
+    private final Predicate<E> alive = TimerEntry::isPending;
+    private final Consumer<E> file;
     private final Consumer<E> linkOrDrop = this::linkOrDrop;
     private final Consumer<E> expireOrDrop = this::expireOrDrop;
     private final Consumer<? super E> runner;
@@ -98,6 +112,8 @@ final class TimerCore<E extends TimerEntry> {
         this.maxPending = maxPending;
         this.runner = runner;
         this.wheel = new TimingWheel<>(tickNanos, wheelSize, originNanos);
+        this.file = wheel::schedule;
+        this.nurseryNanos = tickNanos > Long.MAX_VALUE / wheelSize ? Long.MAX_VALUE : tickNanos * wheelSize;
         this.origin = originNanos;
         this.tickNanos = tickNanos;
         slots[WAKE_AT] = AWAKE;
@@ -181,14 +197,14 @@ final class TimerCore<E extends TimerEntry> {
         }
     }
 
-    /** @return true if no entry is linked into the wheel; owner only */
+    /** @return true if the owner holds no entry (in the wheel or the nursery); owner only */
     boolean isIdle() {
-        return wheel.isEmpty();
+        return wheel.isEmpty() && nursery.isEmpty();
     }
 
-    /** @return entries linked into the wheel, cancelled ones not yet purged included; owner only (and tests) */
-    int linkedCount() {
-        return wheel.size();
+    /** @return entries the owner holds (wheel and nursery), cancelled ones not yet dropped included; owner only */
+    int heldCount() {
+        return wheel.size() + nursery.size();
     }
 
     /** Records a successful cancel CAS. Any thread. */
@@ -208,9 +224,15 @@ final class TimerCore<E extends TimerEntry> {
      */
     int expireDue() {
         claimOwnership();
+        long now = ticker.read();
+        long elapsed = wheel.elapsed(now);
+        if (elapsed >= nextSweep) {
+            // Before the drain: what waited a whole rotation is filed; what arrives now waits for the next sweep.
+            sweepNursery();
+            nextSweep = elapsed > Long.MAX_VALUE - nurseryNanos ? Long.MAX_VALUE : elapsed + nurseryNanos;
+        }
         inbox.drain(linkOrDrop);
         slots[EXPIRED_THIS_ROUND] = 0;
-        long now = ticker.read();
         wheel.advance(now, expireOrDrop);
         long tick = wheel.elapsed(now) / tickNanos;
         if (tick > slots[PROCESSED_TICK]) {
@@ -252,6 +274,9 @@ final class TimerCore<E extends TimerEntry> {
         claimOwnership();
         long now = ticker.read();
         long untilNext = wheel.delayToNext(now);
+        if (!nursery.isEmpty()) {
+            untilNext = Math.min(untilNext, Math.max(0L, nextSweep - wheel.elapsed(now)));
+        }
         if (untilNext <= 0) {
             return;
         }
@@ -295,21 +320,31 @@ final class TimerCore<E extends TimerEntry> {
             }
         };
         inbox.drain(abandon);
+        nursery.sweep(e -> true, abandon);
         wheel.clear(abandon);
         SLOT.setRelease(slots, SETTLED, slots[SETTLED] + count[0]);
     }
 
     private void linkOrDrop(E e) {
-        if (e.isPending()) {
-            wheel.schedule(e);
-        } else {
+        if (!e.isPending()) {
             slots[CANCELLED_DROPPED]++;
+        } else if (e.deadline() >= nextSweep) {
+            nursery.add(e);
+        } else {
+            wheel.schedule(e);
+        }
+    }
+
+    private void sweepNursery() {
+        if (!nursery.isEmpty()) {
+            slots[CANCELLED_DROPPED] += nursery.sweep(alive, file);
         }
     }
 
     private void purgeIfWorthIt() {
         long waiting = cancelled.sum() - slots[CANCELLED_DROPPED];
-        if (waiting > PURGE_FLOOR && waiting * 2 > wheel.size()) {
+        if (waiting > PURGE_FLOOR && waiting * 2 > heldCount()) {
+            sweepNursery();
             slots[CANCELLED_DROPPED] += wheel.removeIf(e -> !e.isPending());
         }
     }

@@ -113,6 +113,33 @@ class WheelTimerTest {
     }
 
     @Test
+    void everyTimerFiresInTheTickOfItsDeadlineWhetherFiledAtOnceOrHeldInTheNursery() throws Exception {
+        WheelTimer timer = manualTimer();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        int n = 400;
+        long[] deadlineMicros = new long[n];
+        long[] firedAtMs = new long[n];
+        java.util.Arrays.fill(firedAtMs, -1);
+        long[] nowMs = {0};
+        for (int i = 0; i < n; i++) {
+            int id = i;
+            // 0-300 ms: both sides of the nursery's horizon (one level-0 rotation, 64 ms), sub-millisecond parts too
+            deadlineMicros[i] = random.nextLong(300_000);
+            timer.schedule(() -> firedAtMs[id] = nowMs[0], deadlineMicros[i], TimeUnit.MICROSECONDS);
+        }
+        for (int ms = 1; ms <= 301; ms++) {
+            nowMs[0] = ms; // written before the advance, read by tasks after it: ordered by the driver's wake-up
+            ticker.advance(1, TimeUnit.MILLISECONDS);
+            quiesce(timer);
+        }
+        for (int i = 0; i < n; i++) {
+            long expectedMs = (deadlineMicros[i] + 999) / 1000; // the tick that contains the deadline's end
+            assertThat(firedAtMs[i]).as("timer %d due at %d us", i, deadlineMicros[i])
+                    .isEqualTo(Math.max(expectedMs, 1));
+        }
+    }
+
+    @Test
     void zeroAndNegativeDelaysRunWithoutTimeMoving() {
         WheelTimer timer = manualTimer();
         ticker.advance(123_456, TimeUnit.NANOSECONDS); // mid-tick
@@ -255,7 +282,7 @@ class WheelTimerTest {
             all.add(timer.schedule(() -> { }, Duration.ofSeconds(30 + i % 1000)));
         }
         quiesce(timer);
-        assertThat(timer.core().linkedCount()).isGreaterThanOrEqualTo(n);
+        assertThat(timer.core().heldCount()).isGreaterThanOrEqualTo(n);
         for (int i = 0; i < n; i++) {
             if (i % 10 != 0) {
                 all.get(i).cancel();
@@ -268,7 +295,7 @@ class WheelTimerTest {
             } catch (InterruptedException e) {
                 throw new AssertionError(e);
             }
-            return timer.core().linkedCount() < n / 5;
+            return timer.core().heldCount() < n / 5;
         });
         assertThat(timer.pendingCount()).isEqualTo(n / 10);
     }
