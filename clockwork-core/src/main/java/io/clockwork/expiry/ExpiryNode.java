@@ -24,19 +24,49 @@ abstract class ExpiryNode extends WheelEntry {
     static final long EXPIRY_MASK = CLOSING - 1;
 
     private static final VarHandle STATE;
+    private static final VarHandle CHAIN;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(ExpiryNode.class, "state", long.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(ExpiryNode.class, "state", long.class);
+            CHAIN = lookup.findVarHandle(ExpiryNode.class, "chain", ExpiryNode.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private volatile long state;
+    /** The key's spread hash, for the {@link NodeTable} this node is an entry of. */
+    final int hash;
+    /** The next node of the same {@link NodeTable} bucket; written under the bucket's lock, read lock-free. */
+    @SuppressWarnings("unused") // through CHAIN
+    private ExpiryNode chain;
 
-    ExpiryNode(long expiryMillis) {
+    ExpiryNode(long expiryMillis, int hash) {
         this.state = expiryMillis;
+        this.hash = hash;
+    }
+
+    /** Whether this node is the entry of the given key; nodes keyed by objects override it. */
+    boolean hasKey(Object key) {
+        return false;
+    }
+
+    /** Whether this node is the entry of the given {@code long} key; nodes keyed by longs override it. */
+    boolean hasKey(long key) {
+        return false;
+    }
+
+    /** Whether this node has the same key as another node of its table. */
+    abstract boolean sameKey(ExpiryNode other);
+
+    final ExpiryNode chain() {
+        return (ExpiryNode) CHAIN.getAcquire(this);
+    }
+
+    final void chain(ExpiryNode next) {
+        CHAIN.setRelease(this, next);
     }
 
     final long state() {

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Elements in time-sorted, fixed-width expiry buckets, with the API and semantics of ZooKeeper's
@@ -20,9 +19,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * time) until it is removed or updated again, which re-tracks it.
  *
  * <h2>Design</h2>
- * A hash map from element to an intrusive node of the engine's timing wheel (see {@code ExpiryWheel}): an update
- * that keeps the element's bucket is one map lookup; one that moves it later is that plus a CAS on the node, with
- * no bucket sets to add to or remove from, and no lock shared with other updates. Unlike ZooKeeper's:
+ * One node per element that is at once the entry of a lock-free-read hash table ({@code NodeTable}) and an intrusive
+ * node of the engine's timing wheel (see {@code ExpiryWheel}): an update that keeps the element's bucket is one
+ * table lookup; one that moves it later is that plus a CAS on the node, with no bucket sets to add to or remove
+ * from, and no lock shared with other updates. About 52 bytes per element (the node and a table slot) against
+ * ZooKeeper's 118. Unlike ZooKeeper's:
  * <ul>
  *   <li>{@link #updateExpiry} and {@link #removeExpiry} return primitives, so the hot path allocates nothing;</li>
  *   <li>no empty bucket is ever kept, and the number of buckets is fixed whatever the timeouts;</li>
@@ -40,7 +41,7 @@ public final class ExpiryQueue<E> {
     /** Returned by {@link #updateExpiry} when the expiry did not change, and by {@link #removeExpiry} when absent. */
     public static final long NONE = -1L;
 
-    private final ConcurrentHashMap<E, Node<E>> elements = new ConcurrentHashMap<>();
+    private final NodeTable<Node<E>> elements = new NodeTable<>();
     private final ExpiryWheel<Node<E>> wheel;
 
     /**
@@ -87,11 +88,12 @@ public final class ExpiryQueue<E> {
         Objects.requireNonNull(elem, "elem");
         checkTimeout(timeout);
         long expiry = wheel.expiryAfter(timeout);
+        int hash = NodeTable.hash(elem.hashCode());
         while (true) {
-            Node<E> node = elements.get(elem);
+            Node<E> node = elements.get(elem, hash);
             if (node == null) {
-                Node<E> created = new Node<>(elem, expiry);
-                node = elements.putIfAbsent(elem, created);
+                Node<E> created = new Node<>(elem, expiry, hash);
+                node = elements.putIfAbsent(created);
                 if (node == null) {
                     wheel.file(created);
                     return expiry;
@@ -104,7 +106,7 @@ public final class ExpiryQueue<E> {
             if (result != ExpiryWheel.REJECTED) {
                 return result;
             }
-            elements.remove(elem, node); // removed concurrently: help unlink it, then add afresh
+            elements.remove(node); // removed concurrently: help unlink it, then add afresh
         }
     }
 
@@ -127,13 +129,13 @@ public final class ExpiryQueue<E> {
      */
     public long removeExpiry(E elem) {
         Objects.requireNonNull(elem, "elem");
-        Node<E> node = elements.remove(elem);
-        if (node == null) {
-            return NONE;
+        int hash = NodeTable.hash(elem.hashCode());
+        for (Node<E> node; (node = elements.get(elem, hash)) != null; ) {
+            if (elements.remove(node)) {
+                return wheel.removed(node);
+            }
         }
-        long previous = node.markRemoved();
-        wheel.removed();
-        return ExpiryNode.expiryOf(previous);
+        return NONE;
     }
 
     /**
@@ -179,7 +181,7 @@ public final class ExpiryQueue<E> {
      * @return an unmodifiable snapshot
      */
     public Map<Long, Set<E>> getExpiryMap() {
-        return Collections.unmodifiableMap(ExpiryWheel.snapshot(elements.values(), n -> n.elem, HashSet::new));
+        return Collections.unmodifiableMap(ExpiryWheel.snapshot(elements, n -> n.elem, HashSet::new));
     }
 
     /**
@@ -221,13 +223,23 @@ public final class ExpiryQueue<E> {
         return "ExpiryQueue[interval=" + wheel.intervalMillis() + "ms, elements=" + elements.size() + "]";
     }
 
-    /** The wheel node of one element. */
+    /** The wheel node and table entry of one element. */
     private static final class Node<E> extends ExpiryNode {
         final E elem;
 
-        Node(E elem, long expiry) {
-            super(expiry);
+        Node(E elem, long expiry, int hash) {
+            super(expiry, hash);
             this.elem = elem;
+        }
+
+        @Override
+        boolean hasKey(Object key) {
+            return key == elem || key.equals(elem);
+        }
+
+        @Override
+        boolean sameKey(ExpiryNode other) {
+            return other.hasKey(elem);
         }
     }
 }

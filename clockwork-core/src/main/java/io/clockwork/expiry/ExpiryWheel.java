@@ -95,9 +95,18 @@ final class ExpiryWheel<N extends ExpiryNode> {
         inbox.offer(node);
     }
 
-    /** Records that a node was removed; it may still be linked, so it counts towards the next purge. */
-    void removed() {
-        removals.incrementAndGet();
+    /**
+     * Marks a node, just unlinked from its face's table, removed. A live node may still be filed in the wheel or the
+     * inbox, so it counts towards the next purge; an expired one is in neither.
+     *
+     * @return the expiry time it had, or -1 if it was removed already
+     */
+    long removed(N node) {
+        long previous = node.markRemoved();
+        if (ExpiryNode.isLive(previous)) {
+            removals.incrementAndGet();
+        }
+        return ExpiryNode.expiryOf(previous);
     }
 
     /**
@@ -226,15 +235,15 @@ final class ExpiryWheel<N extends ExpiryNode> {
     }
 
     /** A snapshot of expiry time to live nodes, sorted by time; O(n), for diagnostics. */
-    static <N extends ExpiryNode, X> Map<Long, Set<X>> snapshot(Iterable<N> nodes, Function<N, X> view,
+    static <N extends ExpiryNode, X> Map<Long, Set<X>> snapshot(NodeTable<N> nodes, Function<N, X> view,
             Supplier<Set<X>> setFactory) {
         Map<Long, Set<X>> map = new TreeMap<>();
-        for (N node : nodes) {
+        nodes.forEach(node -> {
             long s = node.state();
             if (ExpiryNode.isLive(s)) {
                 map.computeIfAbsent(s & ExpiryNode.EXPIRY_MASK, t -> setFactory.get()).add(view.apply(node));
             }
-        }
+        });
         return map;
     }
 }
