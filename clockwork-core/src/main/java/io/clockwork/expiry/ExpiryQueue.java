@@ -158,11 +158,11 @@ public final class ExpiryQueue<E> {
         if (expired.isEmpty()) {
             return Collections.emptySet();
         }
-        Set<E> set = new HashSet<>(Math.max(16, (int) (expired.size() / .75f) + 1));
-        for (Node<E> node : expired) {
-            set.add(node.elem);
+        Object[] elems = new Object[expired.size()];
+        for (int i = 0; i < elems.length; i++) {
+            elems[i] = expired.get(i).elem;
         }
-        return set;
+        return new PolledSet<>(elems);
     }
 
     /**

@@ -31,6 +31,9 @@ import java.util.function.Supplier;
  *   <li><b>Hand-off.</b> New and revived nodes reach the single-owner wheel through the engine's lock-free
  *       {@link MpscInbox}; only the poll, under {@link #pollLock}, touches the wheel.</li>
  *   <li><b>Expiry is a CAS</b> from live to expired, so a concurrent touch either keeps the node alive or fails.</li>
+ *   <li><b>Storms cost little at poll time.</b> Nodes that reach the poller through the inbox already due (every
+ *       node, when polls are further apart than the timeouts) are expired on arrival, never linked into the wheel;
+ *       the face returns them in an array-backed set ({@code PolledSet}) that hashes nothing unless asked.</li>
  *   <li><b>Removal is lazy</b>: a removed node stays linked until its bucket comes due, and the wheel is purged when
  *       removed nodes could be half of it, so memory stays proportional to the live nodes.</li>
  * </ul>
@@ -174,8 +177,8 @@ final class ExpiryWheel<N extends ExpiryNode> {
             if (nowMs < nextExpirationTime) {
                 return List.of();
             }
-            fileWaiting();
             List<N> expired = new ArrayList<>();
+            fileWaiting(nowMs, expired);
             wheel.advance(reading, node -> onDue(node, nowMs, expired));
             nextExpirationTime = roundToNextInterval(nowMs);
             return expired;
@@ -184,13 +187,10 @@ final class ExpiryWheel<N extends ExpiryNode> {
         }
     }
 
-    private void fileWaiting() {
-        inbox.drain(node -> {
-            long s = node.state();
-            if (ExpiryNode.isLive(s)) {
-                schedule(node, s & ExpiryNode.EXPIRY_MASK);
-            }
-        });
+    private void fileWaiting(long nowMs, List<N> expired) {
+        // A node due already is expired here rather than filed and unlinked again at once: in an expiry storm every
+        // node arrives this way when polls are further apart than the timeouts.
+        inbox.drain(node -> onDue(node, nowMs, expired));
         N node;
         while ((node = movedEarlier.poll()) != null) {
             // An unlinked live node is still in the inbox, and will be filed at its current expiry anyway.
