@@ -340,8 +340,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     boolean ack(int partition, String id, long receipt) {
         checkOpen();
-        Long r = scripts.run("ack", Script.ACK, keys.keys(partition), maxAttemptsArg, arg(id), arg(receipt));
-        return r == 1L;
+        ScriptRunner.Reply<Long> r = scripts.runTracked("ack", Script.ACK, keys.keys(partition), maxAttemptsArg,
+                arg(id), arg(receipt));
+        // A retried ack that finds the message gone was almost surely done by its own first attempt, whose reply
+        // was lost (a timeout, a paused or killed server): reporting false would claim the message is still
+        // someone else's to process. (Had the visibility timeout passed and another consumer acked a redelivery
+        // meanwhile, the message is gone all the same.)
+        return r.value() == 1L || (r.value() == 2L && r.uncertain());
     }
 
     boolean nack(int partition, String id, long receipt, Duration retryDelay) {

@@ -84,6 +84,31 @@ final class ScriptRunner {
      * @throws RedisQueueException if it failed
      */
     <T> T run(String operation, Script script, byte[][] keys, byte[]... args) {
+        return this.<T>run(operation, retryNanos, script, keys, args).value();
+    }
+
+    /**
+     * A reply, and whether an earlier attempt of the same call failed after it may have run on the server (its
+     * reply lost to a timeout, a disconnect or a crash), so that the reply may describe a state that attempt made.
+     *
+     * @param value     the reply
+     * @param uncertain whether an earlier attempt may have run
+     * @param <T>       the reply type
+     */
+    record Reply<T>(T value, boolean uncertain) {
+    }
+
+    /**
+     * Runs a script like {@link #run(String, Script, byte[][], byte[]...)}, telling whether it was retried.
+     *
+     * @param operation the queue operation, for error messages
+     * @param script    the script
+     * @param keys      its keys
+     * @param args      its arguments
+     * @param <T>       the reply type
+     * @return the reply
+     */
+    <T> Reply<T> runTracked(String operation, Script script, byte[][] keys, byte[]... args) {
         return run(operation, retryNanos, script, keys, args);
     }
 
@@ -101,7 +126,7 @@ final class ScriptRunner {
      *                             may succeed
      */
     <T> T runOnce(String operation, Script script, byte[][] keys, byte[]... args) {
-        return run(operation, 0, script, keys, args);
+        return this.<T>run(operation, 0, script, keys, args).value();
     }
 
     /** @return how long operations retry after transient failures, in nanoseconds */
@@ -109,13 +134,13 @@ final class ScriptRunner {
         return retryNanos;
     }
 
-    private <T> T run(String operation, long retryNanos, Script script, byte[][] keys, byte[]... args) {
+    private <T> Reply<T> run(String operation, long retryNanos, Script script, byte[][] keys, byte[]... args) {
         long start = ticker.read();
         long backoffMs = 10;
         int attempt = 1;
         while (true) {
             try {
-                return once(script, keys, args);
+                return new Reply<>(once(script, keys, args), attempt > 1);
             } catch (RuntimeException e) {
                 long elapsed = ticker.read() - start;
                 if (!isTransient(e) || elapsed + TimeUnit.MILLISECONDS.toNanos(backoffMs) > retryNanos

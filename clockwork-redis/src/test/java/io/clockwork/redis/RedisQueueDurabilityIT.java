@@ -102,8 +102,15 @@ class RedisQueueDurabilityIT {
             long restartNanos = System.nanoTime() - restartStart;
 
             long drainStart = System.nanoTime();
-            await("every offer that returned is delivered and acked", Duration.ofSeconds(60),
-                    () -> acked.containsAll(stored));
+            try {
+                await("every offer that returned is delivered and acked", Duration.ofSeconds(60),
+                        () -> acked.containsAll(stored) || consuming.isDone());
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "; " + missing(redis, name, stored, acked), e);
+            }
+            if (consuming.isDone()) {
+                consuming.get(); // the consumer died: show why
+            }
             long drainNanos = System.nanoTime() - drainStart;
             stop.set(true);
             consuming.get(30, TimeUnit.SECONDS);
@@ -130,5 +137,28 @@ class RedisQueueDurabilityIT {
         } finally {
             threads.shutdownNow();
         }
+    }
+
+    /** Where the messages that were stored but never acked are, for a failure message. */
+    private static String missing(RedisServerProcess redis, String name, Set<String> stored, Set<String> acked) {
+        List<String> missing = stored.stream().filter(id -> !acked.contains(id)).limit(5).toList();
+        StringBuilder sb = new StringBuilder(stored.stream().filter(id -> !acked.contains(id)).count()
+                + " never acked, e.g.");
+        PartitionSelector selector = new PartitionSelector(2);
+        for (String id : missing) {
+            String prefix = KeyLayout.prefix(name, selector.partitionOf(id));
+            sb.append(' ').append(id).append(" meta=").append(redis.call("HGET", prefix + "meta", id))
+                    .append(" pending=").append(redis.call("ZSCORE", prefix + "pending", "x"));
+        }
+        sb.append("; server TIME ").append(redis.call("TIME"));
+        for (int p = 0; p < 2; p++) {
+            String prefix = KeyLayout.prefix(name, p);
+            sb.append("; partition ").append(p).append(": pending ").append(redis.call("ZCARD", prefix + "pending"))
+                    .append(" head ").append(redis.call("ZRANGE", prefix + "pending", "0", "0", "WITHSCORES"))
+                    .append(", inflight ").append(redis.call("ZCARD", prefix + "inflight"))
+                    .append(" head ").append(redis.call("ZRANGE", prefix + "inflight", "0", "0", "WITHSCORES"))
+                    .append(", dead ").append(redis.call("ZCARD", prefix + "dead"));
+        }
+        return sb.toString();
     }
 }
