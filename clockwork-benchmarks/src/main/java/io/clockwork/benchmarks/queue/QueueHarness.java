@@ -1,0 +1,658 @@
+package io.clockwork.benchmarks.queue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Issue 5's benchmarks: Clockwork's {@code RedisDelayedQueue} against Redisson's {@code RDelayedQueue} on the same
+ * {@code redis-server}, in the same run. Scenarios (all on real servers this harness starts on free loopback ports
+ * and kills at the end):
+ * <ol>
+ *   <li><b>offer</b>: offers per second from 4 producer threads, delay 1 h (nothing falls due meanwhile);</li>
+ *   <li><b>delivery</b>: end-to-end messages per second, producers offering messages due at once (delay 0) and
+ *   consumers taking them (Clockwork: {@code poll} + {@code ack}; Redisson: {@code poll} of the destination
+ *   queue), producers never more than {@code --max-backlog} ahead;</li>
+ *   <li><b>lateness</b>: offers paced at {@code --lateness-rate} per second with delays uniform in
+ *   [{@code --lateness-min-ms}, {@code --lateness-max-ms}]; lateness is the {@link System#nanoTime()} at which a
+ *   consumer got the message minus the instant before the offer call plus the delay (one clock: both clients run
+ *   in this JVM on this machine);</li>
+ *   <li><b>backlog</b>: the delivery workload on a queue holding {@code --backlog} far-future (1 day) messages
+ *   versus one holding {@code --small-backlog}; both queues live on the server at once and their rounds
+ *   alternate, so machine noise hits both alike;</li>
+ *   <li><b>cluster</b>: Clockwork's delivery workload on a {@code --masters}-master Redis Cluster with
+ *   {@code --partitions} partitions versus one standalone master (1 partition, and {@code --partitions}).</li>
+ * </ol>
+ * Throughputs are measured over {@code --seconds}-long windows after {@code --warmup} seconds, in {@code --rounds}
+ * rounds whose rival order alternates; tables report the median and the range. Each window also records a profile:
+ * CPU time of the JVM and of every redis-server process (from /proc), and {@code INFO commandstats} and
+ * {@code SLOWLOG} since a {@code CONFIG RESETSTAT} at the window's start.
+ *
+ * <p>Not JMH: the work is end to end across processes (producers, consumers, the server) and lateness is a
+ * distribution, not a throughput. Like JMH it warms both clients up first and repeats measurements.
+ *
+ * <p>Usage: {@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.queue.QueueHarness
+ * [--scenarios offer,delivery,lateness,backlog,cluster] [--rounds 5] [--warmup 2] [--seconds 5]
+ * [--backlog 1000000] [--out results.md]}; see {@link #DEFAULTS} for every option.
+ */
+public final class QueueHarness {
+
+    /** Every option and its default. */
+    static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
+
+    static {
+        DEFAULTS.put("scenarios", "offer,delivery,lateness,backlog,cluster");
+        DEFAULTS.put("rounds", "5");
+        DEFAULTS.put("warmup", "2");
+        DEFAULTS.put("seconds", "5");
+        DEFAULTS.put("jit-warmup", "5");
+        DEFAULTS.put("offer-producers", "4");
+        DEFAULTS.put("producers", "4");
+        DEFAULTS.put("consumers", "4");
+        DEFAULTS.put("max-backlog", "500");
+        DEFAULTS.put("lateness-rate", "500");
+        DEFAULTS.put("lateness-min-ms", "20");
+        DEFAULTS.put("lateness-max-ms", "200");
+        DEFAULTS.put("lateness-seconds", "10");
+        DEFAULTS.put("backlog", "1000000");
+        DEFAULTS.put("small-backlog", "1000");
+        DEFAULTS.put("preload-threads", "16");
+        DEFAULTS.put("drain-seconds", "30");
+        DEFAULTS.put("masters", "3");
+        DEFAULTS.put("partitions", "12");
+        DEFAULTS.put("cluster-producers", "4");
+        DEFAULTS.put("cluster-consumers", "8");
+        DEFAULTS.put("redis-server", "redis-server");
+        DEFAULTS.put("out", "");
+    }
+
+    private static final long HOUR_MS = 3_600_000;
+    private static final long DAY_MS = 86_400_000;
+
+    private final Map<String, String> opts;
+    private final RedisServers servers;
+    private RedisServers.Server main;
+    private final StringBuilder md = new StringBuilder();
+    private final List<String> profile = new ArrayList<>();
+    private final AtomicLong queueSeq = new AtomicLong();
+
+    private QueueHarness(Map<String, String> opts) {
+        this.opts = opts;
+        this.servers = new RedisServers(opts.get("redis-server"));
+    }
+
+    /**
+     * Runs the harness; see the class comment.
+     *
+     * @param args {@code --name value} options
+     * @throws Exception if a scenario fails
+     */
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = new LinkedHashMap<>(DEFAULTS);
+        for (int i = 0; i < args.length; i++) {
+            String key = args[i].replaceFirst("^--", "");
+            if (!DEFAULTS.containsKey(key) || i + 1 >= args.length) {
+                System.err.println("unknown option or missing value: " + args[i] + "; options: " + DEFAULTS);
+                System.exit(2);
+            }
+            opts.put(key, args[++i]);
+        }
+        QueueHarness h = new QueueHarness(opts);
+        try {
+            h.run();
+        } finally {
+            h.servers.close();
+        }
+        System.exit(0); // Redisson and Lettuce leave non-daemon threads behind for a while
+    }
+
+    private int i(String key) {
+        return Integer.parseInt(opts.get(key));
+    }
+
+    private double d(String key) {
+        return Double.parseDouble(opts.get(key));
+    }
+
+    private void run() throws Exception {
+        main = servers.standalone();
+        List<String> scenarios = Arrays.asList(opts.get("scenarios").split(","));
+        String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        line("Run " + started + "; JDK " + System.getProperty("java.vm.name") + " "
+                + System.getProperty("java.runtime.version") + "; nproc " + Runtime.getRuntime().availableProcessors()
+                + "; Redis " + servers.version() + "; Redisson " + mavenVersion("org.redisson", "redisson")
+                + "; Lettuce " + mavenVersion("io.lettuce", "lettuce-core") + "; Netty "
+                + mavenVersion("io.netty", "netty-transport") + "; load average at start " + loadAverage());
+        line("Options: " + opts);
+        line("");
+        jitWarmup();
+        if (scenarios.contains("offer")) {
+            offer();
+        }
+        if (scenarios.contains("delivery")) {
+            delivery();
+        }
+        if (scenarios.contains("lateness")) {
+            lateness();
+        }
+        if (scenarios.contains("backlog")) {
+            backlog();
+        }
+        if (scenarios.contains("cluster")) {
+            cluster();
+        }
+        line("Load average at end: " + loadAverage());
+        line("");
+        line("Profile (per measured window: CPU as % of one core; server time and calls per message from INFO "
+                + "commandstats, which counts the commands scripts call as well as the scripts; slow = SLOWLOG "
+                + "entries over 10 ms; connections opened = total_connections_received, the harness's own "
+                + "admin connections included):");
+        line("");
+        profile.forEach(this::line);
+        String out = opts.get("out");
+        if (!out.isEmpty()) {
+            Files.writeString(Path.of(out), md.toString(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private void line(String s) {
+        md.append(s).append('\n');
+        System.out.println(s);
+        System.out.flush();
+    }
+
+    // ---------------------------------------------------------------- scenarios
+
+    private QueueRival create(String rival, String tag) {
+        String name = tag + "-" + queueSeq.incrementAndGet();
+        return rival.equals(QueueRival.CLOCKWORK) ? QueueRival.clockwork(main.uri(), name, 1)
+                : QueueRival.redisson(main.uri(), name);
+    }
+
+    private static List<String> order(int round) {
+        return round % 2 == 0 ? List.of(QueueRival.CLOCKWORK, QueueRival.REDISSON)
+                : List.of(QueueRival.REDISSON, QueueRival.CLOCKWORK);
+    }
+
+    private void jitWarmup() throws Exception {
+        double s = d("jit-warmup");
+        if (s <= 0) {
+            return;
+        }
+        System.out.println("# JIT warm-up, " + s + " s per rival");
+        for (String rival : order(0)) {
+            flush(main);
+            try (QueueRival q = create(rival, "warmup")) {
+                Workload w = new Workload(q, 2, 2, 0, 5, 500, 0, 1000);
+                w.start();
+                Thread.sleep((long) (s * 1000));
+                w.stop();
+            }
+        }
+        flush(main);
+    }
+
+    private void offer() throws Exception {
+        System.out.println("# offer");
+        Map<String, List<Window>> results = new LinkedHashMap<>();
+        for (int r = 0; r < i("rounds"); r++) {
+            for (String rival : order(r)) {
+                flush(main);
+                try (QueueRival q = create(rival, "offer")) {
+                    Workload w = new Workload(q, i("offer-producers"), 0, HOUR_MS, HOUR_MS, 0, 0, 1000);
+                    w.start();
+                    Window win = measure(w, List.of(main), true);
+                    w.stop();
+                    results.computeIfAbsent(rival, k -> new ArrayList<>()).add(win);
+                    System.out.println("  round " + r + " " + rival + ": " + fmt(win.offeredPerSec) + " offers/s");
+                }
+            }
+        }
+        flush(main);
+        line("### 1. Offer throughput (" + i("offer-producers") + " producer threads, delay 1 h)");
+        line("");
+        throughputTable("offers/s", results, true);
+        addProfile("offer", results, true);
+    }
+
+    private Workload deliveryWorkload(QueueRival q, int producers, int consumers) {
+        return new Workload(q, producers, consumers, 0, 0, i("max-backlog"), 0, 1000);
+    }
+
+    private void delivery() throws Exception {
+        System.out.println("# delivery");
+        Map<String, List<Window>> results = new LinkedHashMap<>();
+        for (int r = 0; r < i("rounds"); r++) {
+            for (String rival : order(r)) {
+                flush(main);
+                try (QueueRival q = create(rival, "delivery")) {
+                    Workload w = deliveryWorkload(q, i("producers"), i("consumers"));
+                    w.start();
+                    Window win = measure(w, List.of(main), false);
+                    w.stop();
+                    results.computeIfAbsent(rival, k -> new ArrayList<>()).add(win);
+                    System.out.println("  round " + r + " " + rival + ": " + fmt(win.takenPerSec) + " delivered/s");
+                }
+            }
+        }
+        flush(main);
+        line("### 2. End-to-end delivery throughput (" + i("producers") + " producers, " + i("consumers")
+                + " consumers, delay 0, at most " + i("max-backlog") + " offered ahead of the consumers)");
+        line("");
+        throughputTable("delivered/s", results, false);
+        addProfile("delivery", results, false);
+    }
+
+    private void lateness() throws Exception {
+        System.out.println("# lateness");
+        Map<String, long[]> results = new LinkedHashMap<>();
+        Map<String, List<Window>> windows = new LinkedHashMap<>();
+        for (String rival : order(0)) {
+            flush(main);
+            try (QueueRival q = create(rival, "lateness")) {
+                Workload w = new Workload(q, 1, i("consumers"), i("lateness-min-ms"), i("lateness-max-ms"), 0,
+                        d("lateness-rate"), 1000);
+                w.start();
+                Thread.sleep((long) (d("warmup") * 1000));
+                w.recordFromNow();
+                Window win = window(w, List.of(main), d("lateness-seconds"));
+                w.stopProducers();
+                boolean drained = w.drain(TimeUnit.SECONDS.toMillis(i("drain-seconds")));
+                w.stop();
+                long[] l = w.lateness();
+                results.put(rival, l);
+                windows.put(rival, List.of(win));
+                System.out.println("  " + rival + ": " + l.length + " samples, p50 " + ms(pct(l, 0.50)) + " ms, p99 "
+                        + ms(pct(l, 0.99)) + " ms" + (drained ? "" : " (NOT DRAINED)"));
+            }
+        }
+        flush(main);
+        line("### 3. Delivery lateness (" + opts.get("lateness-rate") + " offers/s for " + opts.get("lateness-seconds")
+                + " s, delays uniform in [" + opts.get("lateness-min-ms") + ", " + opts.get("lateness-max-ms")
+                + "] ms, " + i("consumers") + " consumers)");
+        line("");
+        line("| queue | samples | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | early (< 0) |");
+        line("|---|---:|---:|---:|---:|---:|---:|---:|");
+        for (Map.Entry<String, long[]> e : results.entrySet()) {
+            long[] l = e.getValue();
+            long early = Arrays.stream(l).filter(x -> x < 0).count();
+            line("| " + e.getKey() + " | " + l.length + " | " + ms(pct(l, 0.5)) + " | " + ms(pct(l, 0.9)) + " | "
+                    + ms(pct(l, 0.99)) + " | " + ms(pct(l, 0.999)) + " | " + ms(l.length == 0 ? 0 : l[l.length - 1])
+                    + " | " + early + " |");
+        }
+        long[] ours = results.get(QueueRival.CLOCKWORK);
+        long[] theirs = results.get(QueueRival.REDISSON);
+        if (ours != null && theirs != null && ours.length > 0 && theirs.length > 0) {
+            line("");
+            line("p99 ours/theirs: " + ratio(pct(ours, 0.99), pct(theirs, 0.99)) + " (lower is better); target: "
+                    + "ours p99 <= 10 ms: " + (pct(ours, 0.99) <= TimeUnit.MILLISECONDS.toNanos(10) ? "met" : "MISSED"));
+        }
+        line("");
+        addProfile("lateness", windows, false);
+    }
+
+    private void backlog() throws Exception {
+        System.out.println("# backlog");
+        int big = i("backlog");
+        int small = i("small-backlog");
+        Map<String, List<Window>> results = new LinkedHashMap<>();
+        Map<String, String> preload = new LinkedHashMap<>();
+        for (String rival : order(0)) {
+            flush(main);
+            try (QueueRival qs = create(rival, "small"); QueueRival qb = create(rival, "large")) {
+                preload(qs, small);
+                long t0 = System.nanoTime();
+                preload(qb, big);
+                double secs = (System.nanoTime() - t0) / 1e9;
+                preload.put(rival, fmt(big / secs) + " offers/s (" + String.format(Locale.ROOT, "%.0f", secs)
+                        + " s, " + i("preload-threads") + " threads)");
+                System.out.println("  " + rival + ": preloaded " + big + " in " + secs + " s; used_memory "
+                        + infoField(main, "memory", "used_memory_human"));
+                for (int r = 0; r < i("rounds"); r++) {
+                    List<QueueRival> qs2 = r % 2 == 0 ? List.of(qs, qb) : List.of(qb, qs);
+                    for (QueueRival q : qs2) {
+                        String key = rival + (q == qb ? " @ " + big : " @ " + small);
+                        Workload w = deliveryWorkload(q, i("producers"), i("consumers"));
+                        w.start();
+                        Window win = measure(w, List.of(main), false);
+                        w.stopProducers();
+                        boolean drained = w.drain(TimeUnit.SECONDS.toMillis(i("drain-seconds")));
+                        w.stop();
+                        results.computeIfAbsent(key, k -> new ArrayList<>()).add(win);
+                        System.out.println("  round " + r + " " + key + ": " + fmt(win.takenPerSec)
+                                + " delivered/s" + (drained ? "" : " (leftovers not drained)"));
+                    }
+                }
+            }
+        }
+        flush(main);
+        line("### 4. Delivery with a large backlog (" + big + " vs " + small + " messages due in 1 day; delivery "
+                + "workload of section 2 on top)");
+        line("");
+        line("| queue | delivered/s @ " + small + " pending | delivered/s @ " + big + " pending | " + big + " / "
+                + small + " | preload of " + big + " |");
+        line("|---|---:|---:|---:|---|");
+        for (String rival : order(0)) {
+            List<Window> s = results.get(rival + " @ " + small);
+            List<Window> b = results.get(rival + " @ " + big);
+            if (s == null || b == null) {
+                continue;
+            }
+            double ms = median(s, false);
+            double mb = median(b, false);
+            line("| " + rival + " | " + fmt(ms) + " (" + range(s, false) + ") | " + fmt(mb) + " (" + range(b, false)
+                    + ") | " + pctStr(mb / ms) + " | " + preload.get(rival) + " |");
+        }
+        List<Window> ob = results.get(QueueRival.CLOCKWORK + " @ " + big);
+        List<Window> tb = results.get(QueueRival.REDISSON + " @ " + big);
+        if (ob != null && tb != null) {
+            line("");
+            line("At " + big + " pending, ours/theirs: " + ratio(median(ob, false), median(tb, false)) + ".");
+        }
+        line("");
+        addProfile("backlog", results, false);
+    }
+
+    private void preload(QueueRival q, int count) throws InterruptedException {
+        AtomicLong left = new AtomicLong(count);
+        List<Thread> threads = new ArrayList<>();
+        Throwable[] error = new Throwable[1];
+        for (int t = 0; t < i("preload-threads"); t++) {
+            Thread th = new Thread(() -> {
+                try {
+                    while (left.getAndDecrement() > 0) {
+                        q.offer("0", DAY_MS);
+                    }
+                } catch (Throwable e) {
+                    error[0] = e;
+                    left.set(0);
+                }
+            }, "preload-" + t);
+            th.start();
+            threads.add(th);
+        }
+        for (Thread th : threads) {
+            th.join();
+        }
+        if (error[0] != null) {
+            throw new IllegalStateException("preload failed", error[0]);
+        }
+    }
+
+    private void cluster() throws Exception {
+        System.out.println("# cluster");
+        int masters = i("masters");
+        int partitions = i("partitions");
+        List<RedisServers.Server> nodes = servers.cluster(masters);
+        List<String> seeds = new ArrayList<>();
+        nodes.forEach(n -> seeds.add(n.uri()));
+        String single1 = "1 master, 1 partition";
+        String singleP = "1 master, " + partitions + " partitions";
+        String clusterP = masters + "-master cluster, " + partitions + " partitions";
+        Map<String, Supplier<QueueRival>> configs = new LinkedHashMap<>();
+        configs.put(single1, () -> QueueRival.clockwork(main.uri(), "c-" + queueSeq.incrementAndGet(), 1));
+        configs.put(singleP, () -> QueueRival.clockwork(main.uri(), "c-" + queueSeq.incrementAndGet(), partitions));
+        configs.put(clusterP, () -> QueueRival.clockworkCluster(seeds, "c-" + queueSeq.incrementAndGet(),
+                partitions));
+        Map<String, List<Window>> results = new LinkedHashMap<>();
+        List<String> names = new ArrayList<>(configs.keySet());
+        for (int r = 0; r < i("rounds"); r++) {
+            List<String> order = new ArrayList<>(names);
+            if (r % 2 == 1) {
+                java.util.Collections.reverse(order);
+            }
+            for (String config : order) {
+                List<RedisServers.Server> where = config.equals(clusterP) ? nodes : List.of(main);
+                where.forEach(QueueHarness::flush);
+                try (QueueRival q = configs.get(config).get()) {
+                    Workload w = deliveryWorkload(q, i("cluster-producers"), i("cluster-consumers"));
+                    w.start();
+                    Window win = measure(w, where, false);
+                    w.stop();
+                    results.computeIfAbsent(config, k -> new ArrayList<>()).add(win);
+                    System.out.println("  round " + r + " " + config + ": " + fmt(win.takenPerSec) + " delivered/s");
+                }
+            }
+        }
+        nodes.forEach(servers::stop);
+        flush(main);
+        line("### 5. Redis Cluster vs one master (Clockwork only; " + i("cluster-producers") + " producers, "
+                + i("cluster-consumers") + " consumers, delay 0)");
+        line("");
+        line("| setup | delivered/s (median) | range | vs 1 master, 1 partition |");
+        line("|---|---:|---|---:|");
+        double base = median(results.get(single1), false);
+        for (String config : names) {
+            List<Window> l = results.get(config);
+            line("| " + config + " | " + fmt(median(l, false)) + " | " + range(l, false) + " | "
+                    + ratio(median(l, false), base) + " |");
+        }
+        line("");
+        addProfile("cluster", results, false);
+    }
+
+    // ---------------------------------------------------------------- measurement
+
+    /** What one measurement window saw. */
+    static final class Window {
+        double offeredPerSec;
+        double takenPerSec;
+        long messages;
+        double jvmCpuPct;
+        double redisCpuPct;
+        long slow;
+        long connections;
+        long failed;
+        Map<String, long[]> commands = new LinkedHashMap<>();
+    }
+
+    private Window measure(Workload w, List<RedisServers.Server> where, boolean offers) throws Exception {
+        Thread.sleep((long) (d("warmup") * 1000));
+        w.checkError();
+        Window win = window(w, where, d("seconds"));
+        win.messages = offers ? Math.round(win.offeredPerSec * d("seconds")) : Math.round(win.takenPerSec
+                * d("seconds"));
+        return win;
+    }
+
+    private Window window(Workload w, List<RedisServers.Server> where, double seconds) throws Exception {
+        for (RedisServers.Server s : where) {
+            s.call("CONFIG", "RESETSTAT");
+            s.call("SLOWLOG", "RESET");
+        }
+        long redis0 = 0;
+        for (RedisServers.Server s : where) {
+            redis0 += s.cpuMillis();
+        }
+        long jvm0 = Workload.jvmCpuMillis();
+        long off0 = w.offered.sum();
+        long tak0 = w.taken.sum();
+        long fail0 = w.failed.sum();
+        long t0 = System.nanoTime();
+        Thread.sleep((long) (seconds * 1000));
+        long off1 = w.offered.sum();
+        long tak1 = w.taken.sum();
+        long t1 = System.nanoTime();
+        long jvm1 = Workload.jvmCpuMillis();
+        long redis1 = 0;
+        for (RedisServers.Server s : where) {
+            redis1 += s.cpuMillis();
+        }
+        w.checkError();
+        Window win = new Window();
+        double secs = (t1 - t0) / 1e9;
+        win.offeredPerSec = (off1 - off0) / secs;
+        win.takenPerSec = (tak1 - tak0) / secs;
+        win.messages = Math.max(off1 - off0, tak1 - tak0);
+        win.failed = w.failed.sum() - fail0;
+        if (win.failed > 0) {
+            System.out.println("  " + win.failed + " operations failed in the window, first: " + w.firstFailure.get());
+        }
+        win.jvmCpuPct = (jvm1 - jvm0) / (secs * 10);
+        win.redisCpuPct = (redis1 - redis0) / (secs * 10);
+        for (RedisServers.Server s : where) {
+            win.slow += (Long) s.call("SLOWLOG", "LEN");
+            win.connections += Long.parseLong(infoField(s, "stats", "total_connections_received").trim());
+            String stats = (String) s.call("INFO", "commandstats");
+            for (String l : stats.split("\r?\n")) {
+                if (!l.startsWith("cmdstat_")) {
+                    continue;
+                }
+                String cmd = l.substring(8, l.indexOf(':'));
+                long calls = 0;
+                long usec = 0;
+                for (String kv : l.substring(l.indexOf(':') + 1).split(",")) {
+                    String[] p = kv.split("=");
+                    if (p[0].equals("calls")) {
+                        calls = Long.parseLong(p[1]);
+                    } else if (p[0].equals("usec")) {
+                        usec = Long.parseLong(p[1]);
+                    }
+                }
+                long[] acc = win.commands.computeIfAbsent(cmd, k -> new long[2]);
+                acc[0] += calls;
+                acc[1] += usec;
+            }
+        }
+        return win;
+    }
+
+    private static void flush(RedisServers.Server s) {
+        s.call("FLUSHALL");
+    }
+
+    private static String infoField(RedisServers.Server s, String section, String field) {
+        for (String l : ((String) s.call("INFO", section)).split("\r?\n")) {
+            if (l.startsWith(field + ":")) {
+                return l.substring(field.length() + 1);
+            }
+        }
+        return "?";
+    }
+
+    // ---------------------------------------------------------------- reporting
+
+    private void throughputTable(String unit, Map<String, List<Window>> results, boolean offers) {
+        List<Window> ours = results.get(QueueRival.CLOCKWORK);
+        line("| queue | " + unit + " (median) | range | ours/theirs |");
+        line("|---|---:|---|---:|");
+        for (Map.Entry<String, List<Window>> e : results.entrySet()) {
+            double m = median(e.getValue(), offers);
+            line("| " + e.getKey() + " | " + fmt(m) + " | " + range(e.getValue(), offers) + " | "
+                    + (e.getKey().equals(QueueRival.CLOCKWORK) || ours == null ? "" : ratio(median(ours, offers), m))
+                    + " |");
+        }
+        line("");
+    }
+
+    private void addProfile(String scenario, Map<String, List<Window>> results, boolean offers) {
+        for (Map.Entry<String, List<Window>> e : results.entrySet()) {
+            long messages = 0;
+            double jvm = 0;
+            double redis = 0;
+            long slow = 0;
+            long connections = 0;
+            long failed = 0;
+            Map<String, long[]> cmds = new LinkedHashMap<>();
+            for (Window w : e.getValue()) {
+                messages += offers ? Math.round(w.offeredPerSec * d("seconds")) : w.messages;
+                jvm += w.jvmCpuPct;
+                redis += w.redisCpuPct;
+                slow += w.slow;
+                connections += w.connections;
+                failed += w.failed;
+                w.commands.forEach((k, v) -> {
+                    long[] acc = cmds.computeIfAbsent(k, x -> new long[2]);
+                    acc[0] += v[0];
+                    acc[1] += v[1];
+                });
+            }
+            int n = e.getValue().size();
+            long msgs = Math.max(1, messages);
+            StringBuilder sb = new StringBuilder();
+            sb.append("- ").append(scenario).append(" / ").append(e.getKey()).append(": JVM CPU ")
+                    .append(String.format(Locale.ROOT, "%.0f%%", jvm / n)).append(", redis-server CPU ")
+                    .append(String.format(Locale.ROOT, "%.0f%%", redis / n)).append(", slow ").append(slow)
+                    .append(", connections opened ").append(connections)
+                    .append(", failed operations ").append(failed).append("; per message:");
+            cmds.entrySet().stream()
+                    .sorted(Comparator.comparingLong((Map.Entry<String, long[]> x) -> x.getValue()[1]).reversed())
+                    .limit(8)
+                    .forEach(c -> sb.append(' ').append(c.getKey()).append(' ')
+                            .append(String.format(Locale.ROOT, "%.2f calls %.1f us;", c.getValue()[0] / (double) msgs,
+                                    c.getValue()[1] / (double) msgs)));
+            profile.add(sb.toString());
+        }
+    }
+
+    private static double median(List<Window> l, boolean offers) {
+        double[] v = l.stream().mapToDouble(w -> offers ? w.offeredPerSec : w.takenPerSec).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    private static String range(List<Window> l, boolean offers) {
+        double[] v = l.stream().mapToDouble(w -> offers ? w.offeredPerSec : w.takenPerSec).sorted().toArray();
+        return fmt(v[0]) + "–" + fmt(v[v.length - 1]);
+    }
+
+    private static String fmt(double perSec) {
+        return String.format(Locale.ROOT, "%,.0f", perSec);
+    }
+
+    private static String ratio(double ours, double theirs) {
+        return theirs == 0 ? "∞" : String.format(Locale.ROOT, "%.2fx", ours / theirs);
+    }
+
+    private static String pctStr(double fraction) {
+        return String.format(Locale.ROOT, "%.0f%%", fraction * 100);
+    }
+
+    private static long pct(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int idx = (int) Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1);
+        return sorted[Math.max(0, idx)];
+    }
+
+    private static String ms(long nanos) {
+        return String.format(Locale.ROOT, "%.2f", nanos / 1e6);
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    private static String mavenVersion(String group, String artifact) {
+        try (InputStream in = QueueHarness.class.getResourceAsStream("/META-INF/maven/" + group + "/" + artifact
+                + "/pom.properties")) {
+            if (in == null) {
+                return "?";
+            }
+            Properties p = new Properties();
+            p.load(in);
+            return p.getProperty("version", "?");
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package io.clockwork.benchmarks.queue;
+
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.Delivery;
+import io.clockwork.redis.RedisDelayedQueue;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
+import org.redisson.Redisson;
+import org.redisson.api.RBlockingQueue;
+import org.redisson.api.RDelayedQueue;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * One delayed queue under test, reduced to what the workloads do: offer a string with a delay, and take one that
+ * fell due (taking includes whatever the queue needs to finish the delivery: Clockwork's {@code ack}). Each rival is
+ * used as its documentation shows, with its client's defaults. Thread-safe, as both queues are.
+ */
+abstract class QueueRival implements AutoCloseable {
+
+    static final String CLOCKWORK = "clockwork";
+    static final String REDISSON = "redisson";
+
+    final String name;
+
+    QueueRival(String name) {
+        this.name = name;
+    }
+
+    /** Offers a value due after {@code delayMs}; returns when the server has it. */
+    abstract void offer(String value, long delayMs);
+
+    /** Takes a due value, waiting up to about {@code waitMs}; null if none came. */
+    abstract String take(long waitMs) throws InterruptedException;
+
+    @Override
+    public abstract void close();
+
+    /** Clockwork's {@link RedisDelayedQueue} on a standalone server, with a client of its own. */
+    static QueueRival clockwork(String uri, String queue, int partitions) {
+        RedisDelayedQueue<String> q = RedisDelayedQueue.builder(uri, queue, Codec.string())
+                .partitions(partitions).build();
+        return new Clockwork(q, null);
+    }
+
+    /** Clockwork's {@link RedisDelayedQueue} on a Redis Cluster, split into {@code partitions}. */
+    static QueueRival clockworkCluster(List<String> seeds, String queue, int partitions) {
+        RedisClusterClient client = RedisClusterClient.create(
+                seeds.stream().map(RedisURI::create).collect(Collectors.toList()));
+        try {
+            RedisDelayedQueue<String> q = RedisDelayedQueue.builder(client, queue, Codec.string())
+                    .partitions(partitions).build();
+            return new Clockwork(q, client);
+        } catch (RuntimeException e) {
+            client.shutdown();
+            throw e;
+        }
+    }
+
+    /** Redisson's {@code RDelayedQueue} over an {@code RBlockingQueue}, the documented way, string codec. */
+    static QueueRival redisson(String uri, String queue) {
+        Config config = new Config();
+        config.setCodec(StringCodec.INSTANCE);
+        config.useSingleServer().setAddress(uri);
+        RedissonClient client = Redisson.create(config);
+        RBlockingQueue<String> destination = client.getBlockingQueue(queue);
+        RDelayedQueue<String> delayed = client.getDelayedQueue(destination);
+        return new RedissonRival(client, destination, delayed);
+    }
+
+    private static final class Clockwork extends QueueRival {
+        private final RedisDelayedQueue<String> queue;
+        private final RedisClusterClient ownClusterClient;
+
+        Clockwork(RedisDelayedQueue<String> queue, RedisClusterClient ownClusterClient) {
+            super(CLOCKWORK);
+            this.queue = queue;
+            this.ownClusterClient = ownClusterClient;
+        }
+
+        @Override
+        void offer(String value, long delayMs) {
+            queue.offer(value, Duration.ofMillis(delayMs));
+        }
+
+        @Override
+        String take(long waitMs) throws InterruptedException {
+            Delivery<String> d = queue.poll(Duration.ofMillis(waitMs));
+            if (d == null) {
+                return null;
+            }
+            d.ack();
+            return d.value();
+        }
+
+        @Override
+        public void close() {
+            queue.close();
+            if (ownClusterClient != null) {
+                ownClusterClient.shutdown(0, 2, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static final class RedissonRival extends QueueRival {
+        private final RedissonClient client;
+        private final RBlockingQueue<String> destination;
+        private final RDelayedQueue<String> delayed;
+
+        RedissonRival(RedissonClient client, RBlockingQueue<String> destination, RDelayedQueue<String> delayed) {
+            super(REDISSON);
+            this.client = client;
+            this.destination = destination;
+            this.delayed = delayed;
+        }
+
+        @Override
+        void offer(String value, long delayMs) {
+            delayed.offer(value, delayMs, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        String take(long waitMs) throws InterruptedException {
+            // Redisson sends BLPOP with a timeout in whole seconds (at least 1 s).
+            return destination.poll(waitMs, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void close() {
+            delayed.destroy();
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+    }
+}
