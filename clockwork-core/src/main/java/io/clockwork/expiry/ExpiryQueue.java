@@ -41,7 +41,7 @@ public final class ExpiryQueue<E> {
     /** Returned by {@link #updateExpiry} when the expiry did not change, and by {@link #removeExpiry} when absent. */
     public static final long NONE = -1L;
 
-    private final NodeTable<Node<E>> elements = new NodeTable<>();
+    private final NodeTable<Node<E>> elements = new NodeTable.ForExpiryNodes<>();
     private final ExpiryWheel<Node<E>> wheel;
 
     /**

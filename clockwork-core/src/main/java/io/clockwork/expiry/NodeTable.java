@@ -6,16 +6,21 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * A concurrent hash table whose entries are the {@link ExpiryNode}s themselves (intrusive chaining: the node carries
- * its key, its hash and its bucket link). Thread-safe: lookups take no lock and write nothing; insertions and
- * removals lock one of {@value #STRIPES} stripes of buckets; the table doubles without stopping lookups.
+ * A concurrent hash table whose entries are the structure's own nodes (intrusive chaining: the node carries its
+ * key, its hash and its bucket link). Thread-safe: lookups take no lock and write nothing; insertions and removals
+ * lock one of {@value #STRIPES} stripes of buckets; the table doubles without stopping lookups. Subclasses say where
+ * a node keeps its hash and link and how its key compares: {@link ForExpiryNodes} for {@link ExpiryNode}s (keyed by
+ * objects in {@code ExpiryQueue}, by {@code long} session ids in {@code SessionTracker}), and {@code RotatingMap}'s
+ * table of its entries.
  *
  * <h2>Why</h2>
- * A {@code ConcurrentHashMap<K, Node>} costs a 32-byte {@code CHM.Node} per entry on top of our node, and boxing
- * for {@code long} keys (a 16-byte {@code Long} retained per session, 24 bytes allocated per session touch). Here
- * the node's {@code hash} and {@code chain} fields fill what was alignment padding in most node layouts, so an entry
- * costs 0 to 8 bytes more than the node alone, plus its share of the table (4 bytes per slot with compressed
- * references, one slot per entry at most).
+ * A {@code ConcurrentHashMap<K, Node>} costs a 32-byte {@code CHM.Node} per entry on top of our node, an extra
+ * dependent load per lookup, and boxing for {@code long} keys (a 16-byte {@code Long} retained per session, 24 bytes
+ * allocated per session touch). Here the node's {@code hash} and {@code chain} fields fill what was alignment
+ * padding in most node layouts, so an entry costs 0 to 8 bytes more than the node alone, plus its share of the
+ * table (4 bytes per slot with compressed references, one slot per entry at most). The slots are split into
+ * segments of at most 65,536, so that no array is a G1 "humongous" object: a single array of 2^20 slots is 16 bytes
+ * over 4 MiB and would occupy two 4 MiB regions, adding 4 bytes per entry at a million entries.
  *
  * <h2>Design</h2>
  * <ul>
@@ -37,20 +42,24 @@ import java.util.function.Consumer;
  *       links reaches the end of its walk. Writers meet only forwarding markers (the resizer holds the stripe lock
  *       while a bucket is {@code MOVING}), and follow them.</li>
  * </ul>
- * The table never shrinks, as {@code ConcurrentHashMap}'s.
+ * The table never shrinks, as {@code ConcurrentHashMap}'s; {@link #clear()} replaces it with a small one.
  *
  * @param <N> the node type
  */
-final class NodeTable<N extends ExpiryNode> {
+abstract class NodeTable<N> {
 
     /** Lock stripes; a power of two, and the smallest table length. */
     static final int STRIPES = 32;
 
     private static final int MAX_CAPACITY = 1 << 30;
-    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(ExpiryNode[].class);
+    private static final int INITIAL_CAPACITY = STRIPES * 2;
+    /** Slots per segment, at most: 256 KiB with compressed references, far below a G1 region (1 to 32 MiB). */
+    private static final int SEGMENT_BITS = 16;
+    private static final int SEGMENT_MASK = (1 << SEGMENT_BITS) - 1;
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
     private static final Marker MOVING = new Marker(null);
 
-    private volatile ExpiryNode[] table = new ExpiryNode[STRIPES * 2];
+    private volatile Object[][] table = newTable(INITIAL_CAPACITY);
     private final Stripe[] stripes = new Stripe[STRIPES];
     private final ReentrantLock resizeLock = new ReentrantLock();
 
@@ -58,6 +67,51 @@ final class NodeTable<N extends ExpiryNode> {
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new Stripe();
         }
+    }
+
+    /** @return the node's hash, as given by {@link #hash(int)} or {@link #hash(long)} */
+    abstract int hashOf(N node);
+
+    /** @return the next node of the node's bucket, read with acquire semantics */
+    abstract N chainOf(N node);
+
+    /** Sets the next node of the node's bucket, with release semantics. */
+    abstract void chain(N node, N next);
+
+    /** @return whether the node's key equals the given object key; tables of object keys override it */
+    boolean hasKey(N node, Object key) {
+        return false;
+    }
+
+    /** @return whether the node's key is the given {@code long} key; tables of {@code long} keys override it */
+    boolean hasKey(N node, long key) {
+        return false;
+    }
+
+    /** @return whether two nodes have the same key */
+    abstract boolean sameKey(N node, N other);
+
+    /** A table of {@code length} slots (a power of two) in segments of at most {@code 2^SEGMENT_BITS}. */
+    private static Object[][] newTable(int length) {
+        int segment = Math.min(length, 1 << SEGMENT_BITS);
+        Object[][] t = new Object[length / segment][];
+        for (int s = 0; s < t.length; s++) {
+            t[s] = new Object[segment];
+        }
+        return t;
+    }
+
+    /** The number of slots of a table, minus one. */
+    private static int mask(Object[][] t) {
+        return t.length > 1 ? (t.length << SEGMENT_BITS) - 1 : t[0].length - 1;
+    }
+
+    private static Object slot(Object[][] t, int i) {
+        return SLOT.getAcquire(t[i >>> SEGMENT_BITS], i & SEGMENT_MASK);
+    }
+
+    private static void setSlot(Object[][] t, int i, Object value) {
+        SLOT.setRelease(t[i >>> SEGMENT_BITS], i & SEGMENT_MASK, value);
     }
 
     /** The table hash of an object key's {@code hashCode()}: high bits folded in, as {@code HashMap} does. */
@@ -78,11 +132,11 @@ final class NodeTable<N extends ExpiryNode> {
      * @return the node, or null
      */
     @SuppressWarnings("unchecked")
-    N get(Object key, int hash) {
-        ExpiryNode[] t = table;
+    final N get(Object key, int hash) {
+        Object[][] t = table;
         while (true) {
-            int i = hash & (t.length - 1);
-            ExpiryNode first = (ExpiryNode) SLOT.getAcquire(t, i);
+            int i = hash & mask(t);
+            Object first = slot(t, i);
             if (first == null) {
                 return null;
             }
@@ -90,12 +144,12 @@ final class NodeTable<N extends ExpiryNode> {
                 t = follow(t, (Marker) first);
                 continue;
             }
-            for (ExpiryNode n = first; n != null; n = n.chain()) {
-                if (n.hash == hash && n.hasKey(key)) {
-                    return (N) n;
+            for (N n = (N) first; n != null; n = chainOf(n)) {
+                if (hashOf(n) == hash && hasKey(n, key)) {
+                    return n;
                 }
             }
-            if (SLOT.getAcquire(t, i) == first) {
+            if (slot(t, i) == first) {
                 return null;
             }
         }
@@ -109,11 +163,11 @@ final class NodeTable<N extends ExpiryNode> {
      * @return the node, or null
      */
     @SuppressWarnings("unchecked")
-    N get(long key, int hash) {
-        ExpiryNode[] t = table;
+    final N get(long key, int hash) {
+        Object[][] t = table;
         while (true) {
-            int i = hash & (t.length - 1);
-            ExpiryNode first = (ExpiryNode) SLOT.getAcquire(t, i);
+            int i = hash & mask(t);
+            Object first = slot(t, i);
             if (first == null) {
                 return null;
             }
@@ -121,19 +175,19 @@ final class NodeTable<N extends ExpiryNode> {
                 t = follow(t, (Marker) first);
                 continue;
             }
-            for (ExpiryNode n = first; n != null; n = n.chain()) {
-                if (n.hash == hash && n.hasKey(key)) {
-                    return (N) n;
+            for (N n = (N) first; n != null; n = chainOf(n)) {
+                if (hashOf(n) == hash && hasKey(n, key)) {
+                    return n;
                 }
             }
-            if (SLOT.getAcquire(t, i) == first) {
+            if (slot(t, i) == first) {
                 return null;
             }
         }
     }
 
     /** The table to look in next after meeting a marker in {@code t}: the same one while a bucket is moving. */
-    private static ExpiryNode[] follow(ExpiryNode[] t, Marker marker) {
+    private static Object[][] follow(Object[][] t, Marker marker) {
         if (marker == MOVING) {
             Thread.onSpinWait();
             return t;
@@ -148,25 +202,25 @@ final class NodeTable<N extends ExpiryNode> {
      * @return the node already present for that key (the table is unchanged), or null if {@code node} was inserted
      */
     @SuppressWarnings("unchecked")
-    N putIfAbsent(N node) {
-        int hash = node.hash;
+    final N putIfAbsent(N node) {
+        int hash = hashOf(node);
         Stripe stripe = stripes[hash & (STRIPES - 1)];
         int length;
         synchronized (stripe) {
-            ExpiryNode[] t = table;
+            Object[][] t = table;
             int i;
-            ExpiryNode first;
-            while ((first = (ExpiryNode) SLOT.getAcquire(t, i = hash & (t.length - 1))) instanceof Marker) {
+            Object first;
+            while ((first = slot(t, i = hash & mask(t))) instanceof Marker) {
                 t = ((Marker) first).next; // never MOVING: the resizer holds this stripe while a bucket moves
             }
-            for (ExpiryNode n = first; n != null; n = n.chain()) {
-                if (n.hash == hash && node.sameKey(n)) {
-                    return (N) n;
+            for (N n = (N) first; n != null; n = chainOf(n)) {
+                if (hashOf(n) == hash && sameKey(node, n)) {
+                    return n;
                 }
             }
-            node.chain(first);
-            SLOT.setRelease(t, i, node);
-            length = t.length;
+            chain(node, (N) first);
+            setSlot(t, i, node);
+            length = mask(t) + 1;
             if (++stripe.count <= length / STRIPES || length >= MAX_CAPACITY) {
                 return null;
             }
@@ -181,24 +235,25 @@ final class NodeTable<N extends ExpiryNode> {
      * @param node the node
      * @return true if this call removed it, false if it was not in the table
      */
-    boolean remove(N node) {
-        int hash = node.hash;
+    @SuppressWarnings("unchecked")
+    final boolean remove(N node) {
+        int hash = hashOf(node);
         Stripe stripe = stripes[hash & (STRIPES - 1)];
         synchronized (stripe) {
-            ExpiryNode[] t = table;
+            Object[][] t = table;
             int i;
-            ExpiryNode first;
-            while ((first = (ExpiryNode) SLOT.getAcquire(t, i = hash & (t.length - 1))) instanceof Marker) {
+            Object first;
+            while ((first = slot(t, i = hash & mask(t))) instanceof Marker) {
                 t = ((Marker) first).next;
             }
-            ExpiryNode previous = null;
-            for (ExpiryNode n = first; n != null; previous = n, n = n.chain()) {
+            N previous = null;
+            for (N n = (N) first; n != null; previous = n, n = chainOf(n)) {
                 if (n == node) {
-                    ExpiryNode next = n.chain(); // n keeps its link: a reader standing on it walks on
+                    N next = chainOf(n); // n keeps its link: a reader standing on it walks on
                     if (previous == null) {
-                        SLOT.setRelease(t, i, next);
+                        setSlot(t, i, next);
                     } else {
-                        previous.chain(next);
+                        chain(previous, next);
                     }
                     stripe.count--;
                     return true;
@@ -213,7 +268,7 @@ final class NodeTable<N extends ExpiryNode> {
      *
      * @return the number of nodes
      */
-    int size() {
+    final int size() {
         long sum = 0;
         for (Stripe stripe : stripes) {
             sum += stripe.count;
@@ -227,7 +282,32 @@ final class NodeTable<N extends ExpiryNode> {
      *
      * @param action receives each node; it must not write to this table
      */
-    void forEach(Consumer<? super N> action) {
+    @SuppressWarnings("unchecked")
+    final void forEach(Consumer<? super N> action) {
+        withAllLocks(() -> {
+            Object[][] t = table; // no resize runs (we hold its lock), so no bucket of the current table is a marker
+            for (int i = 0, length = mask(t) + 1; i < length; i++) {
+                for (N n = (N) slot(t, i); n != null; n = chainOf(n)) {
+                    action.accept(n);
+                }
+            }
+        });
+    }
+
+    /**
+     * Removes every node, with writers held off meanwhile; lookups that started before see the old nodes. The table
+     * goes back to its initial size.
+     */
+    final void clear() {
+        withAllLocks(() -> {
+            table = newTable(INITIAL_CAPACITY);
+            for (Stripe stripe : stripes) {
+                stripe.count = 0;
+            }
+        });
+    }
+
+    private void withAllLocks(Runnable action) {
         resizeLock.lock();
         try {
             lockStripesFrom(0, action);
@@ -236,25 +316,19 @@ final class NodeTable<N extends ExpiryNode> {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private void lockStripesFrom(int s, Consumer<? super N> action) {
+    private void lockStripesFrom(int s, Runnable action) {
         if (s < STRIPES) {
             synchronized (stripes[s]) {
                 lockStripesFrom(s + 1, action);
             }
-            return;
-        }
-        ExpiryNode[] t = table; // no resize runs (we hold its lock), so no bucket of the current table is a marker
-        for (int i = 0; i < t.length; i++) {
-            for (ExpiryNode n = (ExpiryNode) SLOT.getAcquire(t, i); n != null; n = n.chain()) {
-                action.accept((N) n);
-            }
+        } else {
+            action.run();
         }
     }
 
     /** @return the number of buckets; for tests */
-    int capacity() {
-        return table.length;
+    final int capacity() {
+        return mask(table) + 1;
     }
 
     /** Doubles the table if it still has the length that overflowed, unless another thread is doing it. */
@@ -263,14 +337,14 @@ final class NodeTable<N extends ExpiryNode> {
             return; // a resize is running; the next insertion into a full stripe checks again
         }
         try {
-            ExpiryNode[] old = table;
-            int n = old.length;
+            Object[][] old = table;
+            int n = mask(old) + 1;
             // One stripe overflows before the table is full by chance, or for ever when hash codes collide (doubling
             // cannot separate equal hashes): grow only when the table as a whole is at least half full.
             if (n != overflowedLength || n >= MAX_CAPACITY || size() <= n >> 1) {
                 return;
             }
-            ExpiryNode[] next = new ExpiryNode[n << 1];
+            Object[][] next = newTable(n << 1);
             Marker forward = new Marker(next);
             for (int s = 0; s < STRIPES; s++) {
                 synchronized (stripes[s]) {
@@ -286,42 +360,43 @@ final class NodeTable<N extends ExpiryNode> {
     }
 
     /** Moves bucket {@code i} of {@code old} into buckets {@code i} and {@code i + old.length} of {@code next}. */
-    private static void split(ExpiryNode[] old, int i, ExpiryNode[] next, Marker forward) {
-        int n = old.length;
-        ExpiryNode first = (ExpiryNode) SLOT.getAcquire(old, i);
-        SLOT.setRelease(old, i, MOVING); // before any link is rewritten: see the class comment
-        ExpiryNode loHead = null;
-        ExpiryNode loTail = null;
-        ExpiryNode hiHead = null;
-        ExpiryNode hiTail = null;
-        for (ExpiryNode e = first; e != null; ) {
-            ExpiryNode following = e.chain();
-            if ((e.hash & n) == 0) {
+    @SuppressWarnings("unchecked")
+    private void split(Object[][] old, int i, Object[][] next, Marker forward) {
+        int n = mask(old) + 1;
+        N first = (N) slot(old, i);
+        setSlot(old, i, MOVING); // before any link is rewritten: see the class comment
+        N loHead = null;
+        N loTail = null;
+        N hiHead = null;
+        N hiTail = null;
+        for (N e = first; e != null; ) {
+            N following = chainOf(e);
+            if ((hashOf(e) & n) == 0) {
                 if (loTail == null) {
                     loHead = e;
                 } else {
-                    loTail.chain(e);
+                    chain(loTail, e);
                 }
                 loTail = e;
             } else {
                 if (hiTail == null) {
                     hiHead = e;
                 } else {
-                    hiTail.chain(e);
+                    chain(hiTail, e);
                 }
                 hiTail = e;
             }
             e = following;
         }
         if (loTail != null) {
-            loTail.chain(null);
+            chain(loTail, null);
         }
         if (hiTail != null) {
-            hiTail.chain(null);
+            chain(hiTail, null);
         }
-        SLOT.setRelease(next, i, loHead);
-        SLOT.setRelease(next, i + n, hiHead);
-        SLOT.setRelease(old, i, forward); // publishes the new buckets to readers that follow it
+        setSlot(next, i, loHead);
+        setSlot(next, i + n, hiHead);
+        setSlot(old, i, forward); // publishes the new buckets to readers that follow it
     }
 
     @Override
@@ -329,20 +404,52 @@ final class NodeTable<N extends ExpiryNode> {
         return "NodeTable[size=" + size() + ", capacity=" + capacity() + "]";
     }
 
-    /**
-     * A bucket head that is no entry: {@link #MOVING}, or a forward to the table that replaced this one.
-     */
-    private static final class Marker extends ExpiryNode {
-        final ExpiryNode[] next;
+    /** A bucket head that is no node: {@link #MOVING}, or a forward to the table that replaced this one. */
+    private static final class Marker {
+        final Object[][] next;
 
-        Marker(ExpiryNode[] next) {
-            super(0L, 0);
+        Marker(Object[][] next) {
             this.next = next;
+        }
+    }
+
+    /**
+     * The table of {@link ExpiryNode}s, which keep their hash and link in fields of their own and compare their keys
+     * themselves. Thread-safe.
+     *
+     * @param <N> the node type
+     */
+    static final class ForExpiryNodes<N extends ExpiryNode> extends NodeTable<N> {
+
+        @Override
+        int hashOf(N node) {
+            return node.hash;
         }
 
         @Override
-        boolean sameKey(ExpiryNode other) {
-            return false;
+        @SuppressWarnings("unchecked")
+        N chainOf(N node) {
+            return (N) node.chain();
+        }
+
+        @Override
+        void chain(N node, N next) {
+            node.chain(next);
+        }
+
+        @Override
+        boolean hasKey(N node, Object key) {
+            return node.hasKey(key);
+        }
+
+        @Override
+        boolean hasKey(N node, long key) {
+            return node.hasKey(key);
+        }
+
+        @Override
+        boolean sameKey(N node, N other) {
+            return node.sameKey(other);
         }
     }
 

@@ -38,7 +38,7 @@ public final class SessionTracker {
 
     private static final System.Logger LOG = System.getLogger(SessionTracker.class.getName());
 
-    private final NodeTable<SessionImpl> sessionsById = new NodeTable<>();
+    private final NodeTable<SessionImpl> sessionsById = new NodeTable.ForExpiryNodes<>();
     private final ExpiryWheel<SessionImpl> wheel;
     private final SessionExpirer expirer;
     private final Ticker ticker;

@@ -83,7 +83,7 @@ class NodeTableProperties {
 
     @Property(tries = 200)
     void objectKeyedTableBehavesLikeAHashMap(@ForAll("ops") List<Op> ops, @ForAll("hashRanges") int hashRange) {
-        NodeTable<ObjectNode> table = new NodeTable<>();
+        NodeTable<ObjectNode> table = new NodeTable.ForExpiryNodes<>();
         Map<Key, ObjectNode> model = new HashMap<>();
         int largest = 0;
         for (Op op : ops) {
@@ -120,7 +120,7 @@ class NodeTableProperties {
 
     @Property(tries = 200)
     void longKeyedTableBehavesLikeAHashMap(@ForAll("ops") List<Op> ops, @ForAll("strides") long stride) {
-        NodeTable<LongNode> table = new NodeTable<>();
+        NodeTable<LongNode> table = new NodeTable.ForExpiryNodes<>();
         Map<Long, LongNode> model = new HashMap<>();
         for (Op op : ops) {
             long key = op.key() * stride; // strides that are multiples of 2^32 make Long.hashCode collide often

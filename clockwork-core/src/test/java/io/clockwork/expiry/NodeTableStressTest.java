@@ -28,7 +28,7 @@ class NodeTableStressTest {
 
     @Test
     void lookupsNeverMissPresentKeysWhileTheTableGrows() throws Exception {
-        NodeTable<LongNode> table = new NodeTable<>();
+        NodeTable<LongNode> table = new NodeTable.ForExpiryNodes<>();
         for (long k = 0; k < STABLE; k++) {
             table.putIfAbsent(new LongNode(-1 - k)); // negative: never a writer's key
         }
@@ -101,7 +101,7 @@ class NodeTableStressTest {
 
     @Test
     void concurrentInsertionsOfOneKeyKeepOneNode() throws Exception {
-        NodeTable<ObjectNode> table = new NodeTable<>();
+        NodeTable<ObjectNode> table = new NodeTable.ForExpiryNodes<>();
         int keys = 20_000;
         CyclicBarrier start = new CyclicBarrier(WRITERS);
         List<List<ObjectNode>> won = new ArrayList<>();
