@@ -1,6 +1,8 @@
 package io.clockwork.expiry;
 
 import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -8,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
@@ -23,8 +24,10 @@ import java.util.function.BiConsumer;
  *
  * <h2>Design</h2>
  * Storm keeps one {@code HashMap} per generation and searches them all, so its lookups are O(numBuckets) and it is
- * not thread-safe. Here one {@link ConcurrentHashMap} maps each key to an entry that records the generation of its
- * last {@code put}, so {@code get}, {@code containsKey}, {@code put} and {@code remove} are O(1). Expiry is lazy:
+ * not thread-safe. Here each key has one entry, which records the generation of its last {@code put} and is itself
+ * the entry of a lock-free-read concurrent hash table ({@code NodeTable}: no map node beside it), so {@code get},
+ * {@code containsKey}, {@code put} and {@code remove} are O(1), and an entry costs about what Storm's
+ * {@code HashMap} node does. Expiry is lazy:
  * each generation keeps a lock-free stack of the entries filed in it; a {@code put} on a present key only updates
  * its entry's generation and value, and when the generation an entry is filed in rotates out, the entry is either
  * expired (its last put is too old) or re-filed in the generation of its last put. Each entry's generation, value
@@ -45,7 +48,7 @@ public final class RotatingMap<K, V> {
     private static final System.Logger LOG = System.getLogger(RotatingMap.class.getName());
     private static final long DEAD = Long.MIN_VALUE;
 
-    private final ConcurrentHashMap<K, Entry<K, V>> entries = new ConcurrentHashMap<>();
+    private final Entries<K, V> entries = new Entries<>();
     private final AtomicReferenceArray<Entry<K, V>> buckets; // generation g files into slot g % numBuckets
     private final int numBuckets;
     private final ExpiredCallback<K, V> callback;            // null: none
@@ -129,7 +132,7 @@ public final class RotatingMap<K, V> {
                 e.next = null;
                 long filedIn = expireOrKeep(e, oldestLive);
                 if (filedIn == DEAD) {
-                    entries.remove(e.key, e);
+                    entries.remove(e);
                     expired.add(e);
                 } else if (filedIn != Long.MAX_VALUE) {
                     push(e, filedIn);
@@ -174,7 +177,7 @@ public final class RotatingMap<K, V> {
      * @return true if present
      */
     public boolean containsKey(K key) {
-        Entry<K, V> e = entries.get(Objects.requireNonNull(key, "key"));
+        Entry<K, V> e = entries.get(key, NodeTable.hash(Objects.requireNonNull(key, "key").hashCode()));
         return e != null && e.gen != DEAD;
     }
 
@@ -196,7 +199,7 @@ public final class RotatingMap<K, V> {
      * @return the value, or {@code defaultValue} if absent
      */
     public V getOrDefault(K key, V defaultValue) {
-        Entry<K, V> e = entries.get(Objects.requireNonNull(key, "key"));
+        Entry<K, V> e = entries.get(key, NodeTable.hash(Objects.requireNonNull(key, "key").hashCode()));
         if (e == null) {
             return defaultValue;
         }
@@ -211,17 +214,26 @@ public final class RotatingMap<K, V> {
      * @param value the value, may be null
      */
     public void put(K key, V value) {
-        Objects.requireNonNull(key, "key");
+        int hash = NodeTable.hash(Objects.requireNonNull(key, "key").hashCode());
         while (true) {
-            Entry<K, V> e = entries.get(key);
+            Entry<K, V> e = entries.get(key, hash);
             if (e == null) {
                 long g = generation;
-                Entry<K, V> created = new Entry<>(key, value, g);
-                e = entries.putIfAbsent(key, created);
+                Entry<K, V> created = new Entry<>(key, value, g, hash);
+                e = entries.putIfAbsent(created);
                 if (e == null) {
                     push(created, g);
                     return;
                 }
+            }
+            // Already in the newest generation with this very value (a repeated put within one rotation period):
+            // nothing to write, and skipping the lock and two volatile writes keeps the entry's cache line shared
+            // between cores. The value is read before the entry's generation, which only grows until it is DEAD (set
+            // before a removal clears the value): if it still is the newest one, the value read was current then,
+            // and this put takes effect at that read, before any rotation or removal racing it.
+            long g = generation;
+            if (e.value == value && e.gen == g) {
+                return;
             }
             synchronized (e) {
                 if (e.gen != DEAD) {
@@ -230,7 +242,7 @@ public final class RotatingMap<K, V> {
                     return;
                 }
             }
-            entries.remove(key, e); // expired or removed concurrently: help unlink it, then insert afresh
+            entries.remove(e); // expired or removed concurrently: help unlink it, then insert afresh
         }
     }
 
@@ -241,9 +253,9 @@ public final class RotatingMap<K, V> {
      * @return its value, or null if absent
      */
     public V remove(K key) {
-        Objects.requireNonNull(key, "key");
+        int hash = NodeTable.hash(Objects.requireNonNull(key, "key").hashCode());
         while (true) {
-            Entry<K, V> e = entries.get(key);
+            Entry<K, V> e = entries.get(key, hash);
             if (e == null) {
                 return null;
             }
@@ -257,7 +269,7 @@ public final class RotatingMap<K, V> {
                     removed = true;
                 }
             }
-            entries.remove(key, e);
+            entries.remove(e);
             if (removed) {
                 return value;
             }
@@ -280,11 +292,11 @@ public final class RotatingMap<K, V> {
      */
     public Set<K> keyset() {
         Set<K> keys = new HashSet<>();
-        for (Entry<K, V> e : entries.values()) {
+        entries.forEach(e -> {
             if (e.gen != DEAD) {
                 keys.add(e.key);
             }
-        }
+        });
         return keys;
     }
 
@@ -341,17 +353,64 @@ public final class RotatingMap<K, V> {
         void expire(K key, V val);
     }
 
-    /** One key's record: the generation of its last put and its value, changed under its monitor. */
+    /**
+     * One key's record: the generation of its last put and its value, changed under its monitor; also its entry in
+     * the hash table. 40 bytes with compressed references.
+     */
     static final class Entry<K, V> {
+        private static final VarHandle CHAIN;
+
+        static {
+            try {
+                CHAIN = MethodHandles.lookup().findVarHandle(Entry.class, "chain", Entry.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
         final K key;
+        final int hash;
         volatile V value;
         volatile long gen;
         Entry<K, V> next;    // link in its generation's stack
+        @SuppressWarnings("unused") // through CHAIN
+        private Entry<K, V> chain; // link in its hash table bucket
 
-        Entry(K key, V value, long gen) {
+        Entry(K key, V value, long gen, int hash) {
             this.key = key;
+            this.hash = hash;
             this.value = value;
             this.gen = gen;
+        }
+    }
+
+    /** The hash table of the entries, keyed by {@code equals}. Thread-safe. */
+    private static final class Entries<K, V> extends NodeTable<Entry<K, V>> {
+
+        @Override
+        int hashOf(Entry<K, V> e) {
+            return e.hash;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        Entry<K, V> chainOf(Entry<K, V> e) {
+            return (Entry<K, V>) Entry.CHAIN.getAcquire(e);
+        }
+
+        @Override
+        void chain(Entry<K, V> e, Entry<K, V> next) {
+            Entry.CHAIN.setRelease(e, next);
+        }
+
+        @Override
+        boolean hasKey(Entry<K, V> e, Object key) {
+            return key == e.key || key.equals(e.key);
+        }
+
+        @Override
+        boolean sameKey(Entry<K, V> e, Entry<K, V> other) {
+            return hasKey(other, e.key);
         }
     }
 }
