@@ -10,17 +10,20 @@ import io.clockwork.queue.QueueSettings;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.time.Ticker;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
@@ -57,7 +60,15 @@ import java.util.function.Supplier;
  *   <li><b>Partitions</b>: {@code partitions(n)} splits the queue into n partitions with distinct hash tags, so a
  *   Cluster spreads them over its masters. An id always maps to the same partition ({@link PartitionSelector}), so
  *   deduplication, cancel and ack stay single-slot; consumers start each poll at the next partition in turn. FIFO
- *   within a due time holds per partition. Every client of a queue must use the same partition count.</li>
+ *   within a due time holds per partition. Every client of a queue must use the same partition count. A poll
+ *   skips a partition that answered "nothing due" for min(its next event, 20 ms), unless this client offers there
+ *   or a wake-up signal arrives, so idle partitions cost no round trips.</li>
+ *   <li><b>Group commit</b> ({@link Batcher}): concurrent offers, acks and polls of one client to one partition
+ *   share one script call, each caller getting its own reply (its own dedup flag, ack code, or message); a caller
+ *   alone is sent at once, batches form only while a call is in flight. A batched poll takes as many messages as
+ *   callers are waiting, so nothing is prefetched into a client buffer.</li>
+ *   <li><b>Never early</b>: a positive delay counts from the server's clock rounded up to the next millisecond,
+ *   polls compare with it rounded down.</li>
  * </ul>
  * References: Redisson {@code RedissonDelayedQueue} (what to avoid); Amazon SQS visibility timeouts and dead-letter
  * queues (the delivery model); Redis docs on {@code EVALSHA}, script effects replication and Cluster hash tags.
@@ -74,6 +85,11 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private static final long PROBE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(PROBE_INTERVAL_MS);
     /** Most dead letters one purge call deletes. */
     private static final int PURGE_BATCH = 1000;
+    /** Most offers or acks one group-commit script call carries. */
+    private static final int MAX_BATCH = 64;
+    /** Longest a poll skips a partition that just answered "nothing due" (partitioned queues only). */
+    private static final long EMPTY_HINT_MAX_MS = 20;
+    private static final byte[] ONE = arg(1);
 
     private final QueueSettings<V> settings;
     private final Connections connections;
@@ -87,6 +103,15 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private final Ticker ticker;
     /** Per partition (when more than one): the ticker reading before which a failing partition is skipped. */
     private final AtomicLongArray partitionDownUntil;
+    /**
+     * Per partition (when more than one): the ticker reading before which a poll skips it, because it answered
+     * "nothing due before then" a moment ago. Cleared by this client's own offers there and by a wake-up signal.
+     */
+    private final AtomicLongArray partitionEmptyUntil;
+    /** Per partition: group commits of concurrent offers, acks and polls (see {@link Batcher}). */
+    private final Batcher<Call>[] offers;
+    private final Batcher<Call>[] acks;
+    private final Batcher<Call>[] polls;
     /** The ticker reading before which pollers sleep on the client instead of waiting for the signal. */
     private volatile long waiterDownUntil;
     private volatile boolean closed;
@@ -98,6 +123,10 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         this.selector = new PartitionSelector(b.partitions);
         this.ticker = b.ticker;
         this.partitionDownUntil = b.partitions > 1 ? new AtomicLongArray(b.partitions) : null;
+        this.partitionEmptyUntil = b.partitions > 1 ? new AtomicLongArray(b.partitions) : null;
+        this.offers = batchers(b.partitions, MAX_BATCH, Script.OFFER, this::splitOffers);
+        this.acks = batchers(b.partitions, MAX_BATCH, Script.ACK, RedisDelayedQueue::splitAcks);
+        this.polls = batchers(b.partitions, Integer.MAX_VALUE, Script.POLL, RedisDelayedQueue::splitPolls);
         this.waiterDownUntil = ticker.read();
         this.scripts = new ScriptRunner(connections, settings.name(), b.commandTimeout, b.retryFor, b.ticker);
         this.waiter = new SignalWaiter(connections, keys.signalKey(), this::signal);
@@ -180,9 +209,108 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     private boolean add(String id, byte[] payload, long delayMs) {
         int p = selector.partitionOf(id);
-        List<Object> r = scripts.run("offer", Script.OFFER, keys.keys(p), maxAttemptsArg, arg(id), payload,
-                arg(delayMs));
+        Call call = new Call(arg(id), payload, arg(delayMs));
+        List<Object> r = batched("offer", scripts.retryNanos(), offers[p], call, Script.OFFER, p);
+        if (partitionEmptyUntil != null) {
+            partitionEmptyUntil.set(p, 0);
+        }
         return flagsAndSignal(r);
+    }
+
+    /** One call of a group commit: its own arguments (after maxAttempts), completed with its own reply. */
+    private static final class Call extends CompletableFuture<List<Object>> {
+        final byte[][] args;
+
+        Call(byte[]... args) {
+            this.args = args;
+        }
+    }
+
+    /** Splits a batched script's reply into each call's own reply, shaped as the reply of that call alone. */
+    private interface Split {
+        void complete(List<Call> batch, List<Object> reply);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Batcher<Call>[] batchers(int partitions, int max, Script script, Split split) {
+        Batcher<Call>[] result = new Batcher[partitions];
+        for (int p = 0; p < partitions; p++) {
+            byte[][] k = keys.keys(p);
+            boolean poll = script == Script.POLL;
+            result[p] = new Batcher<>(max, batch -> {
+                List<byte[]> args = new ArrayList<>(1 + 3 * batch.size());
+                args.add(maxAttemptsArg);
+                if (poll) {
+                    args.add(arg(SWEEP_LIMIT));
+                    args.add(visibilityArg);
+                    args.add(arg(batch.size()));
+                } else {
+                    for (Call c : batch) {
+                        args.addAll(Arrays.asList(c.args));
+                    }
+                }
+                RedisFuture<List<Object>> f = connections.commands().evalsha(script.sha(), script.output(), k,
+                        args.toArray(new byte[0][]));
+                return f.thenAccept(reply -> split.complete(batch, reply));
+            });
+        }
+        return result;
+    }
+
+    /** Offer reply: {added per call..., must signal}; each call gets {added, must signal (the first call only)}. */
+    private void splitOffers(List<Call> batch, List<Object> reply) {
+        Object signal = reply.get(reply.size() - 1);
+        for (int i = 0; i < batch.size(); i++) {
+            batch.get(i).complete(Arrays.asList(reply.get(i), i == 0 ? signal : 0L));
+        }
+    }
+
+    /** Ack reply: {code per call...}; each call gets {code}. */
+    private static void splitAcks(List<Call> batch, List<Object> reply) {
+        for (int i = 0; i < batch.size(); i++) {
+            batch.get(i).complete(Arrays.asList(reply.get(i)));
+        }
+    }
+
+    /**
+     * Poll reply: {k, next event, must signal, k x (id, payload, attempt, receipt)}: the first k calls get one
+     * message each, in order, the others {0, next event, 0}.
+     */
+    private static void splitPolls(List<Call> batch, List<Object> reply) {
+        long k = (Long) reply.get(0);
+        for (int i = 0; i < batch.size(); i++) {
+            if (i < k) {
+                int at = 3 + 4 * i;
+                batch.get(i).complete(Arrays.asList(1L, -1L, i == 0 ? reply.get(2) : 0L, reply.get(at),
+                        reply.get(at + 1), reply.get(at + 2), reply.get(at + 3)));
+            } else {
+                batch.get(i).complete(Arrays.asList(0L, reply.get(1), 0L));
+            }
+        }
+    }
+
+    /**
+     * Runs one call through its partition's group commit; after a transient failure it is retried alone (an id
+     * deduplicates an offer's retry; a receipt makes an ack's retry harmless; a poll's lost delivery comes back after
+     * the visibility timeout).
+     */
+    private List<Object> batched(String operation, long retryNanos, Batcher<Call> batcher, Call call, Script script,
+                                 int p) {
+        return batchedTracked(operation, retryNanos, batcher, call, script, p).value();
+    }
+
+    private ScriptRunner.Reply<List<Object>> batchedTracked(String operation, long retryNanos, Batcher<Call> batcher,
+                                                           Call call, Script script, int p) {
+        byte[][] alone = new byte[1 + call.args.length][];
+        alone[0] = maxAttemptsArg;
+        System.arraycopy(call.args, 0, alone, 1, call.args.length);
+        if (script == Script.POLL) {
+            alone = new byte[][] {maxAttemptsArg, arg(SWEEP_LIMIT), visibilityArg, ONE};
+        }
+        return scripts.runAfter(operation, retryNanos, () -> {
+            batcher.submit(call);
+            return scripts.await(call);
+        }, script, keys.keys(p), alone);
     }
 
     @Override
@@ -224,6 +352,17 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                 if (partitionDownUntil != null && partitionDownUntil.get(p) - ticker.read() > 0) {
                     continue; // failed a moment ago: probed again after PROBE_INTERVAL, the others go on
                 }
+                if (partitionEmptyUntil != null) {
+                    long left = partitionEmptyUntil.get(p) - ticker.read();
+                    if (left > 0) {
+                        // Nothing due there a moment ago: costs no round trip until then (or a wake-up).
+                        long ms = ceilMillis(left);
+                        if (nextEventMs < 0 || ms < nextEventMs) {
+                            nextEventMs = ms;
+                        }
+                        continue;
+                    }
+                }
                 Object r;
                 try {
                     r = pollPartition(p);
@@ -256,6 +395,10 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                 long next = (Long) r;
                 if (next >= 0 && (nextEventMs < 0 || next < nextEventMs)) {
                     nextEventMs = next;
+                }
+                if (partitionEmptyUntil != null && next != 0) {
+                    long hint = next < 0 ? EMPTY_HINT_MAX_MS : Math.min(next, EMPTY_HINT_MAX_MS);
+                    partitionEmptyUntil.set(p, ticker.read() + TimeUnit.MILLISECONDS.toNanos(hint));
                 }
             }
             long now = ticker.read();
@@ -296,7 +439,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                 continue;
             }
             try {
-                waiter.await(waitMs);
+                if (waiter.await(waitMs) && partitionEmptyUntil != null) {
+                    // Someone made a message due: every partition may hold it.
+                    for (int p = 0; p < keys.partitions(); p++) {
+                        partitionEmptyUntil.set(p, 0);
+                    }
+                }
             } catch (RuntimeException e) {
                 if (closed) {
                     return null;
@@ -314,20 +462,19 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private Object pollPartition(int p) {
         while (true) {
             // Partitioned: one attempt, then the poll moves on (a down partition is retried on the next pass).
-            List<Object> r = partitionDownUntil == null
-                    ? scripts.run("poll", Script.POLL, keys.keys(p), maxAttemptsArg, arg(SWEEP_LIMIT), visibilityArg)
-                    : scripts.runOnce("poll", Script.POLL, keys.keys(p), maxAttemptsArg, arg(SWEEP_LIMIT),
-                            visibilityArg);
+            // Concurrent pollers of this partition share one script call (a group commit), one message each.
+            List<Object> r = batched("poll", partitionDownUntil == null ? scripts.retryNanos() : 0, polls[p],
+                    new Call(), Script.POLL, p);
             if ((Long) r.get(0) == 0L) {
                 return r.get(1);
             }
-            String id = string(r.get(1));
-            byte[] payload = (byte[]) r.get(2);
-            int attempt = Math.toIntExact((Long) r.get(3));
-            long receipt = (Long) r.get(4);
-            if ((Long) r.get(5) == 1L) {
+            if ((Long) r.get(2) == 1L) {
                 signal();
             }
+            String id = string(r.get(3));
+            byte[] payload = (byte[]) r.get(4);
+            int attempt = Math.toIntExact((Long) r.get(5));
+            long receipt = (Long) r.get(6);
             try {
                 return new RedisDelivery<>(this, p, id, settings.decode(payload), attempt, receipt);
             } catch (CodecException e) {
@@ -340,8 +487,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     boolean ack(int partition, String id, long receipt) {
         checkOpen();
-        ScriptRunner.Reply<Long> r = scripts.runTracked("ack", Script.ACK, keys.keys(partition), maxAttemptsArg,
-                arg(id), arg(receipt));
+        ScriptRunner.Reply<List<Object>> reply = batchedTracked("ack", scripts.retryNanos(), acks[partition],
+                new Call(arg(id), arg(receipt)), Script.ACK, partition);
+        ScriptRunner.Reply<Long> r = new ScriptRunner.Reply<>((Long) reply.value().get(0), reply.uncertain());
         // A retried ack that finds the message gone was almost surely done by its own first attempt, whose reply
         // was lost (a timeout, a paused or killed server): reporting false would claim the message is still
         // someone else's to process. (Had the visibility timeout passed and another consumer acked a redelivery

@@ -23,7 +23,7 @@ enum Script {
     CANCEL("cancel", ScriptOutputType.INTEGER),
     RESCHEDULE("reschedule", ScriptOutputType.MULTI),
     POLL("poll", ScriptOutputType.MULTI),
-    ACK("ack", ScriptOutputType.INTEGER),
+    ACK("ack", ScriptOutputType.MULTI),
     NACK("nack", ScriptOutputType.MULTI),
     KILL("kill", ScriptOutputType.INTEGER),
     STATS("stats", ScriptOutputType.MULTI),

@@ -11,6 +11,8 @@ import io.clockwork.time.Ticker;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -134,14 +136,51 @@ final class ScriptRunner {
         return retryNanos;
     }
 
+    /**
+     * Runs a script whose first attempt is made by someone else (a {@link Batcher} coalescing concurrent calls into
+     * one script call): if that attempt fails with {@code NOSCRIPT} the script is loaded and the call runs alone;
+     * after a transient failure it is retried alone (with {@code args}) like {@link #run}, for at most
+     * {@code retryNanos} in all.
+     *
+     * @param operation  the queue operation, for error messages
+     * @param retryNanos how long to keep retrying; zero: once
+     * @param first      the first attempt: waits for and returns this call's own reply, or throws Lettuce's error
+     * @param script     the script
+     * @param keys       its keys
+     * @param args       its arguments for this call alone
+     * @param <T>        the reply type
+     * @return the reply
+     */
+    <T> Reply<T> runAfter(String operation, long retryNanos, Supplier<T> first, Script script, byte[][] keys,
+                          byte[]... args) {
+        return run(operation, retryNanos, first, script, keys, args);
+    }
+
     private <T> Reply<T> run(String operation, long retryNanos, Script script, byte[][] keys, byte[]... args) {
+        return run(operation, retryNanos, null, script, keys, args);
+    }
+
+    private <T> Reply<T> run(String operation, long retryNanos, Supplier<T> first, Script script, byte[][] keys,
+                             byte[]... args) {
         long start = ticker.read();
         long backoffMs = 10;
         int attempt = 1;
+        boolean mayHaveRun = false;
         while (true) {
             try {
-                return new Reply<>(once(script, keys, args), attempt > 1);
+                if (first != null) {
+                    Supplier<T> f = first;
+                    first = null;
+                    try {
+                        return new Reply<>(f.get(), false);
+                    } catch (RedisNoScriptException e) {
+                        // Not run: the server forgot the script. once() loads it and runs this call alone.
+                        return new Reply<>(once(script, keys, args), false);
+                    }
+                }
+                return new Reply<>(once(script, keys, args), mayHaveRun);
             } catch (RuntimeException e) {
+                mayHaveRun = true;
                 long elapsed = ticker.read() - start;
                 if (!isTransient(e) || elapsed + TimeUnit.MILLISECONDS.toNanos(backoffMs) > retryNanos
                         || Thread.currentThread().isInterrupted()) {
@@ -201,7 +240,15 @@ final class ScriptRunner {
         }
     }
 
-    private <T> T await(RedisFuture<T> future) {
+    /**
+     * Waits for a reply like every command of this runner: at most the command timeout, cancelling the future then
+     * (a batched call not yet sent is then never sent).
+     *
+     * @param future the reply
+     * @param <T>    its type
+     * @return the reply
+     */
+    <T> T await(Future<T> future) {
         try {
             return future.get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {

@@ -21,6 +21,26 @@ local function now_ms()
     return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
+-- The server's clock floored and rounded up to whole milliseconds: {floor, ceil}. A due time counts a delay from
+-- the ceiling, so that a message is never due (by the floored clock pollers read) before offer time + delay.
+local function now_floor_ceil()
+    local t = redis.call('TIME')
+    local us = tonumber(t[2])
+    local floor = tonumber(t[1]) * 1000 + math.floor(us / 1000)
+    if us % 1000 > 0 then
+        return floor, floor + 1
+    end
+    return floor, floor
+end
+
+-- When a message delayed by delay_ms (0: due at once) falls due, given the clock's floor and ceiling.
+local function due_at(delay_ms, floor, ceil)
+    if delay_ms <= 0 then
+        return floor
+    end
+    return ceil + delay_ms
+end
+
 -- Members sort by score, then bytewise: a fixed-width sequence prefix keeps equal due times in offer order.
 local function member(seq, id)
     return string.format('%016x', seq) .. id

@@ -6,12 +6,12 @@ if state ~= 'F' or seq ~= tonumber(ARGV[3]) then
     return {0, 0}
 end
 redis.call('ZREM', INFLIGHT, member(seq, id))
-local now = now_ms()
+local now, ceil = now_floor_ceil()
 if attempts >= MAX_ATTEMPTS then
     bury(id, attempts, max_attempts_reason(), now)
     return {1, 0}
 end
-if schedule(id, attempts, now + tonumber(ARGV[4]), now) then
+if schedule(id, attempts, due_at(tonumber(ARGV[4]), now, ceil), now) then
     return {1, signal()}
 end
 return {1, 0}

@@ -6,8 +6,8 @@ if state ~= 'D' then
     return {0, 0}
 end
 redis.call('ZREM', PENDING, member(seq, id))
-local now = now_ms()
-if schedule(id, attempts, now + tonumber(ARGV[3]), now) then
+local now, ceil = now_floor_ceil()
+if schedule(id, attempts, due_at(tonumber(ARGV[3]), now, ceil), now) then
     return {1, signal()}
 end
 return {1, 0}

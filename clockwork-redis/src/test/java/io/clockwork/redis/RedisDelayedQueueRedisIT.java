@@ -78,6 +78,10 @@ class RedisDelayedQueueRedisIT {
         }
     }
 
+    private static long ceilMillis(long micros) {
+        return micros / 1000 + (micros % 1000 > 0 ? 1 : 0);
+    }
+
     private int blockedClients() {
         Matcher m = Pattern.compile("blocked_clients:(\\d+)").matcher((String) redis.call("INFO", "clients"));
         return m.find() ? Integer.parseInt(m.group(1)) : -1;
@@ -122,7 +126,7 @@ class RedisDelayedQueueRedisIT {
         RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
         long before = clock.nowMillis();
         assertThat(q.offer("m-1", "v", Duration.ofSeconds(10))).isTrue();
-        long after = clock.nowMillis();
+        long after = ceilMillis(clock.nowMicros()); // a delay counts from the server's clock rounded up to 1 ms
 
         List<ScoredValue<String>> head = clock.connection().sync()
                 .zrangeWithScores(KeyLayout.prefix(name, 0) + "pending", 0, 0);
@@ -136,11 +140,108 @@ class RedisDelayedQueueRedisIT {
         // The longest delay still lands exactly: server ms + 2^52 stays below 2^53, where doubles stop being exact.
         long beforeMax = clock.nowMillis();
         assertThat(q.offer("m-max", "v", DelayedQueue.MAX_DELAY)).isTrue();
-        long afterMax = clock.nowMillis();
+        long afterMax = ceilMillis(clock.nowMicros());
         List<ScoredValue<String>> last = clock.connection().sync()
                 .zrangeWithScores(KeyLayout.prefix(name, 0) + "pending", -1, -1);
         assertThat(last.get(0).getValue()).endsWith("m-max");
         assertThat((long) last.get(0).getScore()).isBetween(beforeMax + (1L << 52), afterMax + (1L << 52));
+    }
+
+    @Test
+    void nothingIsDeliveredBeforeItsDelayHasPassedAtMillisecondPrecision() throws Exception {
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), uniqueName("early"),
+                Codec.string()).build());
+        int early = 0;
+        long worstEarlyNanos = 0;
+        for (int i = 0; i < 300; i++) {
+            long delayMs = 1 + i % 3;
+            long t0 = System.nanoTime();
+            q.offer("v" + i, Duration.ofMillis(delayMs));
+            Delivery<String> d = q.poll(Duration.ofSeconds(5));
+            long elapsed = System.nanoTime() - t0;
+            assertThat(d).isNotNull();
+            assertThat(d.ack()).isTrue();
+            if (elapsed < TimeUnit.MILLISECONDS.toNanos(delayMs)) {
+                early++;
+                worstEarlyNanos = Math.max(worstEarlyNanos, TimeUnit.MILLISECONDS.toNanos(delayMs) - elapsed);
+            }
+        }
+        // Before: due = floor(server ms) + delay, so about half came up to 1 ms early.
+        assertThat(early).as("deliveries before offer + delay (worst by %d ns)", worstEarlyNanos).isZero();
+    }
+
+    // ---- group commit ----
+
+    @Test
+    void concurrentOffersEachGetTheirOwnResultAndAreCoalesced() throws Exception {
+        String name = uniqueName("group");
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
+        redis.call("CONFIG", "RESETSTAT");
+        int threads = 8;
+        int ids = 2_000;
+        // Every id is offered by two threads at once: exactly one of them must be told it was added.
+        Map<String, AtomicInteger> added = new ConcurrentHashMap<>();
+        Map<String, Boolean> generated = new ConcurrentHashMap<>();
+        List<Future<?>> running = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int shift = t / 2;
+            running.add(background.submit(() -> {
+                for (int i = 0; i < ids / (threads / 2); i++) {
+                    String id = "id-" + (shift * (ids / (threads / 2)) + i);
+                    if (q.offer(id, "v:" + id, FAR)) {
+                        added.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
+                    }
+                    assertThat(generated.put(q.offer("gen", FAR), true)).isNull();
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : running) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        assertThat(added).hasSize(ids);
+        assertThat(added.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+        int offers = 2 * ids + threads * (ids / (threads / 2));
+        assertThat(generated).hasSize(offers - 2 * ids);
+        assertThat(q.stats().delayed()).isEqualTo(ids + generated.size());
+        Matcher calls = Pattern.compile("cmdstat_evalsha:calls=(\\d+)").matcher(
+                (String) redis.call("INFO", "commandstats"));
+        assertThat(calls.find()).isTrue();
+        // 8 threads offering at once: calls that arrive while one is in flight share the next script call.
+        assertThat(Long.parseLong(calls.group(1))).as("script calls for %d offers", offers).isLessThan(offers);
+    }
+
+    @Test
+    void concurrentPollersShareScriptCallsYetGetEveryMessageOnceAndInOrder() throws Exception {
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), uniqueName("group-poll"),
+                Codec.string()).build());
+        int messages = 4_000;
+        for (int i = 0; i < messages; i++) {
+            q.offer(String.format("m-%05d", i), Integer.toString(i), Duration.ZERO);
+        }
+        int consumers = 4;
+        Map<String, Integer> seen = new ConcurrentHashMap<>();
+        List<Future<List<Integer>>> running = new ArrayList<>();
+        for (int c = 0; c < consumers; c++) {
+            running.add(background.submit((Callable<List<Integer>>) () -> {
+                List<Integer> mine = new ArrayList<>();
+                Delivery<String> d;
+                while ((d = q.poll(Duration.ofMillis(200))) != null) {
+                    mine.add(Integer.parseInt(d.value()));
+                    seen.merge(d.id(), 1, Integer::sum);
+                    assertThat(d.attempt()).isEqualTo(1);
+                    assertThat(d.ack()).isTrue();
+                }
+                return mine;
+            }));
+        }
+        for (Future<List<Integer>> f : running) {
+            // Batches hand messages out in due order, so each consumer sees its share in offer order.
+            assertThat(f.get(60, TimeUnit.SECONDS)).isSorted();
+        }
+        assertThat(seen).hasSize(messages);
+        assertThat(seen.values()).allSatisfy(n -> assertThat(n).isEqualTo(1));
+        assertThat(q.stats().inFlight()).isZero();
     }
 
     // ---- wake-ups ----

@@ -1,0 +1,112 @@
+package io.clockwork.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * Group commit for one partition's script: concurrent calls are coalesced into one script call, each caller still
+ * getting its own reply. Thread-safe.
+ *
+ * <p>A call is a request (a {@link CompletableFuture} its caller waits on) added to a lock-free queue. Whoever finds
+ * no batch in flight becomes the leader: it takes what has accumulated (at most {@code max}) and sends it as one
+ * asynchronous script call on the shared connection, without waiting. When that reply arrives (on the connection's
+ * I/O thread) every request of the batch is completed and the next batch, made of the calls that arrived meanwhile,
+ * is sent at once. A caller alone sends its call at once: there is no linger delay, batches grow only while a call is
+ * already in flight, i.e. exactly when callers would otherwise queue behind each other anyway.
+ *
+ * <p>A request cancelled before it was sent (its caller timed out) is dropped, so it never runs late. A failed batch
+ * fails each of its requests with the same error; callers retry alone (see
+ * {@link ScriptRunner#runAfter}).
+ *
+ * @param <Q> the request type
+ */
+final class Batcher<Q extends CompletableFuture<?>> {
+
+    private final ConcurrentLinkedQueue<Q> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean inFlight = new AtomicBoolean();
+    private final int max;
+    private final Function<List<Q>, CompletionStage<?>> send;
+
+    /**
+     * @param max  most requests per script call
+     * @param send sends a batch and returns a stage that completes once the reply was handed out; it must complete
+     *             every request of the batch (requests left incomplete fail with the stage's error)
+     */
+    Batcher(int max, Function<List<Q>, CompletionStage<?>> send) {
+        this.max = max;
+        this.send = send;
+    }
+
+    /**
+     * Adds a request and sends it now, alone or with those waiting, unless a batch is in flight (then it goes with the
+     * next one, sent as soon as that reply arrives).
+     *
+     * @param request the request; its caller waits on it
+     */
+    void submit(Q request) {
+        queue.add(request);
+        drain();
+    }
+
+    private void drain() {
+        while (!queue.isEmpty() && inFlight.compareAndSet(false, true)) {
+            List<Q> batch = new ArrayList<>(Math.min(max, 16));
+            Q q;
+            while (batch.size() < max && (q = queue.poll()) != null) {
+                if (!q.isDone()) {
+                    batch.add(q);
+                }
+            }
+            if (batch.isEmpty()) {
+                inFlight.set(false);
+                continue;
+            }
+            CompletableFuture<?> sent;
+            try {
+                sent = send.apply(batch).toCompletableFuture();
+            } catch (RuntimeException e) {
+                settle(batch, e);
+                inFlight.set(false);
+                continue;
+            }
+            if (sent.isDone()) { // e.g. rejected at once while disconnected: no recursion, go on here
+                settle(batch, error(sent));
+                inFlight.set(false);
+                continue;
+            }
+            sent.whenComplete((r, e) -> {
+                settle(batch, e);
+                inFlight.set(false);
+                drain();
+            });
+            return;
+        }
+    }
+
+    private static Throwable error(CompletableFuture<?> f) {
+        try {
+            f.join();
+            return null;
+        } catch (CompletionException e) {
+            return e.getCause();
+        } catch (RuntimeException e) {
+            return e;
+        }
+    }
+
+    private static <Q extends CompletableFuture<?>> void settle(List<Q> batch, Throwable e) {
+        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        for (Q q : batch) {
+            if (!q.isDone()) {
+                q.completeExceptionally(cause != null ? cause
+                        : new IllegalStateException("batched script call completed without a reply for this call"));
+            }
+        }
+    }
+}
