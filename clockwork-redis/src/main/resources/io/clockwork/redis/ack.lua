@@ -1,20 +1,35 @@
--- ack: ARGV maxAttempts, then (id, receipt) for each of one or more deliveries (a group commit of concurrent acks
--- to this partition). Deletes each message if its delivery still holds it. Returns per delivery 1 if deleted now,
--- 2 if the message no longer exists (a retried ack whose first attempt ran counts that as done), 0 if someone else
--- holds it. O(m log n) for m deliveries.
-local result = {}
+-- ack: ARGV maxAttempts, then (id, receipt) for each of m deliveries (m >= 1: a group commit of concurrent acks to
+-- this partition). Deletes each message if its delivery still holds it. Returns per delivery 1 if deleted now, 2 if
+-- the message no longer exists (a retried ack whose first attempt ran counts that as done), 0 if someone else holds
+-- it. O(m log n); commands per call: HMGET, and if any is deleted one ZREM and two HDELs.
+local ids = {}
 for i = 2, #ARGV, 2 do
-    local id = ARGV[i]
-    local state, _, seq = get_meta(id)
-    if not state then
-        result[#result + 1] = 2
-    elseif state ~= 'F' or seq ~= tonumber(ARGV[i + 1]) then
-        result[#result + 1] = 0
+    ids[#ids + 1] = ARGV[i]
+end
+local metas = redis.call('HMGET', META, unpack(ids))
+local result = {}
+local members = {}
+local deleted = {}
+local done = {}
+for j = 1, #ids do
+    local id = ids[j]
+    if not metas[j] or done[id] then
+        result[j] = 2
     else
-        redis.call('ZREM', INFLIGHT, member(seq, id))
-        redis.call('HDEL', META, id)
-        redis.call('HDEL', PAYLOAD, id)
-        result[#result + 1] = 1
+        local state, _, seq = parse_meta(metas[j])
+        if state ~= 'F' or seq ~= tonumber(ARGV[2 * j + 1]) then
+            result[j] = 0
+        else
+            done[id] = true
+            members[#members + 1] = member(seq, id)
+            deleted[#deleted + 1] = id
+            result[j] = 1
+        end
     end
+end
+if #deleted > 0 then
+    redis.call('ZREM', INFLIGHT, unpack(members))
+    redis.call('HDEL', META, unpack(deleted))
+    redis.call('HDEL', PAYLOAD, unpack(deleted))
 end
 return result

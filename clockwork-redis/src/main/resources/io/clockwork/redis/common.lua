@@ -50,13 +50,22 @@ local function id_of(m)
     return string.sub(m, 17)
 end
 
+-- Parses a META value "<state> <attempts> <seq>".
+local function parse_meta(m)
+    local state, attempts, seq = string.match(m, '^(%a) (%d+) (%d+)$')
+    return state, tonumber(attempts), tonumber(seq)
+end
+
 local function get_meta(id)
     local m = redis.call('HGET', META, id)
     if not m then
         return nil
     end
-    local state, attempts, seq = string.match(m, '^(%a) (%d+) (%d+)$')
-    return state, tonumber(attempts), tonumber(seq)
+    return parse_meta(m)
+end
+
+local function meta_value(state, attempts, seq)
+    return string.format('%s %d %d', state, attempts, seq)
 end
 
 local function set_meta(id, state, attempts, seq)
@@ -66,8 +75,10 @@ end
 -- Wakes one blocked poller. Returns 1 when the signal key is out of this slot and the client must push it.
 local function signal()
     if SIGNAL then
-        redis.call('LPUSH', SIGNAL, '1')
-        redis.call('LTRIM', SIGNAL, 0, 0)
+        -- At most one token: trim only when one was already there (usually nobody took it yet).
+        if redis.call('LPUSH', SIGNAL, '1') > 1 then
+            redis.call('LTRIM', SIGNAL, 0, 0)
+        end
         return 0
     end
     return 1

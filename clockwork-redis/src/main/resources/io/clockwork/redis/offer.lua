@@ -1,24 +1,30 @@
--- offer: ARGV maxAttempts, then (id, payload, delay ms) for each of one or more messages (a group commit of
--- concurrent offers to this partition). Returns {added 0/1 per message..., client must signal 0/1}.
--- O(m log n) for m messages. A message with a positive delay is due at the server's clock rounded up to the next
--- millisecond plus the delay, so never early; with no delay it is due at once.
+-- offer: ARGV maxAttempts, then (id, payload, delay ms) for each of m messages (m >= 1: a group commit of concurrent
+-- offers to this partition). Returns {added 0/1 per message..., client must signal 0/1}. O(m log n).
+-- A message with a positive delay is due at the server's clock rounded up to the next millisecond plus the delay,
+-- so never early; with no delay it is due at once. Commands per call: TIME, INCRBY, one HSETNX per message (the
+-- dedup check and the state write in one), one ZADD and one HSET for all added messages, at most one ZRANGE.
 local floor, ceil = now_floor_ceil()
+local m = (#ARGV - 1) / 3
+local base = redis.call('INCRBY', SEQ, m) - m
 local result = {}
+local scored = {}
+local payloads = {}
 local wake = false
 local head_read = false
 local head_due = nil
-for i = 2, #ARGV, 3 do
+for j = 1, m do
+    local i = 3 * j - 1
     local id = ARGV[i]
-    if redis.call('HEXISTS', META, id) == 1 then
-        result[#result + 1] = 0
+    local seq = base + j
+    if redis.call('HSETNX', META, id, meta_value('D', 0, seq)) == 0 then
+        result[j] = 0 -- known id (also a second offer of the same id in this call): deduplicated
     else
         local due = due_at(tonumber(ARGV[i + 2]), floor, ceil)
         if not wake then
             if due <= floor then
                 wake = true
             else
-                -- Read lazily: messages added before without waking sort after the old head, so it is still it.
-                if not head_read then
+                if not head_read then -- nothing of this call is in PENDING yet: this is the old head
                     local head = redis.call('ZRANGE', PENDING, 0, 0, 'WITHSCORES')
                     head_read = true
                     if head[2] then
@@ -28,16 +34,20 @@ for i = 2, #ARGV, 3 do
                 wake = head_due == nil or due < head_due
             end
         end
-        local seq = redis.call('INCR', SEQ)
-        redis.call('ZADD', PENDING, due, member(seq, id))
-        set_meta(id, 'D', 0, seq)
-        redis.call('HSET', PAYLOAD, id, ARGV[i + 1])
-        result[#result + 1] = 1
+        scored[#scored + 1] = due
+        scored[#scored + 1] = member(seq, id)
+        payloads[#payloads + 1] = id
+        payloads[#payloads + 1] = ARGV[i + 1]
+        result[j] = 1
     end
 end
+if #scored > 0 then
+    redis.call('ZADD', PENDING, unpack(scored))
+    redis.call('HSET', PAYLOAD, unpack(payloads))
+end
 if wake then
-    result[#result + 1] = signal()
+    result[m + 1] = signal()
 else
-    result[#result + 1] = 0
+    result[m + 1] = 0
 end
 return result

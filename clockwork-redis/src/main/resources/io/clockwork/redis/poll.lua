@@ -3,27 +3,43 @@
 -- flight (n: how many pollers of one client were waiting for this partition at once; each gets one).
 -- Returns {k taken, ms until the next event or -1 (only when k < n), client must signal 0/1,
 --          then id, payload, attempt, receipt for each message taken}.
--- O((n + sweep limit) log n).
+-- O((n + sweep limit) log n); commands per call besides the sweep: TIME, ZRANGEBYSCORE, and if any is due one
+-- ZREM, two HMGETs, INCRBY, ZADD and HSET for all of them.
 local now = now_ms()
 sweep(now, tonumber(ARGV[2]))
 local n = tonumber(ARGV[4])
-local visible_until = now + tonumber(ARGV[3])
 local heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now, 'LIMIT', 0, n + 1)
 local k = math.min(n, #heads)
 local result = {k, -1, 0}
-for i = 1, k do
-    local m = heads[i]
-    local id = id_of(m)
-    redis.call('ZREM', PENDING, m)
-    local _, attempts = get_meta(id)
-    attempts = attempts + 1
-    local seq = redis.call('INCR', SEQ)
-    redis.call('ZADD', INFLIGHT, visible_until, member(seq, id))
-    set_meta(id, 'F', attempts, seq)
-    result[#result + 1] = id
-    result[#result + 1] = redis.call('HGET', PAYLOAD, id)
-    result[#result + 1] = attempts
-    result[#result + 1] = seq
+if k > 0 then
+    local members = {}
+    local ids = {}
+    for i = 1, k do
+        members[i] = heads[i]
+        ids[i] = id_of(heads[i])
+    end
+    redis.call('ZREM', PENDING, unpack(members))
+    local metas = redis.call('HMGET', META, unpack(ids))
+    local payloads = redis.call('HMGET', PAYLOAD, unpack(ids))
+    local base = redis.call('INCRBY', SEQ, k) - k
+    local visible_until = now + tonumber(ARGV[3])
+    local scored = {}
+    local states = {}
+    for i = 1, k do
+        local _, attempts = parse_meta(metas[i])
+        attempts = attempts + 1
+        local seq = base + i
+        scored[#scored + 1] = visible_until
+        scored[#scored + 1] = member(seq, ids[i])
+        states[#states + 1] = ids[i]
+        states[#states + 1] = meta_value('F', attempts, seq)
+        result[#result + 1] = ids[i]
+        result[#result + 1] = payloads[i]
+        result[#result + 1] = attempts
+        result[#result + 1] = seq
+    end
+    redis.call('ZADD', INFLIGHT, unpack(scored))
+    redis.call('HSET', META, unpack(states))
 end
 if k < n then
     result[2] = next_event_in(now)
