@@ -47,9 +47,21 @@ public final class RotatingMap<K, V> {
 
     private static final System.Logger LOG = System.getLogger(RotatingMap.class.getName());
     private static final long DEAD = Long.MIN_VALUE;
+    private static final int STRIPES = 4;
+    /** Slots between two stripes' heads: 64 bytes even with 4-byte compressed references. */
+    private static final int SPACING = 16;
+    private static final int MAX_STRIPED_BUCKETS = 64;
 
     private final Entries<K, V> entries = new Entries<>();
-    private final AtomicReferenceArray<Entry<K, V>> buckets; // generation g files into slot g % numBuckets
+    /**
+     * Stack heads: generation {@code g} files into stack {@code (g % numBuckets) * stride + stripe * spacing}, the
+     * stripe chosen by the pushing thread, so that threads inserting new keys at once do not bounce one cache line
+     * between their cores on every insertion (as {@code MpscInbox}'s stripes). Maps with many generations, which
+     * rotate often and hold few entries per generation, get one stripe and no padding.
+     */
+    private final AtomicReferenceArray<Entry<K, V>> buckets;
+    private final int stripeMask;
+    private final int spacing;
     private final int numBuckets;
     private final ExpiredCallback<K, V> callback;            // null: none
     private final ReentrantLock rotateLock = new ReentrantLock();
@@ -88,7 +100,10 @@ public final class RotatingMap<K, V> {
     private RotatingMap(ExpiredCallback<K, V> callback, int numBuckets) {
         this.numBuckets = checkNumBuckets(numBuckets);
         this.callback = callback;
-        this.buckets = new AtomicReferenceArray<>(numBuckets);
+        int stripes = numBuckets <= MAX_STRIPED_BUCKETS ? STRIPES : 1;
+        this.stripeMask = stripes - 1;
+        this.spacing = stripes == 1 ? 1 : SPACING;
+        this.buckets = new AtomicReferenceArray<>(numBuckets * stripes * spacing);
     }
 
     static int checkNumBuckets(int numBuckets) {
@@ -122,22 +137,28 @@ public final class RotatingMap<K, V> {
         try {
             long newGeneration = generation + 1;
             int slot = slot(newGeneration);
-            // The slot of the oldest generation becomes the newest: take its stack before puts can see the new
+            // The slot of the oldest generation becomes the newest: take its stacks before puts can see the new
             // generation, so that entries pushed from now on belong to the new generation.
-            Entry<K, V> e = buckets.getAndSet(slot, null);
+            @SuppressWarnings("unchecked")
+            Entry<K, V>[] stacks = new Entry[stripeMask + 1];
+            for (int stripe = 0; stripe <= stripeMask; stripe++) {
+                stacks[stripe] = buckets.getAndSet(slot + stripe * spacing, null);
+            }
             generation = newGeneration;
             long oldestLive = newGeneration - numBuckets + 1;
-            while (e != null) {
-                Entry<K, V> next = e.next;
-                e.next = null;
-                long filedIn = expireOrKeep(e, oldestLive);
-                if (filedIn == DEAD) {
-                    entries.remove(e);
-                    expired.add(e);
-                } else if (filedIn != Long.MAX_VALUE) {
-                    push(e, filedIn);
+            for (Entry<K, V> e : stacks) {
+                while (e != null) {
+                    Entry<K, V> next = e.next;
+                    e.next = null;
+                    long filedIn = expireOrKeep(e, oldestLive);
+                    if (filedIn == DEAD) {
+                        entries.remove(e);
+                        expired.add(e);
+                    } else if (filedIn != Long.MAX_VALUE) {
+                        push(e, filedIn);
+                    }
+                    e = next;
                 }
-                e = next;
             }
         } finally {
             rotateLock.unlock();
@@ -147,6 +168,15 @@ public final class RotatingMap<K, V> {
 
     /** @return DEAD if this call expired it, MAX_VALUE if it was removed already, else the generation to refile in */
     private long expireOrKeep(Entry<K, V> e, long oldestLive) {
+        // Most entries met here are kept. A generation only grows until the entry dies, so one that is recent enough
+        // now stays so: re-file it without the lock (if a removal kills it meanwhile, the next rotation drops it).
+        long recent = e.gen;
+        if (recent == DEAD) {
+            return Long.MAX_VALUE;
+        }
+        if (recent - oldestLive >= 0) {
+            return recent;
+        }
         synchronized (e) {
             long g = e.gen;
             if (g == DEAD) {
@@ -304,7 +334,7 @@ public final class RotatingMap<K, V> {
     void clear() {
         rotateLock.lock();
         try {
-            for (int i = 0; i < numBuckets; i++) {
+            for (int i = 0; i < buckets.length(); i++) {
                 buckets.set(i, null);
             }
             entries.clear();
@@ -317,12 +347,15 @@ public final class RotatingMap<K, V> {
         return numBuckets;
     }
 
+    /** The first stack head of a generation. */
     private int slot(long gen) {
-        return (int) Long.remainderUnsigned(gen, numBuckets);
+        return (int) Long.remainderUnsigned(gen, numBuckets) * (stripeMask + 1) * spacing;
     }
 
     private void push(Entry<K, V> e, long gen) {
-        int slot = slot(gen);
+        // Fibonacci hashing of the thread id spreads consecutive ids over the stripes.
+        int stripe = (int) ((Thread.currentThread().getId() * 0x9E3779B97F4A7C15L) >>> 40) & stripeMask;
+        int slot = slot(gen) + stripe * spacing;
         Entry<K, V> head;
         do {
             head = buckets.get(slot);
