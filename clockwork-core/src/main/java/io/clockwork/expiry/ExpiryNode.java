@@ -5,9 +5,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * An element tracked by an {@link ExpiryWheel}: the wheel node itself, plus one state word that touches and the
- * expiry pass race on with compare-and-set. Thread-safe for the state word; the inherited links belong to the
- * wheel's poller.
+ * An element tracked by an {@link ExpiryWheel}: the wheel node itself, the entry of its face's {@link NodeTable},
+ * plus one state word that touches and the expiry pass race on with compare-and-set. Thread-safe for the state word
+ * and the table link; the inherited links belong to the wheel's poller.
  *
  * <p>State encoding, chosen so that every transition is one CAS on one {@code long}:
  * <ul>

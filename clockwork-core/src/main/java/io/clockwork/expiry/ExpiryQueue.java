@@ -23,7 +23,7 @@ import java.util.Set;
  * node of the engine's timing wheel (see {@code ExpiryWheel}): an update that keeps the element's bucket is one
  * table lookup; one that moves it later is that plus a CAS on the node, with no bucket sets to add to or remove
  * from, and no lock shared with other updates. About 52 bytes per element (the node and a table slot) against
- * ZooKeeper's 118. Unlike ZooKeeper's:
+ * ZooKeeper's 115. Unlike ZooKeeper's:
  * <ul>
  *   <li>{@link #updateExpiry} and {@link #removeExpiry} return primitives, so the hot path allocates nothing;</li>
  *   <li>no empty bucket is ever kept, and the number of buckets is fixed whatever the timeouts;</li>

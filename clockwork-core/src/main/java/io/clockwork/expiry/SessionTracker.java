@@ -26,7 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Design</h2>
  * Each session is itself the node of an {@code ExpiryWheel} and the entry of a {@code long}-keyed, lock-free-read
  * hash table ({@code NodeTable}): no separate queue entry, map node or boxed id; about 60 bytes per session against
- * ZooKeeper's 219. One state word holds its expiry time and closing flag. A touch is a table lookup (allocating
+ * ZooKeeper's 215. One state word holds its expiry time and closing flag. A touch is a table lookup (allocating
  * nothing) and a CAS on that word, so touches from many threads
  * never share a lock (ZooKeeper's are {@code synchronized} on the tracker). Expiry is a CAS on the same word: a touch
  * that races it either lands first, and the session lives on, or fails, and returns {@code false}. Once
