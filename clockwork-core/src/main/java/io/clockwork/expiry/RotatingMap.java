@@ -119,7 +119,7 @@ public final class RotatingMap<K, V> {
      * @return the expired entries, in a new map the caller owns
      */
     public Map<K, V> rotate() {
-        List<Entry<K, V>> expired = rotateCollect();
+        List<Entry<K, V>> expired = rotateCollect(true);
         Map<K, V> dead = new HashMap<>(Math.max(16, (int) (expired.size() / .75f) + 1));
         for (Entry<K, V> e : expired) {
             dead.put(e.key, e.value);
@@ -130,9 +130,14 @@ public final class RotatingMap<K, V> {
         return dead;
     }
 
-    /** Rotates once and returns the expired entries, without calling the callback. */
-    List<Entry<K, V>> rotateCollect() {
-        List<Entry<K, V>> expired = new ArrayList<>();
+    /**
+     * Rotates once, without calling the callback.
+     *
+     * @param collect whether to return the expired entries (a map without a callback has no use for them)
+     * @return the expired entries, or an empty list if not collected
+     */
+    List<Entry<K, V>> rotateCollect(boolean collect) {
+        List<Entry<K, V>> expired = collect ? new ArrayList<>() : List.of();
         rotateLock.lock();
         try {
             long newGeneration = generation + 1;
@@ -153,7 +158,9 @@ public final class RotatingMap<K, V> {
                     long filedIn = expireOrKeep(e, oldestLive);
                     if (filedIn == DEAD) {
                         entries.remove(e);
-                        expired.add(e);
+                        if (collect) {
+                            expired.add(e);
+                        }
                     } else if (filedIn != Long.MAX_VALUE) {
                         push(e, filedIn);
                     }

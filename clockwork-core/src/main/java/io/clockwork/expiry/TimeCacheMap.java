@@ -240,11 +240,11 @@ public final class TimeCacheMap<K, V> implements AutoCloseable {
             while (now - nextRotation >= 0 && !closed) {
                 // After numBuckets rotations everything is expired: skip the rest instead of looping over them.
                 if (rotations < map.numBuckets()) {
-                    List<RotatingMap.Entry<K, V>> batch = map.rotateCollect();
+                    List<RotatingMap.Entry<K, V>> batch = map.rotateCollect(callback != null);
                     if (expired == null) {
                         expired = batch;
-                    } else {
-                        expired.addAll(batch);
+                    } else if (!batch.isEmpty()) {
+                        expired.addAll(batch); // the first batch is a mutable list whenever batches are collected
                     }
                     rotations++;
                     nextRotation += periodNanos;
