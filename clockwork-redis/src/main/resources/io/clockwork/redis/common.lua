@@ -50,6 +50,13 @@ local function id_of(m)
     return string.sub(m, 17)
 end
 
+-- A field no message can have (ids are never empty) whose value is longer than hash-max-listpack-value (64 by
+-- default): written along with other fields of PAYLOAD and META, it keeps both hashes in hashtable encoding, so
+-- small queues get O(1) field access instead of listpack scans, and the hashes are not deleted and recreated each
+-- time the queue runs empty.
+local KEEP_FIELD = ''
+local KEEP_VALUE = 'clockwork: keeps this hash in hashtable encoding (longer than hash-max-listpack-value)'
+
 -- Parses a META value "<state> <attempts> <seq>".
 local function parse_meta(m)
     local state, attempts, seq = string.match(m, '^(%a) (%d+) (%d+)$')

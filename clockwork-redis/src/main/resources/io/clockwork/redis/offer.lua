@@ -8,7 +8,7 @@ local m = (#ARGV - 1) / 3
 local base = redis.call('INCRBY', SEQ, m) - m
 local result = {}
 local scored = {}
-local payloads = {}
+local payloads = {KEEP_FIELD, KEEP_VALUE}
 local wake = false
 local head_read = false
 local head_due = nil
@@ -43,7 +43,7 @@ for j = 1, m do
 end
 if #scored > 0 then
     redis.call('ZADD', PENDING, unpack(scored))
-    redis.call('HSET', PAYLOAD, unpack(payloads))
+    redis.call('HSET', PAYLOAD, unpack(payloads)) -- with KEEP_FIELD, see common.lua
 end
 if wake then
     result[m + 1] = signal()

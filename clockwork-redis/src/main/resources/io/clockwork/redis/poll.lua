@@ -24,7 +24,7 @@ if k > 0 then
     local base = redis.call('INCRBY', SEQ, k) - k
     local visible_until = now + tonumber(ARGV[3])
     local scored = {}
-    local states = {}
+    local states = {KEEP_FIELD, KEEP_VALUE} -- see common.lua
     for i = 1, k do
         local _, attempts = parse_meta(metas[i])
         attempts = attempts + 1
