@@ -142,14 +142,16 @@ public final class RotatingMap<K, V> {
         try {
             long newGeneration = generation + 1;
             int slot = slot(newGeneration);
-            // The slot of the oldest generation becomes the newest: take its stacks before puts can see the new
-            // generation, so that entries pushed from now on belong to the new generation.
+            // The slot of the oldest generation becomes the newest. Publish the new generation first, then take the
+            // slot's stacks: a put that already files into the new generation may land in a stack taken here, and is
+            // simply re-filed below (its generation is recent); and a put that pushes after the take, yet read an old
+            // generation, is bound to see the new one when it re-reads it after its push (see put).
+            generation = newGeneration;
             @SuppressWarnings("unchecked")
             Entry<K, V>[] stacks = new Entry[stripeMask + 1];
             for (int stripe = 0; stripe <= stripeMask; stripe++) {
                 stacks[stripe] = buckets.getAndSet(slot + stripe * spacing, null);
             }
-            generation = newGeneration;
             long oldestLive = newGeneration - numBuckets + 1;
             for (Entry<K, V> e : stacks) {
                 while (e != null) {
@@ -260,6 +262,16 @@ public final class RotatingMap<K, V> {
                 e = entries.putIfAbsent(created);
                 if (e == null) {
                     push(created, g);
+                    long now = generation;
+                    if (now != g) {
+                        // Rotations ran while this put was in flight: its stack may already have been taken and its
+                        // slot recycled, so it would be met a whole cycle late. Count the put as made now instead.
+                        synchronized (created) {
+                            if (created.gen != DEAD && created.gen - now < 0) {
+                                created.gen = now;
+                            }
+                        }
+                    }
                     return;
                 }
             }
