@@ -141,6 +141,8 @@ final class RedisServers implements AutoCloseable {
                 String conf = "bind 127.0.0.1\nport " + port + "\nprotected-mode yes\ndaemonize no\n"
                         + "dir \"" + dir + "\"\nlogfile \"" + dir.resolve("redis.log") + "\"\n"
                         + "save \"\"\nappendonly no\n"
+                        // Extra redis.conf lines for experiments, e.g. -Dqueue.redis.conf='hash-max-listpack-entries 0'
+                        + System.getProperty("queue.redis.conf", "").replace(";", "\n") + "\n"
                         + (cluster ? "cluster-enabled yes\ncluster-config-file nodes.conf\n"
                         + "cluster-node-timeout 5000\n" : "");
                 Files.writeString(dir.resolve("redis.conf"), conf);
