@@ -33,8 +33,8 @@ import picocli.CommandLine.Spec;
             "JMH runs as a child process, java -jar clockwork-benchmarks/target/benchmarks.jar, found under the "
                     + "working directory or a parent (or --jar); build it with "
                     + "'mvn -B -q -pl clockwork-benchmarks -am package -DskipTests'. Results are read from JMH's "
-                    + "JSON result format. Without --quick the benchmarks' own iteration settings apply (minutes "
-                    + "per suite); --quick (1 fork, 1 x 500 ms warmup, 2 x 500 ms measurement) gives a first look in "
+                    + "JSON result format. A full run uses 1 fork, 3 x 2 s warmup and 6 x 2 s measurement (several "
+                    + "minutes per suite); --quick (1 fork, 1 x 500 ms warmup, 2 x 500 ms measurement) gives a first look in "
                     + "under 2 minutes per suite."},
         footer = {"", "Examples:", "  clockwork bench timer --quick", "  clockwork bench            (every suite)",
             "  clockwork bench timer --results jmh-result.json   (report an earlier run)"})
