@@ -83,6 +83,34 @@ class BenchCommandTest {
     }
 
     @Test
+    void queueHarnessResultsAreReportedLikeJmhOnesWithLatencyLowerIsBetter(@TempDir Path dir) throws Exception {
+        // the shape QueueHarness --json writes: throughput as thrpt, lateness p99 as avgt (time: lower is better)
+        Path json = dir.resolve("queue.json");
+        Files.writeString(json, """
+                [
+                {"benchmark": "io.clockwork.benchmarks.queue.QueueHarness.offer", "mode": "thrpt", "threads": 1,
+                 "params": {"queue": "clockwork"}, "primaryMetric": {"score": 45000.0, "scoreError": "NaN",
+                 "scoreUnit": "ops/s"}},
+                {"benchmark": "io.clockwork.benchmarks.queue.QueueHarness.offer", "mode": "thrpt", "threads": 1,
+                 "params": {"queue": "redisson"}, "primaryMetric": {"score": 30000.0, "scoreError": "NaN",
+                 "scoreUnit": "ops/s"}},
+                {"benchmark": "io.clockwork.benchmarks.queue.QueueHarness.latenessP99", "mode": "avgt", "threads": 1,
+                 "params": {"queue": "clockwork"}, "primaryMetric": {"score": 2.0, "scoreError": "NaN",
+                 "scoreUnit": "ms"}},
+                {"benchmark": "io.clockwork.benchmarks.queue.QueueHarness.latenessP99", "mode": "avgt", "threads": 1,
+                 "params": {"queue": "redisson"}, "primaryMetric": {"score": 60.0, "scoreError": "NaN",
+                 "scoreUnit": "ms"}}
+                ]
+                """);
+        Cli.Result r = Cli.run("bench", "queue", "--results", json.toString(), "--out", dir.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        String md = Files.readString(dir.resolve("bench-queue.md"));
+        assertThat(md).contains("| benchmark | vs redisson |", "| QueueHarness.offer | 1.50× |",
+                "| QueueHarness.latenessP99 | 30.00× |");
+        assertThat(dir.resolve("bench-queue.png")).isRegularFile();
+    }
+
+    @Test
     void missingJarIsAFailureThatSaysHowToBuildIt(@TempDir Path dir) {
         Cli.Result r = Cli.run("bench", "timer", "--quick", "--jar", dir.resolve("nope.jar").toString());
         assertThat(r.exit()).isEqualTo(1);

@@ -79,6 +79,9 @@ public final class QueueHarness {
         DEFAULTS.put("cluster-consumers", "8");
         DEFAULTS.put("redis-server", "redis-server");
         DEFAULTS.put("out", "");
+        // Headline figures in JMH's JSON result shape, so that `clockwork bench queue` reports and charts them like
+        // the JMH suites: per scenario and rival, mode "thrpt" (higher is better) or "avgt" (lower is better).
+        DEFAULTS.put("json", "");
     }
 
     private static final long HOUR_MS = 3_600_000;
@@ -88,6 +91,7 @@ public final class QueueHarness {
     private final RedisServers servers;
     private RedisServers.Server main;
     private final StringBuilder md = new StringBuilder();
+    private final List<String> headlines = new ArrayList<>();
     private final List<String> profile = new ArrayList<>();
     private final AtomicLong queueSeq = new AtomicLong();
 
@@ -164,6 +168,10 @@ public final class QueueHarness {
                 + "admin connections included):");
         line("");
         profile.forEach(this::line);
+        String json = opts.get("json");
+        if (!json.isEmpty()) {
+            Files.writeString(Path.of(json), "[\n" + String.join(",\n", headlines) + "\n]\n", StandardCharsets.UTF_8);
+        }
         String out = opts.get("out");
         if (!out.isEmpty()) {
             Files.writeString(Path.of(out), md.toString(), StandardCharsets.UTF_8);
@@ -227,6 +235,7 @@ public final class QueueHarness {
         line("### 1. Offer throughput (" + i("offer-producers") + " producer threads, delay 1 h)");
         line("");
         throughputTable("offers/s", results, true);
+        results.forEach((rival, l) -> headline("offer", rival, "thrpt", median(l, true), "ops/s"));
         addProfile("offer", results, true);
     }
 
@@ -255,6 +264,7 @@ public final class QueueHarness {
                 + " consumers, delay 0, at most " + i("max-backlog") + " offered ahead of the consumers)");
         line("");
         throughputTable("delivered/s", results, false);
+        results.forEach((rival, l) -> headline("delivery", rival, "thrpt", median(l, false), "ops/s"));
         addProfile("delivery", results, false);
     }
 
@@ -295,6 +305,8 @@ public final class QueueHarness {
                     + ms(pct(l, 0.99)) + " | " + ms(pct(l, 0.999)) + " | " + ms(l.length == 0 ? 0 : l[l.length - 1])
                     + " | " + early + " |");
         }
+        results.forEach((rival, l) -> headline("latenessP99", rival, "avgt",
+                l.length == 0 ? Double.NaN : pct(l, 0.99) / 1e6, "ms"));
         long[] ours = results.get(QueueRival.CLOCKWORK);
         long[] theirs = results.get(QueueRival.REDISSON);
         if (ours != null && theirs != null && ours.length > 0 && theirs.length > 0) {
@@ -355,6 +367,7 @@ public final class QueueHarness {
             }
             double ms = median(s, false);
             double mb = median(b, false);
+            headline("deliveryAtLargeBacklog", rival, "thrpt", mb, "ops/s");
             line("| " + rival + " | " + fmt(ms) + " (" + range(s, false) + ") | " + fmt(mb) + " (" + range(b, false)
                     + ") | " + pctStr(mb / ms) + " | " + preload.get(rival) + " |");
         }
@@ -546,6 +559,14 @@ public final class QueueHarness {
     }
 
     // ---------------------------------------------------------------- reporting
+
+    /** One headline figure for {@code --json}, in JMH's result shape (benchmark, mode, params, primaryMetric). */
+    private void headline(String scenario, String rival, String mode, double score, String unit) {
+        headlines.add(String.format(Locale.ROOT, "{\"benchmark\": \"io.clockwork.benchmarks.queue.QueueHarness.%s\", "
+                + "\"mode\": \"%s\", \"threads\": 1, \"params\": {\"queue\": \"%s\"}, "
+                + "\"primaryMetric\": {\"score\": %.6f, \"scoreError\": \"NaN\", \"scoreUnit\": \"%s\"}}",
+                scenario, mode, rival, score, unit));
+    }
 
     private void throughputTable(String unit, Map<String, List<Window>> results, boolean offers) {
         List<Window> ours = results.get(QueueRival.CLOCKWORK);

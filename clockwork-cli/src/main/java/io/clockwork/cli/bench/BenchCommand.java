@@ -34,7 +34,10 @@ import picocli.CommandLine.Spec;
                     + "working directory or a parent (or --jar); build it with "
                     + "'mvn -B -q -pl clockwork-benchmarks -am package -DskipTests'. Results are read from JMH's "
                     + "JSON result format. A full run uses 1 fork, 3 x 2 s warmup and 6 x 2 s measurement (several "
-                    + "minutes per suite); --quick (1 fork, 1 x 500 ms warmup, 2 x 500 ms measurement) gives a first look in "
+                    + "minutes per suite). The queue suite is a harness rather than JMH: it starts its own "
+                    + "redis-server processes (redis-server must be on PATH) and runs RedisDelayedQueue against "
+                    + "Redisson's RDelayedQueue on the same server (about 8 minutes; --quick: offer, delivery and "
+                    + "lateness, one short round each); --quick (1 fork, 1 x 500 ms warmup, 2 x 500 ms measurement) gives a first look in "
                     + "under 2 minutes per suite."},
         footer = {"", "Examples:", "  clockwork bench timer --quick", "  clockwork bench            (every suite)",
             "  clockwork bench timer --results jmh-result.json   (report an earlier run)"})

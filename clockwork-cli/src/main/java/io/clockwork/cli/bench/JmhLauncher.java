@@ -38,6 +38,17 @@ final class JmhLauncher {
      */
     static final List<String> FULL = List.of("-f", "1", "-wi", "3", "-w", "2s", "-i", "6", "-r", "2s");
 
+    /**
+     * The delayed-queue suite is not JMH: it runs Redis servers and two client libraries end to end, so it is a
+     * harness (a main class) that writes its headline figures in JMH's JSON result shape.
+     */
+    static final String QUEUE_SUITE = "queue";
+    static final String QUEUE_HARNESS = PACKAGE + ".queue.QueueHarness";
+    /** Harness settings of {@code --quick}: offer, delivery and lateness, one short round each. */
+    static final List<String> QUEUE_QUICK = List.of("--scenarios", "offer,delivery,lateness", "--rounds", "1",
+            "--warmup", "1", "--seconds", "3", "--jit-warmup", "2", "--lateness-seconds", "3",
+            "--drain-seconds", "10");
+
     private static final int TAIL = 15;
 
     private final Path jar;
@@ -86,6 +97,9 @@ final class JmhLauncher {
                     + String.join(" / ", lines.subList(Math.max(0, lines.size() - 3), lines.size())));
         }
         TreeSet<String> suites = new TreeSet<>();
+        if (hasQueueHarness()) {
+            suites.add(QUEUE_SUITE);
+        }
         for (String line : lines) {
             String name = line.strip();
             if (name.startsWith(PACKAGE + ".")) {
@@ -109,6 +123,9 @@ final class JmhLauncher {
      * @throws CliException if JMH fails
      */
     List<String> run(String suite, boolean quick, Path resultFile) {
+        if (suite.equals(QUEUE_SUITE)) {
+            return runQueueHarness(quick, resultFile);
+        }
         List<String> args = new ArrayList<>();
         args.add("^" + PACKAGE.replace(".", "\\.") + "\\." + suite + "\\.");
         args.addAll(quick ? QUICK : FULL);
@@ -141,12 +158,47 @@ final class JmhLauncher {
         return args;
     }
 
+    private List<String> runQueueHarness(boolean quick, Path resultFile) {
+        List<String> args = new ArrayList<>(quick ? QUEUE_QUICK : List.of());
+        args.addAll(List.of("--json", resultFile.toString()));
+        Deque<String> tail = new ArrayDeque<>();
+        List<String> command = new ArrayList<>(List.of("-cp", jar.toString(), QUEUE_HARNESS));
+        command.addAll(args);
+        int exit = launchJava(command, line -> {
+            if (tail.size() == TAIL) {
+                tail.removeFirst();
+            }
+            tail.addLast(line);
+            if (verbose || line.startsWith("# ") || line.startsWith("  round ") || line.contains("samples, p50")) {
+                out.println("  " + line.strip());
+                out.flush();
+            }
+        });
+        if (exit != 0 || !Files.isRegularFile(resultFile)) {
+            throw new CliException("the queue harness failed (exit " + exit + "): " + String.join(" / ", tail).strip());
+        }
+        return args;
+    }
+
+    private boolean hasQueueHarness() {
+        try (java.util.jar.JarFile j = new java.util.jar.JarFile(jar.toFile())) {
+            return j.getEntry(QUEUE_HARNESS.replace('.', '/') + ".class") != null;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Runs {@code java -jar <jar> args}, handing each output line to {@code sink}; returns the exit code. */
     private int launch(List<String> args, java.util.function.Consumer<String> sink) {
+        List<String> command = new ArrayList<>(List.of("-jar", jar.toString()));
+        command.addAll(args);
+        return launchJava(command, sink);
+    }
+
+    /** Runs {@code java args}, handing each output line to {@code sink}; returns the exit code. */
+    private int launchJava(List<String> args, java.util.function.Consumer<String> sink) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-jar");
-        command.add(jar.toString());
         command.addAll(args);
         Process p;
         try {
