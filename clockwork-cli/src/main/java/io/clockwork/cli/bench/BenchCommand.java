@@ -108,18 +108,25 @@ public final class BenchCommand implements Callable<Integer> {
             throw new CliException("no benchmarks under " + JmhLauncher.PACKAGE + " in " + benchmarksJar);
         }
         for (String suite : chosen) {
-            out.println("bench " + suite + (quick ? " (quick)" : "") + ": java -jar " + benchmarksJar);
+            boolean harness = suite.equals(JmhLauncher.QUEUE_SUITE);
+            String launcher = harness ? "java -cp " + relative(benchmarksJar) + " " + JmhLauncher.QUEUE_HARNESS
+                    : "java -jar " + relative(benchmarksJar);
+            out.println("bench " + suite + (quick ? " (quick)" : "") + ": " + launcher);
             out.flush();
             Path json = Files.createTempFile("clockwork-bench-" + suite + "-", ".json");
             try {
                 List<String> args = jmh.run(suite, quick, json);
+                String quickNote = harness
+                        ? " **Quick mode** (offer, delivery and lateness, one 3 s round each): a first look, not a "
+                        + "result to quote."
+                        : " **Quick mode** (1 fork, 1 × 500 ms warmup, 2 × 500 ms measurement): a first look with "
+                        + "wide error bars, not a result to quote.";
                 String how = "Made by `clockwork bench " + suite + (quick ? " --quick" : "") + "` on "
-                        + LocalDate.now() + ", which ran `java -jar " + relative(benchmarksJar) + " "
+                        + LocalDate.now() + ", which ran `" + launcher + " "
                         + String.join(" ", args).replace(json.toString(), "<results.json>") + "`; the raw results are "
                         + "in [bench-" + suite + ".json](bench-" + suite + ".json) (re-render with `clockwork bench "
                         + "--results docs/bench-" + suite + ".json`)."
-                        + (quick ? " **Quick mode** (1 fork, 1 × 500 ms warmup, 2 × 500 ms measurement): a first "
-                        + "look with wide error bars, not a result to quote." : "");
+                        + (quick ? quickNote : "");
                 String raw = Files.readString(json, StandardCharsets.UTF_8);
                 write(out, suite, JmhResult.parseAll(raw), how, docs);
                 // Keep JMH's own output beside the report, so the figures can be checked and re-rendered.
