@@ -1,5 +1,6 @@
 package io.clockwork.benchmarks.expiry;
 
+import io.clockwork.benchmarks.Harness;
 import org.openjdk.jol.info.ClassLayout;
 
 import java.lang.management.ManagementFactory;
@@ -78,12 +79,12 @@ public final class ExpiryRetainedBytesHarness {
      * @throws Exception if a child JVM fails
      */
     public static void main(String[] args) throws Exception {
-        ExpiryHarness h = new ExpiryHarness(args, DEFAULTS);
+        Harness h = new Harness(args, DEFAULTS);
         int elements = h.getInt("elements");
         if (!h.get("child").isEmpty()) {
             String[] sr = h.get("child").split("/");
             double[] bytes = measure(sr[0], sr[1], elements);
-            System.out.println(ExpiryHarness.ROW + h.get("child") + "\t" + bytes[0] + "\t" + bytes[1] + "\t"
+            System.out.println(Harness.ROW + h.get("child") + "\t" + bytes[0] + "\t" + bytes[1] + "\t"
                     + nodeLayout(h.get("child")));
             return;
         }
@@ -96,7 +97,7 @@ public final class ExpiryRetainedBytesHarness {
                     continue;
                 }
                 System.out.println("# retained bytes: " + key);
-                for (String[] row : ExpiryHarness.fork(ExpiryRetainedBytesHarness.class,
+                for (String[] row : Harness.fork(ExpiryRetainedBytesHarness.class,
                         List.of("--elements", Integer.toString(elements), "--child", key))) {
                     results.put(row[0], row);
                 }
@@ -110,12 +111,12 @@ public final class ExpiryRetainedBytesHarness {
             double afterMove = Double.parseDouble(r[2]);
             rows.add(List.of(r[0], String.format("%.1f", afterFill),
                     Double.isNaN(afterMove) ? "-" : String.format("%.1f", afterMove),
-                    ours == null ? "-" : ExpiryHarness.ratio(Double.parseDouble(ours[1]), afterFill),
+                    ours == null ? "-" : Harness.ratio(Double.parseDouble(ours[1]), afterFill),
                     ours == null || Double.isNaN(afterMove) ? "-"
-                            : ExpiryHarness.ratio(Double.parseDouble(ours[2]), afterMove),
+                            : Harness.ratio(Double.parseDouble(ours[2]), afterMove),
                     r.length > 3 ? r[3] : ""));
         }
-        ExpiryHarness.printTable(List.of("structure/rival", "B/element after fill", "B/element after a move",
+        Harness.printTable(List.of("structure/rival", "B/element after fill", "B/element after a move",
                 "ours/theirs (fill)", "ours/theirs (move)", "per-element objects (shallow, JOL)"), rows);
     }
 

@@ -1,5 +1,6 @@
 package io.clockwork.benchmarks.timer;
 
+import io.clockwork.benchmarks.Harness;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -48,13 +49,13 @@ public final class LatenessHarness {
     public static void main(String[] args) throws Exception {
         Harness h = new Harness(args, DEFAULTS);
         if (Boolean.parseBoolean(h.get("child"))) {
-            Result r = measure(h.rivals().get(0), h.getInt("timers"), h.getInt("window-ms"), h.getInt("warmup"),
+            Result r = measure(h.list("timer").get(0), h.getInt("timers"), h.getInt("window-ms"), h.getInt("warmup"),
                     h.getInt("rounds"));
             System.out.println(Harness.ROW + r.toRow());
             return;
         }
         List<Result> results = new ArrayList<>();
-        for (String rival : h.rivals()) {
+        for (String rival : h.list("timer")) {
             System.out.println("# lateness: " + rival);
             List<String> childArgs = new ArrayList<>(Arrays.asList(args));
             childArgs.addAll(List.of("--timer", rival, "--child"));

@@ -1,5 +1,6 @@
 package io.clockwork.benchmarks.timer;
 
+import io.clockwork.benchmarks.Harness;
 import org.openjdk.jol.info.ClassLayout;
 
 import java.lang.management.ManagementFactory;
@@ -56,13 +57,13 @@ public final class RetainedBytesHarness {
     public static void main(String[] args) throws Exception {
         Harness h = new Harness(args, DEFAULTS);
         if (Boolean.parseBoolean(h.get("child"))) {
-            String rival = h.rivals().get(0);
+            String rival = h.list("timer").get(0);
             System.out.println(Harness.ROW + rival + "\t" + measure(rival, h.getInt("timers")) + "\t"
                     + taskBytes(rival) + "\t" + nodeLayout(rival));
             return;
         }
         List<String[]> results = new ArrayList<>();
-        for (String rival : h.rivals()) {
+        for (String rival : h.list("timer")) {
             System.out.println("# retained bytes: " + rival);
             List<String> childArgs = new ArrayList<>(Arrays.asList(args));
             childArgs.addAll(List.of("--timer", rival, "--child"));

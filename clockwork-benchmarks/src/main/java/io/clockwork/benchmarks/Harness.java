@@ -1,32 +1,33 @@
-package io.clockwork.benchmarks.timer;
+package io.clockwork.benchmarks;
 
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What the measurement harnesses share: options, one forked JVM per rival (as JMH forks one per parameter), and
- * collecting the child's result row. Not thread-safe; used from {@code main}.
+ * What the measurement harnesses of every suite share (the ones that are plain {@code main} classes, not JMH):
+ * options, one forked JVM per measured rival (as JMH forks one per parameter), collecting the child's result row,
+ * and Markdown tables. Not thread-safe; used from {@code main}.
  */
-final class Harness {
+public final class Harness {
 
     /** A child prints its result as one line starting with this, tab-separated. */
-    static final String ROW = "ROW\t";
+    public static final String ROW = "ROW\t";
 
     private final Map<String, String> options = new HashMap<>();
 
     /**
-     * @param args {@code --name value} pairs and {@code --flag}s
+     * @param args     {@code --name value} pairs and {@code --flag}s
      * @param defaults the options known, with their defaults
      */
-    Harness(String[] args, Map<String, String> defaults) {
+    public Harness(String[] args, Map<String, String> defaults) {
         options.putAll(defaults);
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -39,26 +40,38 @@ final class Harness {
         }
     }
 
-    String get(String key) {
+    /**
+     * @param key an option's name
+     * @return its value
+     */
+    public String get(String key) {
         return options.get(key);
     }
 
-    int getInt(String key) {
+    /**
+     * @param key an option's name
+     * @return its value as an int
+     */
+    public int getInt(String key) {
         return Integer.parseInt(options.get(key));
     }
 
-    List<String> rivals() {
-        return Arrays.asList(options.get("timer").split(","));
+    /**
+     * @param key an option whose value is a comma-separated list (e.g. the rivals)
+     * @return its items
+     */
+    public List<String> list(String key) {
+        return java.util.Arrays.asList(options.get(key).split(","));
     }
 
     /**
      * Runs {@code main} in a fresh JVM with the same class path and JVM options, echoes its output, and returns its
      * result rows (without the {@link #ROW} prefix).
      */
-    static List<String[]> fork(Class<?> main, List<String> args) throws IOException, InterruptedException {
+    public static List<String[]> fork(Class<?> main, List<String> args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
-        command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(main.getName());
@@ -70,7 +83,7 @@ final class Harness {
             String line;
             while ((line = out.readLine()) != null) {
                 if (line.startsWith(ROW)) {
-                    rows.add(line.substring(ROW.length()).split("\t"));
+                    rows.add(line.substring(ROW.length()).split("\t", -1));
                 } else {
                     System.out.println("  | " + line);
                 }
@@ -84,7 +97,7 @@ final class Harness {
     }
 
     /** Prints a Markdown table. */
-    static void printTable(List<String> header, List<List<String>> rows) {
+    public static void printTable(List<String> header, List<List<String>> rows) {
         System.out.println("| " + String.join(" | ", header) + " |");
         StringBuilder rule = new StringBuilder("|");
         for (int i = 0; i < header.size(); i++) {
@@ -96,7 +109,12 @@ final class Harness {
         }
     }
 
-    static String ratio(double ours, double theirs) {
-        return theirs == 0 ? "-" : String.format("%.2f", ours / theirs);
+    /**
+     * @param ours   our figure
+     * @param theirs the rival's
+     * @return ours / theirs with two decimals, or "-" when undefined
+     */
+    public static String ratio(double ours, double theirs) {
+        return theirs == 0 || Double.isNaN(theirs) || Double.isNaN(ours) ? "-" : String.format("%.2f", ours / theirs);
     }
 }
