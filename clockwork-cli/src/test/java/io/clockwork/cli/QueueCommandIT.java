@@ -125,6 +125,17 @@ class QueueCommandIT {
     }
 
     @Test
+    void anEmptiedQueueIsNotUnknown() throws Exception {
+        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(uri, "drained", Codec.string()).build()) {
+            q.offer("only", Duration.ZERO);
+            assertThat(q.poll(Duration.ofSeconds(5)).ack()).isTrue();
+        }
+        Cli.Result r = Cli.run("queue", "stats", "--redis", uri, "--queue", "drained");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("total +0\\b");
+    }
+
+    @Test
     void unreachableServerIsAFailureInOneLine() {
         int port = Cli.closedPort();
         Cli.Result r = Cli.run("queue", "stats", "--redis", "redis://127.0.0.1:" + port, "--queue", "orders");

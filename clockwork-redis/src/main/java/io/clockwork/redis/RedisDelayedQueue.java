@@ -505,6 +505,25 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return flagsAndSignal(r);
     }
 
+    /**
+     * Tells whether any client ever offered to this queue (under this name and partition count) on this Redis. A
+     * queue's sequence counters are created by its first offer and stay when it empties, so an emptied queue exists
+     * and a mistyped name does not; operators' tools use this to reject unknown queues. O(partitions).
+     *
+     * @return true if some partition has held a message
+     * @throws IllegalStateException if the queue is closed
+     */
+    public boolean exists() {
+        checkOpen();
+        for (int p = 0; p < keys.partitions(); p++) {
+            Long r = scripts.run("exists", Script.EXISTS, keys.keys(p), maxAttemptsArg);
+            if (r != null && r > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public QueueStats stats() {
         checkOpen();

@@ -30,6 +30,7 @@ enum Script {
     DEAD_LIST("dead_list", ScriptOutputType.MULTI),
     DEAD_REQUEUE("dead_requeue", ScriptOutputType.MULTI),
     DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER),
+    EXISTS("exists", ScriptOutputType.INTEGER),
     /** Takes only the signal key, so it gets no prelude. */
     SIGNAL("signal", ScriptOutputType.INTEGER);
 

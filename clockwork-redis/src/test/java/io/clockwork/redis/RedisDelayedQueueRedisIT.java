@@ -121,6 +121,24 @@ class RedisDelayedQueueRedisIT {
     // ---- time ----
 
     @Test
+    void aQueueExistsOnceOfferedToAndStillAfterItEmpties() throws Exception {
+        String name = uniqueName("exists");
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string())
+                .partitions(3).build());
+        assertThat(q.exists()).as("never offered to").isFalse();
+        q.offer("one", Duration.ZERO);
+        assertThat(q.exists()).isTrue();
+        Delivery<String> d = q.poll(Duration.ofSeconds(5));
+        assertThat(d).isNotNull();
+        assertThat(d.ack()).isTrue();
+        assertThat(q.stats().total()).isZero();
+        assertThat(q.exists()).as("emptied, but not unknown").isTrue();
+        RedisDelayedQueue<String> other = track(RedisDelayedQueue.builder(redis.uri(), name + "-typo",
+                Codec.string()).build());
+        assertThat(other.exists()).isFalse();
+    }
+
+    @Test
     void dueTimeIsTheServersClockPlusTheDelay() {
         String name = uniqueName("clock");
         RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());

@@ -6,6 +6,7 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.QueueStats;
+import io.clockwork.redis.RedisDelayedQueue;
 import java.time.Duration;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -59,24 +60,26 @@ public final class QueueTarget {
     }
 
     /**
-     * Reads the queue's counts, failing if it holds nothing at all: Redis keeps no keys for such a queue, so it is
-     * most likely a mistyped name (an empty queue looks the same, and has nothing to administer).
+     * Reads the queue's counts, failing if no client ever offered to a queue of that name: most likely a mistyped
+     * name. An emptied queue still exists (its keys outlive its last message) and is reported normally.
      *
      * @param q the open queue
      * @return its stats
-     * @throws CliException if the queue holds no message in any state
+     * @throws CliException if the queue is unknown on the server
      */
     QueueStats knownStats(DelayedQueue<byte[]> q) {
         QueueStats stats;
+        boolean exists;
         try {
             stats = q.stats();
+            exists = q instanceof RedisDelayedQueue<byte[]> r ? r.exists() : stats.total() > 0;
         } catch (RuntimeException e) {
             throw new CliException("queue '" + queue + "' on " + redis.where() + ": " + e.getMessage(), e);
         }
-        if (stats.total() == 0) {
-            throw new CliException("unknown queue '" + queue + "' on " + redis.where() + ": no messages (delayed, "
-                    + "ready, in flight or dead) under that name" + (partitions == 1 ? "" : " and "
-                    + partitions + " partitions") + "; check --queue");
+        if (!exists) {
+            throw new CliException("unknown queue '" + queue + "' on " + redis.where() + ": no client ever offered "
+                    + "to a queue of that name" + (partitions == 1 ? "" : " and " + partitions + " partitions")
+                    + "; check --queue");
         }
         return stats;
     }
