@@ -158,6 +158,10 @@ abstract class NodeTable<N> {
     /**
      * Finds the node of a {@code long} key, without boxing it. Lock-free.
      *
+     * <p>The same walk as {@link #get(Object, int)}, written out again on purpose: sharing it through a key
+     * predicate would allocate or box per lookup (or make the call megamorphic), which this variant exists to avoid
+     * on {@code SessionTracker}'s touch path.
+     *
      * @param key  the key
      * @param hash {@link #hash(long) hash}{@code (key)}
      * @return the node, or null
