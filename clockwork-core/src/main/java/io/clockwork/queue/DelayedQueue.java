@@ -2,6 +2,7 @@ package io.clockwork.queue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,6 +28,18 @@ import java.util.concurrent.TimeUnit;
  * in the queue (delayed, ready, in flight or dead). {@link #cancel}, {@link #reschedule} and the dead-letter
  * operations address messages by id in O(log n), never by a scan.
  *
+ * <h2>Batches</h2>
+ * {@link #offerAll(List, Duration)}, {@link #offerAll(Map, Duration)}, {@link #poll(int, Duration)} and
+ * {@link #ackAll(List)} do the work of up to {@link #MAX_BATCH} single calls in one call (on Redis: one script call
+ * per partition the batch touches, like Amazon SQS's {@code SendMessageBatch}, {@code ReceiveMessage} with
+ * {@code MaxNumberOfMessages} and {@code DeleteMessageBatch}), so a thread with one call in flight moves many
+ * messages per round trip. Each batch is checked whole before anything is stored: a null element, a value the
+ * codec rejects, a bad id or delay, or a batch above {@link #MAX_BATCH} throws and stores nothing. Messages of one
+ * batch keep their list order among themselves (per partition on a partitioned Redis queue), as if offered one by
+ * one. A batch is atomic in-process and per partition on Redis: if Redis fails part-way, the call throws after
+ * the partitions that answered kept their messages; retrying {@link #offerAll(Map, Duration)} with the same ids is
+ * then safe, as ids deduplicate.
+ *
  * @param <V> the type of the message values
  */
 public interface DelayedQueue<V> extends AutoCloseable {
@@ -39,6 +52,13 @@ public interface DelayedQueue<V> extends AutoCloseable {
 
     /** The longest id accepted by {@link #offer(String, Object, Duration)}, in UTF-8 bytes. */
     int MAX_ID_BYTES = 256;
+
+    /**
+     * The most messages one batch call ({@link #offerAll(List, Duration)}, {@link #offerAll(Map, Duration)},
+     * {@link #poll(int, Duration)}, {@link #ackAll(List)}) takes: 1000, so that one Redis script call of a batch stays
+     * well within Lua's stack and a few hundred microseconds of server time.
+     */
+    int MAX_BATCH = 1000;
 
     /**
      * Adds a message under a new id.
@@ -79,6 +99,42 @@ public interface DelayedQueue<V> extends AutoCloseable {
     boolean offer(String id, V value, Duration delay);
 
     /**
+     * Adds a batch of messages, each under a new id, all with the same delay: the batch form of
+     * {@link #offer(Object, Duration)}. Messages due at the same time are delivered in list order.
+     *
+     * @param values the values, in order; at most {@link #MAX_BATCH}, no nulls; empty: does nothing
+     * @param delay  how long until they are due; zero or negative: due now; at most {@link #MAX_DELAY}
+     * @return the new ids, in the order of {@code values}
+     * @throws IllegalArgumentException if there are more than {@link #MAX_BATCH} values, the delay exceeds
+     *                                  {@link #MAX_DELAY} or an encoded value exceeds the maximum payload size
+     *                                  (nothing is stored)
+     * @throws NullPointerException     if {@code values}, an element (named by its index) or {@code delay} is null
+     *                                  (nothing is stored)
+     * @throws CodecException           if the codec cannot encode a value (nothing is stored)
+     * @throws IllegalStateException    if the queue is closed
+     */
+    List<String> offerAll(List<? extends V> values, Duration delay);
+
+    /**
+     * Adds a batch of messages under the caller's ids, all with the same delay, skipping each id that is already in
+     * the queue: the batch form of {@link #offer(String, Object, Duration)}. Messages are added in the map's
+     * iteration order (use a {@link java.util.LinkedHashMap} to choose it), which is their delivery order within a
+     * due time.
+     *
+     * @param messages id to value; at most {@link #MAX_BATCH} entries, ids as for
+     *                 {@link #offer(String, Object, Duration)}, no null values; empty: does nothing
+     * @param delay    how long until they are due; zero or negative: due now; at most {@link #MAX_DELAY}
+     * @return the ids added, in iteration order; an id missing from it was delayed, ready, in flight or dead and
+     *         is unchanged
+     * @throws IllegalArgumentException if there are more than {@link #MAX_BATCH} entries, an id is empty or too
+     *                                  long, the delay exceeds {@link #MAX_DELAY} or an encoded value exceeds the
+     *                                  maximum payload size (nothing is stored)
+     * @throws CodecException           if the codec cannot encode a value (nothing is stored)
+     * @throws IllegalStateException    if the queue is closed
+     */
+    List<String> offerAll(Map<String, ? extends V> messages, Duration delay);
+
+    /**
      * Removes a message that is delayed, ready or in flight (an in-flight holder's ack then returns false).
      *
      * @param id the message id
@@ -105,6 +161,37 @@ public interface DelayedQueue<V> extends AutoCloseable {
      * @throws IllegalStateException if the queue is closed
      */
     Delivery<V> poll(Duration wait) throws InterruptedException;
+
+    /**
+     * Takes up to {@code maxMessages} ready messages, earliest first, waiting up to {@code wait} until at least one
+     * is ready: the batch form of {@link #poll(Duration)}. It returns as soon as one or more are ready, with as many
+     * as are ready then (up to the limit); it never waits to fill the batch. Every returned delivery is in flight
+     * under its own visibility timeout, counted from when it was taken, and is acked or nacked on its own or with
+     * {@link #ackAll(List)}.
+     *
+     * @param maxMessages the most to take, in [1, {@link #MAX_BATCH}]
+     * @param wait        the longest time to block before the first message; zero: do not block
+     * @return the deliveries, in delivery order; empty (never null) if none was ready in time or the queue closed
+     *         while waiting
+     * @throws IllegalArgumentException if {@code maxMessages} is out of range
+     * @throws InterruptedException     if interrupted while waiting
+     * @throws IllegalStateException    if the queue is closed
+     */
+    List<Delivery<V>> poll(int maxMessages, Duration wait) throws InterruptedException;
+
+    /**
+     * Acknowledges a batch of deliveries of this queue, as {@link Delivery#ack()} on each would, in fewer round trips.
+     *
+     * @param deliveries deliveries this queue returned; at most {@link #MAX_BATCH}; empty: does nothing
+     * @return for each delivery, in order, whether it still held its message and removed it (false for one whose
+     *         visibility timeout passed and whose message was redelivered, cancelled, or acked earlier, e.g. by an
+     *         earlier element of the same list)
+     * @throws IllegalArgumentException if there are more than {@link #MAX_BATCH} deliveries or one (named by its
+     *                                  index) comes from another queue (nothing is acked)
+     * @throws NullPointerException     if {@code deliveries} or an element is null (nothing is acked)
+     * @throws IllegalStateException    if the queue is closed
+     */
+    List<Boolean> ackAll(List<? extends Delivery<V>> deliveries);
 
     /**
      * Counts the messages in each state.

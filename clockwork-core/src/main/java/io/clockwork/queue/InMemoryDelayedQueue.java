@@ -147,6 +147,85 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In-process the batch is atomic: every message is added under one lock acquisition, so no poll sees part of
+     * it.
+     */
+    @Override
+    public List<String> offerAll(List<? extends V> values, Duration delay) {
+        Objects.requireNonNull(values, "values");
+        Object[] given = values.toArray();
+        QueueSettings.checkBatch("values", given.length);
+        long delayNanos = settings.delayNanos(delay);
+        Object[] payloads = encodeAll(given, "values");
+        List<String> ids = new ArrayList<>(given.length);
+        lock.lock();
+        try {
+            checkOpen();
+            for (Object payload : payloads) {
+                String id;
+                do {
+                    id = idPrefix + Long.toString(++generatedIds, 36);
+                } while (byId.containsKey(id));
+                add(id, payload, delayNanos);
+                ids.add(id);
+            }
+            return ids;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In-process the batch is atomic: every message is added under one lock acquisition.
+     */
+    @Override
+    public List<String> offerAll(Map<String, ? extends V> messages, Duration delay) {
+        Objects.requireNonNull(messages, "messages");
+        QueueSettings.checkBatch("messages", messages.size());
+        long delayNanos = settings.delayNanos(delay);
+        String[] ids = new String[messages.size()];
+        Object[] given = new Object[messages.size()];
+        int i = 0;
+        for (Map.Entry<String, ? extends V> e : messages.entrySet()) {
+            if (i == ids.length) {
+                throw new java.util.ConcurrentModificationException("messages grew while being read");
+            }
+            ids[i] = settings.checkId(e.getKey());
+            given[i++] = Objects.requireNonNull(e.getValue(), () -> "messages[" + e.getKey() + "]");
+        }
+        Object[] payloads = encodeAll(given, "messages");
+        List<String> added = new ArrayList<>(ids.length);
+        lock.lock();
+        try {
+            checkOpen();
+            for (int j = 0; j < ids.length; j++) {
+                if (!byId.containsKey(ids[j])) {
+                    add(ids[j], payloads[j], delayNanos);
+                    added.add(ids[j]);
+                }
+            }
+            return added;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private Object[] encodeAll(Object[] values, String argument) {
+        Object[] payloads = new Object[values.length];
+        for (int i = 0; i < values.length; i++) {
+            int index = i;
+            Objects.requireNonNull(values[i], () -> argument + "[" + index + "]");
+            payloads[i] = encode((V) values[i]);
+        }
+        return payloads;
+    }
+
     @Override
     public boolean cancel(String id) {
         Objects.requireNonNull(id, "id");
@@ -229,6 +308,104 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             } catch (CodecException e) {
                 killUndecodable(m, token, e);
             }
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In-process the messages are taken under one lock acquisition; values are decoded outside it.
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public List<Delivery<V>> poll(int maxMessages, Duration wait) throws InterruptedException {
+        QueueSettings.checkMaxMessages(maxMessages);
+        Objects.requireNonNull(wait, "wait");
+        long waitNanos = wait.isNegative() ? 0L : saturatedNanos(wait);
+        long start = ticker.read();
+        boolean firstPass = true;
+        while (true) {
+            List<Message> taken = new ArrayList<>(Math.min(maxMessages, 64));
+            long[] tokens;
+            int[] attempts;
+            lock.lockInterruptibly();
+            try {
+                if (closed) {
+                    if (firstPass) {
+                        throw settings.closedError();
+                    }
+                    return new ArrayList<>();
+                }
+                firstPass = false;
+                Message m = awaitReady(start, waitNanos);
+                if (m == null) {
+                    return new ArrayList<>();
+                }
+                taken.add(m);
+                long now = advance();
+                while (taken.size() < maxMessages && (m = takeReady(now)) != null) {
+                    taken.add(m);
+                }
+                tokens = new long[taken.size()];
+                attempts = new int[taken.size()];
+                for (int i = 0; i < tokens.length; i++) {
+                    tokens[i] = taken.get(i).token;
+                    attempts[i] = taken.get(i).attempts;
+                }
+            } finally {
+                lock.unlock();
+            }
+            // Decoding runs outside the lock; the messages are in flight meanwhile, so nobody else takes them.
+            List<Delivery<V>> deliveries = new ArrayList<>(taken.size());
+            for (int i = 0; i < taken.size(); i++) {
+                Message m = taken.get(i);
+                if (codec == null) {
+                    deliveries.add(new Receipt(m, tokens[i], (V) m.payload, attempts[i]));
+                    continue;
+                }
+                try {
+                    deliveries.add(new Receipt(m, tokens[i], settings.decode((byte[]) m.payload), attempts[i]));
+                } catch (CodecException e) {
+                    killUndecodable(m, tokens[i], e);
+                }
+            }
+            if (!deliveries.isEmpty()) {
+                return deliveries;
+            }
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In-process every delivery is acked under one lock acquisition.
+     */
+    @Override
+    public List<Boolean> ackAll(List<? extends Delivery<V>> deliveries) {
+        Objects.requireNonNull(deliveries, "deliveries");
+        Object[] given = deliveries.toArray();
+        QueueSettings.checkBatch("deliveries", given.length);
+        for (int i = 0; i < given.length; i++) {
+            int index = i;
+            Objects.requireNonNull(given[i], () -> "deliveries[" + index + "]");
+            if (!(given[i] instanceof InMemoryDelayedQueue<?>.Receipt r) || r.owner() != this) {
+                throw new IllegalArgumentException("deliveries[" + i + "] is not a delivery of queue '" + name()
+                        + "': " + given[i]);
+            }
+        }
+        List<Boolean> result = new ArrayList<>(given.length);
+        lock.lock();
+        try {
+            checkOpen();
+            advance();
+            for (Object o : given) {
+                @SuppressWarnings("unchecked")
+                Receipt r = (Receipt) o;
+                result.add(r.ackLocked());
+            }
+            return result;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -414,14 +591,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private Message awaitReady(long start, long waitNanos) throws InterruptedException {
         while (true) {
             long now = advance();
-            Message m = ready.pollFirst();
+            Message m = takeReady(now);
             if (m != null) {
-                m.attempts++;
-                m.token = ++tokens;
-                m.state = State.IN_FLIGHT;
-                m.deadline(saturatedAdd(wheel.elapsed(now), visibilityNanos));
-                wheel.schedule(m);
-                inFlight++;
                 if (!ready.isEmpty()) {
                     changed.signal(); // pass the baton: one signal per ready message may have woken only us
                 }
@@ -438,6 +609,20 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                 return null;
             }
         }
+    }
+
+    /** Puts the earliest ready message in flight; null if none is ready. */
+    private Message takeReady(long now) {
+        Message m = ready.pollFirst();
+        if (m != null) {
+            m.attempts++;
+            m.token = ++tokens;
+            m.state = State.IN_FLIGHT;
+            m.deadline(saturatedAdd(wheel.elapsed(now), visibilityNanos));
+            wheel.schedule(m);
+            inFlight++;
+        }
+        return m;
     }
 
     /** Called without the lock: the codec rejected the payload of a message this poll had put in flight. */
@@ -566,15 +751,24 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             try {
                 checkOpen();
                 advance();
-                if (!holds()) {
-                    return false;
-                }
-                detach(message);
-                forget(message);
-                return true;
+                return ackLocked();
             } finally {
                 lock.unlock();
             }
+        }
+
+        /** Acks with the lock held, the queue open and the wheel advanced. */
+        boolean ackLocked() {
+            if (!holds()) {
+                return false;
+            }
+            detach(message);
+            forget(message);
+            return true;
+        }
+
+        InMemoryDelayedQueue<V> owner() {
+            return InMemoryDelayedQueue.this;
         }
 
         @Override

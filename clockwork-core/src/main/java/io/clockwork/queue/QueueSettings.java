@@ -80,6 +80,33 @@ public final class QueueSettings<V> {
     }
 
     /**
+     * Checks the size of a batch argument against {@link DelayedQueue#MAX_BATCH}.
+     *
+     * @param argument the argument's name, for the error
+     * @param size     its size
+     * @throws IllegalArgumentException if above the limit
+     */
+    public static void checkBatch(String argument, int size) {
+        if (size > DelayedQueue.MAX_BATCH) {
+            throw new IllegalArgumentException(argument + " must hold at most " + DelayedQueue.MAX_BATCH
+                    + " elements (DelayedQueue.MAX_BATCH), had " + size);
+        }
+    }
+
+    /**
+     * Checks the {@code maxMessages} of a batch poll.
+     *
+     * @param maxMessages the most messages to take
+     * @throws IllegalArgumentException if not in [1, {@link DelayedQueue#MAX_BATCH}]
+     */
+    public static void checkMaxMessages(int maxMessages) {
+        if (maxMessages < 1 || maxMessages > DelayedQueue.MAX_BATCH) {
+            throw new IllegalArgumentException("maxMessages must be in [1, " + DelayedQueue.MAX_BATCH
+                    + "] (DelayedQueue.MAX_BATCH), was " + maxMessages);
+        }
+    }
+
+    /**
      * Checks a caller-supplied message id.
      *
      * @param id the id

@@ -6,7 +6,9 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -695,9 +697,231 @@ public abstract class DelayedQueueContract {
                 q::stats,
                 () -> q.deadLetters(1),
                 () -> q.requeueDead(id),
-                q::purgeDead);
+                q::purgeDead,
+                () -> q.offerAll(List.of("v"), Duration.ZERO),
+                () -> q.offerAll(Map.of("own", "v"), Duration.ZERO),
+                () -> q.poll(10, Duration.ZERO),
+                () -> q.ackAll(List.of()));
         for (Callable<?> call : calls) {
             assertThatThrownBy(call::call).isInstanceOf(IllegalStateException.class).hasMessageContaining(name);
         }
+    }
+
+    // ---- batches ----
+
+    @Test
+    void offerAllReturnsAnIdPerValueAndBatchPollDeliversThemInListOrder() throws Exception {
+        DelayedQueue<String> q = queue();
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            values.add("v" + i);
+        }
+        List<String> ids = q.offerAll(values, Duration.ZERO);
+        assertThat(ids).hasSize(50).doesNotHaveDuplicates();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 50, 0, 0));
+
+        List<Delivery<String>> batch = q.poll(DelayedQueue.MAX_BATCH, Duration.ZERO);
+        assertThat(values(batch)).as("list order within one due time").isEqualTo(values);
+        assertThat(batch.stream().map(Delivery::id).toList()).isEqualTo(ids);
+        assertThat(batch).allSatisfy(d -> assertThat(d.attempt()).isOne());
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 50, 0));
+    }
+
+    @Test
+    void offerAllDelaysEveryMessage() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offerAll(List.of("a", "b", "c"), LATER);
+        assertThat(q.poll(10, Duration.ZERO)).isEmpty();
+        assertThat(countsOf(q)).isEqualTo(counts(3, 0, 0, 0));
+        passTime(LATER);
+        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("a", "b", "c");
+    }
+
+    @Test
+    void offerAllWithOwnIdsAddsOnlyUnknownIdsInMapOrder() throws Exception {
+        DelayedQueue<String> q = queue();
+        assertThat(q.offer("b", "old b", Duration.ZERO)).isTrue();
+        Map<String, String> batch = new LinkedHashMap<>();
+        batch.put("c", "new c");
+        batch.put("b", "new b");
+        batch.put("a", "new a");
+        assertThat(q.offerAll(batch, Duration.ZERO)).containsExactly("c", "a");
+        assertThat(q.offerAll(batch, Duration.ZERO)).as("all known now").isEmpty();
+        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("old b", "new c", "new a");
+    }
+
+    @Test
+    void batchPollTakesAtMostMaxMessagesAndNeverWaitsToFillTheBatch() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offerAll(List.of("1", "2", "3", "4", "5"), Duration.ZERO);
+        q.offer("later", FAR);
+        assertThat(values(q.poll(3, Duration.ZERO))).containsExactly("1", "2", "3");
+        long start = System.nanoTime();
+        assertThat(values(q.poll(3, Duration.ofSeconds(10)))).as("what is ready, at once").containsExactly("4", "5");
+        assertThat(System.nanoTime() - start).as("did not wait for a full batch")
+                .isLessThan(TimeUnit.SECONDS.toNanos(5));
+        assertThat(q.poll(3, Duration.ZERO)).isEmpty();
+        assertThat(countsOf(q)).isEqualTo(counts(1, 0, 5, 0));
+    }
+
+    @Test
+    void blockedBatchPollReturnsMessagesOfferedWhileItWaits() throws Exception {
+        DelayedQueue<String> q = queue();
+        Future<List<Delivery<String>>> poll = inBackground(() -> q.poll(10, Duration.ofSeconds(10)));
+        q.offerAll(List.of("x", "y"), Duration.ZERO);
+        List<Delivery<String>> got = new ArrayList<>(poll.get(REAL_TIME_LIMIT.toMillis(), TimeUnit.MILLISECONDS));
+        assertThat(got).isNotEmpty();
+        // The poll may have woken after the first of the two arrived on some backends: the rest is still there.
+        got.addAll(q.poll(10, Duration.ZERO));
+        assertThat(values(got)).containsExactly("x", "y");
+    }
+
+    @Test
+    void batchPollReturnsEmptyAfterWaitingWhenNothingIsDue() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer("far", FAR);
+        Future<List<Delivery<String>>> poll = inBackground(() -> q.poll(10, SOON));
+        assertThat(passTimeUntilDone(poll, SOON)).isEmpty();
+    }
+
+    @Test
+    void ackAllAcksEachDeliveryThatStillHoldsItsMessage() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(LATER));
+        List<String> ids = q.offerAll(List.of("a", "b", "c", "d"), Duration.ZERO);
+        List<Delivery<String>> batch = q.poll(10, Duration.ZERO);
+        assertThat(batch).hasSize(4);
+        assertThat(batch.get(0).ack()).as("acked alone first").isTrue();
+        assertThat(q.cancel(ids.get(1))).isTrue();
+
+        List<Delivery<String>> toAck = new ArrayList<>(batch.subList(0, 3));
+        toAck.add(batch.get(2)); // the same delivery twice: only the first counts
+        assertThat(q.ackAll(toAck)).containsExactly(false, false, true, false);
+        assertThat(countsOf(q)).as("d still in flight").isEqualTo(counts(0, 0, 1, 0));
+
+        passTime(LATER);
+        List<Delivery<String>> again = q.poll(10, Duration.ZERO);
+        assertThat(values(again)).as("unacked: redelivered after the visibility timeout").containsExactly("d");
+        assertThat(again.get(0).attempt()).isEqualTo(2);
+        assertThat(q.ackAll(List.of(batch.get(3)))).as("stale receipt").containsExactly(false);
+        assertThat(q.ackAll(again)).containsExactly(true);
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+        assertThat(q.ackAll(List.of())).isEmpty();
+    }
+
+    @Test
+    void batchDeliveriesCanBeNackedOneByOne() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(2));
+        q.offerAll(List.of("a", "b"), Duration.ZERO);
+        List<Delivery<String>> batch = q.poll(2, Duration.ZERO);
+        assertThat(batch.get(0).nack(Duration.ZERO)).isTrue();
+        assertThat(batch.get(1).ack()).isTrue();
+        Delivery<String> retry = take(q);
+        assertThat(retry.value()).isEqualTo("a");
+        assertThat(retry.attempt()).isEqualTo(2);
+    }
+
+    @Test
+    void undecodableMessageInABatchPollGoesToDeadLettersAndTheRestAreDelivered() throws Exception {
+        DelayedQueue<String> q = newQueue(new FussyCodec(), options -> { });
+        List<String> ids = q.offerAll(List.of("good 1", "poison", "good 2"), Duration.ZERO);
+        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("good 1", "good 2");
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 2, 1));
+        assertThat(q.deadLetters(10)).extracting(DeadLetter::id).containsExactly(ids.get(1));
+
+        String poison = q.offer("poison", Duration.ZERO);
+        assertThat(q.poll(10, Duration.ZERO)).as("nothing decodable").isEmpty();
+        assertThat(q.deadLetters(10)).extracting(DeadLetter::id).contains(poison);
+    }
+
+    @Test
+    void badBatchesAreRejectedNamingTheArgumentAndStoreNothing() throws Exception {
+        DelayedQueue<String> q = newQueue(new FussyCodec(), options -> { });
+        List<String> withNull = new ArrayList<>(List.of("a", "b"));
+        withNull.add(null);
+        assertThatThrownBy(() -> q.offerAll(withNull, Duration.ZERO)).isInstanceOf(NullPointerException.class)
+                .hasMessage("values[2]");
+        assertThatThrownBy(() -> q.offerAll(List.of("a", "unencodable"), Duration.ZERO))
+                .isInstanceOf(CodecException.class);
+        List<String> tooMany = Collections.nCopies(DelayedQueue.MAX_BATCH + 1, "v");
+        assertThatThrownBy(() -> q.offerAll(tooMany, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("values").hasMessageContaining("1000").hasMessageContaining("1001");
+        assertThatThrownBy(() -> q.offerAll(List.of("a"), DelayedQueue.MAX_DELAY.plusMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MAX_DELAY");
+        assertThatThrownBy(() -> q.offerAll((List<String>) null, Duration.ZERO))
+                .isInstanceOf(NullPointerException.class).hasMessage("values");
+
+        Map<String, String> badId = new LinkedHashMap<>();
+        badId.put("fine", "a");
+        badId.put("", "b");
+        assertThatThrownBy(() -> q.offerAll(badId, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("id");
+        Map<String, String> badValue = new LinkedHashMap<>();
+        badValue.put("fine", "a");
+        badValue.put("bad", "unencodable");
+        assertThatThrownBy(() -> q.offerAll(badValue, Duration.ZERO)).isInstanceOf(CodecException.class);
+        Map<String, String> nullValue = new LinkedHashMap<>();
+        nullValue.put("fine", "a");
+        nullValue.put("missing", null);
+        assertThatThrownBy(() -> q.offerAll(nullValue, Duration.ZERO)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("missing");
+        assertThat(countsOf(q)).as("no bad batch stored anything").isEqualTo(counts(0, 0, 0, 0));
+        assertThat(q.offer("fine", "a", Duration.ZERO)).as("the failed batches did not take the id").isTrue();
+
+        assertThatThrownBy(() -> q.poll(0, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxMessages").hasMessageContaining("1000");
+        assertThatThrownBy(() -> q.poll(DelayedQueue.MAX_BATCH + 1, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxMessages");
+        assertThat(q.offerAll(List.of(), Duration.ZERO)).isEmpty();
+        assertThat(q.offerAll(Map.of(), Duration.ZERO)).isEmpty();
+
+        List<Delivery<String>> taken = q.poll(10, Duration.ZERO);
+        DelayedQueue<String> other = queue();
+        other.offer("elsewhere", Duration.ZERO);
+        Delivery<String> foreign = take(other);
+        List<Delivery<String>> mixed = new ArrayList<>(taken);
+        mixed.add(foreign);
+        assertThatThrownBy(() -> q.ackAll(mixed)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("deliveries[" + taken.size() + "]");
+        List<Delivery<String>> nulls = new ArrayList<>(taken);
+        nulls.add(null);
+        assertThatThrownBy(() -> q.ackAll(nulls)).isInstanceOf(NullPointerException.class)
+                .hasMessage("deliveries[" + taken.size() + "]");
+        assertThat(countsOf(q)).as("the rejected acks acked nothing").isEqualTo(counts(0, 0, 1, 0));
+        assertThat(foreign.ack()).isTrue();
+    }
+
+    @Test
+    void concurrentBatchConsumersReceiveEachMessageOnce() throws Exception {
+        DelayedQueue<String> q = queue();
+        int total = 2_000;
+        List<String> all = new ArrayList<>();
+        for (int i = 0; i < total; i += 100) {
+            List<String> batch = new ArrayList<>();
+            for (int j = i; j < i + 100; j++) {
+                batch.add("m" + j);
+            }
+            all.addAll(batch);
+            q.offerAll(batch, Duration.ZERO);
+        }
+        Map<String, Integer> seen = new ConcurrentHashMap<>();
+        AtomicInteger acked = new AtomicInteger();
+        List<Future<Void>> consumers = new ArrayList<>();
+        for (int c = 0; c < 3; c++) {
+            consumers.add(inBackground(() -> {
+                List<Delivery<String>> got;
+                while (!(got = q.poll(64, Duration.ZERO)).isEmpty()) {
+                    got.forEach(d -> seen.merge(d.value(), 1, Integer::sum));
+                    acked.addAndGet((int) q.ackAll(got).stream().filter(b -> b).count());
+                }
+                return null;
+            }));
+        }
+        for (Future<Void> f : consumers) {
+            f.get(REAL_TIME_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        assertThat(seen.keySet()).containsExactlyInAnyOrderElementsOf(all);
+        assertThat(seen.values()).allMatch(n -> n == 1);
+        assertThat(acked.get()).isEqualTo(total);
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
     }
 }
