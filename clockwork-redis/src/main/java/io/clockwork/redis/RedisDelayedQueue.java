@@ -19,14 +19,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.ConcurrentModificationException;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
@@ -112,6 +118,16 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private final Batcher<Call>[] offers;
     private final Batcher<Call>[] acks;
     private final Batcher<Call>[] polls;
+    /** Coalescing of client-side wake-up signals (see {@link #signal()}). */
+    private static final int SIGNAL_IDLE = 0;
+    private static final int SIGNAL_IN_FLIGHT = 1;
+    private static final int SIGNAL_AGAIN = 2;
+    private static final long SIGNAL_STALE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private final AtomicInteger signalState = new AtomicInteger();
+    private volatile long signalSentAt;
+    private final LongAdder signalsSent = new LongAdder();
+    private final LongAdder signalsCoalesced =
+            new LongAdder();
     /** The ticker reading before which pollers sleep on the client instead of waiting for the signal. */
     private volatile long waiterDownUntil;
     private volatile boolean closed;
@@ -205,6 +221,200 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         settings.checkId(id);
         byte[] payload = settings.encode(value);
         return add(id, payload, delayMillis(delay));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On Redis the batch is split by partition (ids are random, so a partitioned queue spreads it over all
+     * partitions) and each partition's share is one {@code offer.lua} call, all sent at once and awaited together;
+     * each partition's share is atomic. A lost reply is retried within {@code retryOnConnectionLoss} under the same
+     * ids, so nothing is added twice.
+     */
+    @Override
+    public List<String> offerAll(List<? extends V> values, Duration delay) {
+        checkOpen();
+        Objects.requireNonNull(values, "values");
+        Object[] given = values.toArray();
+        QueueSettings.checkBatch("values", given.length);
+        long delayMs = delayMillis(delay);
+        byte[][] payloads = encodeAll(given, "values");
+        String[] ids = new String[given.length];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = UUID.randomUUID().toString();
+        }
+        addAll(ids, payloads, delayMs);
+        return List.of(ids);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On Redis each partition's share of the batch is one {@code offer.lua} call, sent at once with the others;
+     * each partition's share is atomic, and a retry after a lost reply is deduplicated by the ids.
+     */
+    @Override
+    public List<String> offerAll(Map<String, ? extends V> messages, Duration delay) {
+        checkOpen();
+        Objects.requireNonNull(messages, "messages");
+        QueueSettings.checkBatch("messages", messages.size());
+        String[] ids = new String[messages.size()];
+        Object[] given = new Object[ids.length];
+        int i = 0;
+        for (Map.Entry<String, ? extends V> e : messages.entrySet()) {
+            if (i == ids.length) {
+                throw new ConcurrentModificationException("messages grew while being read");
+            }
+            ids[i] = settings.checkId(e.getKey());
+            given[i++] = Objects.requireNonNull(e.getValue(), () -> "messages[" + e.getKey() + "]");
+        }
+        long delayMs = delayMillis(delay);
+        byte[][] payloads = encodeAll(given, "messages");
+        boolean[] added = addAll(ids, payloads, delayMs);
+        List<String> result = new ArrayList<>(ids.length);
+        for (int j = 0; j < ids.length; j++) {
+            if (added[j]) {
+                result.add(ids[j]);
+            }
+        }
+        return result;
+    }
+
+    @SuppressWarnings("unchecked")
+    private byte[][] encodeAll(Object[] values, String argument) {
+        byte[][] payloads = new byte[values.length][];
+        for (int i = 0; i < values.length; i++) {
+            int index = i;
+            Objects.requireNonNull(values[i], () -> argument + "[" + index + "]");
+            payloads[i] = settings.encode((V) values[i]);
+        }
+        return payloads;
+    }
+
+    /**
+     * Splits a batch of (id, payload) by partition and runs one script call per partition, all sent before any
+     * reply is awaited. {@code perMessage} builds the arguments of message i; the script's reply is one code per
+     * message, in order, optionally followed by a "must signal" flag.
+     *
+     * @return each message's reply code, in order
+     * @throws RedisQueueException if a partition failed (after the others were awaited, so their work is done)
+     */
+    private long[] perPartition(String operation, Script script, int n, IntFunction<String> idOf,
+                                IntFunction<byte[][]> perMessage, boolean signalFlag) {
+        int parts = keys.partitions();
+        int[] partOf = new int[n];
+        int[] count = new int[parts];
+        for (int i = 0; i < n; i++) {
+            partOf[i] = parts == 1 ? 0 : selector.partitionOf(idOf.apply(i));
+            count[partOf[i]]++;
+        }
+        byte[][][] args = new byte[parts][][];
+        int[][] members = new int[parts][];
+        int[] filled = new int[parts];
+        for (int i = 0; i < n; i++) {
+            int p = partOf[i];
+            byte[][] a = perMessage.apply(i);
+            if (args[p] == null) {
+                args[p] = new byte[1 + a.length * count[p]][];
+                args[p][0] = maxAttemptsArg;
+                members[p] = new int[count[p]];
+            }
+            System.arraycopy(a, 0, args[p], 1 + a.length * filled[p], a.length);
+            members[p][filled[p]++] = i;
+        }
+        List<CompletableFuture<List<Object>>> sent = new ArrayList<>(parts);
+        for (int p = 0; p < parts; p++) {
+            CompletableFuture<List<Object>> f = null;
+            if (args[p] != null) {
+                try {
+                    f = connections.commands().<List<Object>>evalsha(script.sha(), script.output(), keys.keys(p),
+                            args[p]).toCompletableFuture();
+                } catch (RuntimeException e) {
+                    f = CompletableFuture.failedFuture(e);
+                }
+            }
+            sent.add(f);
+        }
+        long[] codes = new long[n];
+        RedisQueueException failure = null;
+        for (int p = 0; p < parts; p++) {
+            CompletableFuture<List<Object>> f = sent.get(p);
+            if (f == null) {
+                continue;
+            }
+            ScriptRunner.Reply<List<Object>> reply;
+            try {
+                reply = scripts.runAfter(operation, scripts.retryNanos(), () -> scripts.await(f), script,
+                        keys.keys(p), args[p]);
+            } catch (RedisQueueException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+                continue;
+            }
+            List<Object> r = reply.value();
+            for (int j = 0; j < members[p].length; j++) {
+                long code = (Long) r.get(j);
+                // An ack whose retry finds its message gone was done by its own first attempt (see ack()).
+                codes[members[p][j]] = code == 2L && reply.uncertain() ? 1L : code;
+            }
+            if (signalFlag && (Long) r.get(members[p].length) == 1L) {
+                signal();
+            }
+            if (script == Script.OFFER && partitionEmptyUntil != null) {
+                partitionEmptyUntil.set(p, 0);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return codes;
+    }
+
+    private boolean[] addAll(String[] ids, byte[][] payloads, long delayMs) {
+        byte[] delayArg = arg(delayMs);
+        long[] codes = perPartition("offerAll", Script.OFFER, ids.length, i -> ids[i],
+                i -> new byte[][] {arg(ids[i]), payloads[i], delayArg}, true);
+        boolean[] added = new boolean[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            added[i] = codes[i] == 1L;
+        }
+        return added;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On Redis the deliveries are grouped by partition, one {@code ack.lua} call per partition, all sent at once.
+     */
+    @Override
+    public List<Boolean> ackAll(List<? extends Delivery<V>> deliveries) {
+        checkOpen();
+        Objects.requireNonNull(deliveries, "deliveries");
+        Object[] given = deliveries.toArray();
+        QueueSettings.checkBatch("deliveries", given.length);
+        RedisDelivery<?>[] ds = new RedisDelivery<?>[given.length];
+        for (int i = 0; i < given.length; i++) {
+            int index = i;
+            Objects.requireNonNull(given[i], () -> "deliveries[" + index + "]");
+            if (!(given[i] instanceof RedisDelivery<?> d) || d.queue() != this) {
+                throw new IllegalArgumentException("deliveries[" + i + "] is not a delivery of queue '"
+                        + settings.name() + "' (this client): " + given[i]);
+            }
+            ds[i] = d;
+        }
+        if (ds.length == 0) {
+            return List.of();
+        }
+        long[] codes = perPartition("ackAll", Script.ACK, ds.length, i -> ds[i].id(),
+                i -> new byte[][] {arg(ds[i].id()), arg(ds[i].receipt())}, false);
+        Boolean[] result = new Boolean[ds.length];
+        for (int i = 0; i < ds.length; i++) {
+            result[i] = codes[i] == 1L;
+        }
+        return List.of(result);
     }
 
     private boolean add(String id, byte[] payload, long delayMs) {
@@ -335,6 +545,33 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     public Delivery<V> poll(Duration wait) throws InterruptedException {
         Objects.requireNonNull(wait, "wait");
         checkOpen();
+        List<Delivery<V>> got = pollLoop(wait, 0);
+        return got.isEmpty() ? null : got.get(0);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On Redis one pass visits the partitions in turn, one {@code poll.lua} call each taking up to what is still
+     * missing, until the batch is full; if a pass took nothing it waits for a wake-up like {@link #poll(Duration)}.
+     * Unlike single polls, batch polls do not share script calls with other threads (they need no group commit:
+     * one call already carries up to {@code maxMessages} messages).
+     */
+    @Override
+    public List<Delivery<V>> poll(int maxMessages, Duration wait) throws InterruptedException {
+        QueueSettings.checkMaxMessages(maxMessages);
+        Objects.requireNonNull(wait, "wait");
+        checkOpen();
+        return pollLoop(wait, maxMessages);
+    }
+
+    /**
+     * Polls the partitions until something is taken or {@code wait} passed.
+     *
+     * @param max 0: one message through the group commit ({@link #poll(Duration)}); else up to max, directly
+     */
+    private List<Delivery<V>> pollLoop(Duration wait, int max) throws InterruptedException {
+        List<Delivery<V>> out = new ArrayList<>(max == 0 ? 1 : Math.min(max, 64));
         // The caller's wait is measured on the ticker; due times never are (they come from the server's TIME).
         long deadline = ticker.read() + saturatedNanos(wait);
         long unreachableSince = 0;
@@ -346,7 +583,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             int start = selector.nextStart();
             for (int i = 0; i < keys.partitions(); i++) {
                 if (closed) {
-                    return null;
+                    return out;
                 }
                 int p = (start + i) % keys.partitions();
                 if (partitionDownUntil != null && partitionDownUntil.get(p) - ticker.read() > 0) {
@@ -363,12 +600,25 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                         continue;
                     }
                 }
-                Object r;
+                long next;
                 try {
-                    r = pollPartition(p);
+                    if (max == 0) {
+                        Object r = pollPartition(p);
+                        if (r instanceof Delivery<?>) {
+                            @SuppressWarnings("unchecked")
+                            Delivery<V> d = (Delivery<V>) r;
+                            out.add(d);
+                            return out;
+                        }
+                        next = (Long) r;
+                    } else {
+                        next = pollPartition(p, max - out.size(), out);
+                    }
                 } catch (RedisQueueException e) {
-                    if (closed) {
-                        return null; // closed meanwhile: its connection went away under this call
+                    if (closed || !out.isEmpty()) {
+                        // Closed meanwhile (its connection went away under this call), or what this batch already
+                        // holds is in flight for the caller: hand it over rather than leave it to time out.
+                        return out;
                     }
                     if (partitionDownUntil == null || !ScriptRunner.isTransient(e)) {
                         throw e;
@@ -379,7 +629,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                     continue;
                 } catch (RuntimeException e) {
                     if (closed) {
-                        return null;
+                        return out;
                     }
                     throw e;
                 }
@@ -387,12 +637,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                 if (partitionDownUntil != null) {
                     partitionDownUntil.set(p, 0);
                 }
-                if (r instanceof Delivery<?>) {
-                    @SuppressWarnings("unchecked")
-                    Delivery<V> d = (Delivery<V>) r;
-                    return d;
+                if (max > 0 && out.size() == max) {
+                    return out;
                 }
-                long next = (Long) r;
                 if (next >= 0 && (nextEventMs < 0 || next < nextEventMs)) {
                     nextEventMs = next;
                 }
@@ -400,6 +647,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                     long hint = next < 0 ? EMPTY_HINT_MAX_MS : Math.min(next, EMPTY_HINT_MAX_MS);
                     partitionEmptyUntil.set(p, ticker.read() + TimeUnit.MILLISECONDS.toNanos(hint));
                 }
+            }
+            if (!out.isEmpty()) {
+                return out; // a batch poll took fewer than it may: it never waits to fill the batch
             }
             long now = ticker.read();
             if (answered) {
@@ -416,7 +666,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             }
             long remainingNanos = deadline - now;
             if (closed || remainingNanos <= 0) {
-                return null;
+                return out;
             }
             if (Thread.interrupted()) {
                 throw new InterruptedException("poll of queue '" + settings.name() + "' interrupted");
@@ -447,7 +697,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                 }
             } catch (RuntimeException e) {
                 if (closed) {
-                    return null;
+                    return out;
                 }
                 // The signal's server is unreachable (restarting, or its Cluster master is down): wait on the
                 // client instead for a while; the next pass over the partitions fails or retries as configured.
@@ -483,6 +733,37 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                         arg(e.getMessage()));
             }
         }
+    }
+
+    /**
+     * Takes up to {@code n} messages from partition p in one script call (no group commit), adding them to out.
+     *
+     * @return the milliseconds until the partition's next event (-1: none) if it had fewer than n due; 0 if it may
+     *         have more (all n were taken)
+     */
+    private long pollPartition(int p, int n, List<Delivery<V>> out) {
+        byte[][] args = {maxAttemptsArg, arg(SWEEP_LIMIT), visibilityArg, arg(n)};
+        // Partitioned: one attempt, then the poll moves on (a down partition is retried on the next pass).
+        List<Object> r = partitionDownUntil == null ? scripts.run("poll", Script.POLL, keys.keys(p), args)
+                : scripts.runOnce("poll", Script.POLL, keys.keys(p), args);
+        long k = (Long) r.get(0);
+        if ((Long) r.get(2) == 1L) {
+            signal();
+        }
+        for (int i = 0; i < k; i++) {
+            int at = 3 + 4 * i;
+            String id = string(r.get(at));
+            byte[] payload = (byte[]) r.get(at + 1);
+            int attempt = Math.toIntExact((Long) r.get(at + 2));
+            long receipt = (Long) r.get(at + 3);
+            try {
+                out.add(new RedisDelivery<>(this, p, id, settings.decode(payload), attempt, receipt));
+            } catch (CodecException e) {
+                scripts.run("poll", Script.KILL, keys.keys(p), maxAttemptsArg, arg(id), arg(receipt),
+                        arg(e.getMessage()));
+            }
+        }
+        return k < n ? (Long) r.get(1) : 0L;
     }
 
     boolean ack(int partition, String id, long receipt) {
@@ -643,11 +924,56 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return (Long) r.get(0) == 1L;
     }
 
-    /** Wakes one blocked poller, from a partition whose scripts cannot reach the signal key (Cluster only). */
+    /**
+     * Wakes one blocked poller, from a partition whose scripts cannot reach the signal key (Cluster only).
+     * Coalesced per client: while one {@code signal.lua} call is in flight, further requests send one more call
+     * once it completes, not one each. Every request is thus followed by a token pushed after the request was made
+     * (a poller that takes the in-flight call's token polls again after the state that caused the request, or gets
+     * the next token), so no wake-up is lost; a call in flight longer than {@link #SIGNAL_STALE_NANOS} no longer
+     * holds back new ones.
+     */
     private void signal() {
-        if (!closed) {
-            scripts.fireAndForget(Script.SIGNAL, new byte[][] {keys.signalKey()});
+        while (!closed) {
+            int state = signalState.get();
+            if (state == SIGNAL_IDLE || ticker.read() - signalSentAt > SIGNAL_STALE_NANOS) {
+                if (signalState.compareAndSet(state, SIGNAL_IN_FLIGHT)) {
+                    sendSignal();
+                    return;
+                }
+            } else if (state == SIGNAL_IN_FLIGHT) {
+                if (signalState.compareAndSet(SIGNAL_IN_FLIGHT, SIGNAL_AGAIN)) {
+                    signalsCoalesced.increment();
+                    return;
+                }
+            } else {
+                signalsCoalesced.increment();
+                return; // SIGNAL_AGAIN: a call after the in-flight one is already promised
+            }
         }
+    }
+
+    private void sendSignal() {
+        signalSentAt = ticker.read();
+        signalsSent.increment();
+        CompletionStage<Object> sent;
+        try {
+            sent = scripts.fireAndForget(Script.SIGNAL, new byte[][] {keys.signalKey()});
+        } catch (RuntimeException e) {
+            signalState.set(SIGNAL_IDLE);
+            LOG.log(System.Logger.Level.DEBUG, () -> "queue '" + settings.name() + "': signal failed: " + e);
+            return;
+        }
+        sent.whenComplete((r, e) -> {
+            if (!signalState.compareAndSet(SIGNAL_IN_FLIGHT, SIGNAL_IDLE) && !closed) {
+                signalState.set(SIGNAL_IN_FLIGHT); // SIGNAL_AGAIN: requested while this one was in flight
+                sendSignal();
+            }
+        });
+    }
+
+    /** @return wake-up signals this client sent with {@code signal.lua}, and requests folded into those */
+    long[] signalCounts() {
+        return new long[] {signalsSent.sum(), signalsCoalesced.sum()};
     }
 
     /** Checks a delay with the shared rules and rounds it up to whole milliseconds, so nothing is early. */

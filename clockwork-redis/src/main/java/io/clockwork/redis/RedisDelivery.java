@@ -53,6 +53,18 @@ final class RedisDelivery<V> implements Delivery<V> {
         return queue.nack(partition, id, receipt, retryDelay);
     }
 
+    RedisDelayedQueue<V> queue() {
+        return queue;
+    }
+
+    int partition() {
+        return partition;
+    }
+
+    long receipt() {
+        return receipt;
+    }
+
     @Override
     public String toString() {
         return "Delivery[" + queue.name() + "/" + id + ", attempt " + attempt + "]";

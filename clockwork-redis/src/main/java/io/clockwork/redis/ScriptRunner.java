@@ -207,8 +207,9 @@ final class ScriptRunner {
      * @param script the script
      * @param keys   its keys
      * @param args   its arguments
+     * @return the reply's stage, for callers that want to know when it was sent (it never needs to be awaited)
      */
-    void fireAndForget(Script script, byte[][] keys, byte[]... args) {
+    java.util.concurrent.CompletionStage<Object> fireAndForget(Script script, byte[][] keys, byte[]... args) {
         RedisClusterAsyncCommands<byte[], byte[]> commands = connections.commands();
         RedisFuture<Object> f = commands.evalsha(script.sha(), script.output(), keys, args);
         f.whenComplete((r, e) -> {
@@ -219,6 +220,7 @@ final class ScriptRunner {
                         + " failed: " + e);
             }
         });
+        return f;
     }
 
     private <T> T once(Script script, byte[][] keys, byte[]... args) {

@@ -118,4 +118,51 @@ class RedisDelayedQueueClusterIT {
             assertThat(ms).as("ms from offer to delivery").isLessThan(50);
         }
     }
+
+    @Test
+    void batchesSpreadOverTheMastersAndBlockedBatchPollersWakeForEveryOne() throws Exception {
+        // A re-check interval of a minute: a lost wake-up (e.g. one coalesced away wrongly) fails the time limit.
+        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(client, "batch-wake", Codec.string())
+                .partitions(6).recheckInterval(Duration.ofMinutes(1)).build()) {
+            int batches = 20;
+            int perBatch = 30;
+            int total = batches * perBatch;
+            Map<String, Integer> received = new ConcurrentHashMap<>();
+            List<Future<Void>> consumers = java.util.stream.IntStream.range(0, 3).mapToObj(i ->
+                    background.submit(() -> {
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                        while (received.size() < total && System.nanoTime() - deadline < 0) {
+                            List<Delivery<String>> got = q.poll(50, Duration.ofMillis(500));
+                            got.forEach(d -> received.merge(d.id(), 1, Integer::sum));
+                            assertThat(q.ackAll(got)).containsOnly(true);
+                        }
+                        return (Void) null;
+                    })).collect(Collectors.toList());
+            List<Future<List<String>>> producers = java.util.stream.IntStream.range(0, 2).mapToObj(t ->
+                    background.submit(() -> {
+                        List<String> ids = new java.util.ArrayList<>();
+                        for (int b = 0; b < batches / 2; b++) {
+                            List<String> values = java.util.Collections.nCopies(perBatch, "v" + t);
+                            ids.addAll(q.offerAll(values, Duration.ofMillis(b % 3 * 10)));
+                        }
+                        return ids;
+                    })).collect(Collectors.toList());
+            Set<String> offered = new HashSet<>();
+            for (Future<List<String>> p : producers) {
+                offered.addAll(p.get(30, TimeUnit.SECONDS));
+            }
+            assertThat(offered).hasSize(total);
+            long start = System.nanoTime();
+            for (Future<Void> c : consumers) {
+                c.get(40, TimeUnit.SECONDS);
+            }
+            assertThat(received.keySet()).isEqualTo(offered);
+            assertThat(received.values()).allMatch(n -> n == 1);
+            assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).as("s to drain")
+                    .isLessThan(20);
+            assertThat(q.stats().total()).isZero();
+            long[] signals = q.signalCounts();
+            assertThat(signals[0]).as("signal.lua calls from partitions outside the signal's slot").isPositive();
+        }
+    }
 }

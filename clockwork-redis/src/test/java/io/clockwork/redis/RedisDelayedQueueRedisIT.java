@@ -418,4 +418,61 @@ class RedisDelayedQueueRedisIT {
         assertThat(q.poll(Duration.ZERO)).as("the retried offer was stored once").isNull();
         assertThat(q.stats().total()).isOne();
     }
+
+    // ---- batches ----
+
+    private long evalshaCalls() {
+        Matcher calls = Pattern.compile("cmdstat_evalsha:calls=(\\d+)").matcher(
+                (String) redis.call("INFO", "commandstats"));
+        return calls.find() ? Long.parseLong(calls.group(1)) : 0;
+    }
+
+    @Test
+    void aBatchCostsOneScriptCallPerPartitionItTouches() throws Exception {
+        int partitions = 4;
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), uniqueName("batch"),
+                Codec.string()).partitions(partitions).build());
+        Map<String, String> batch = new java.util.LinkedHashMap<>();
+        PartitionSelector selector = new PartitionSelector(partitions);
+        java.util.Set<Integer> touched = new java.util.HashSet<>();
+        for (int i = 0; i < 200; i++) {
+            batch.put("b-" + i, "v" + i);
+            touched.add(selector.partitionOf("b-" + i));
+        }
+        assertThat(touched).hasSize(partitions);
+        redis.call("CONFIG", "RESETSTAT");
+        assertThat(q.offerAll(batch, Duration.ZERO)).containsExactlyElementsOf(batch.keySet());
+        assertThat(evalshaCalls()).as("offerAll: one offer.lua per partition").isEqualTo(partitions);
+
+        redis.call("CONFIG", "RESETSTAT");
+        List<Delivery<String>> got = q.poll(DelayedQueue.MAX_BATCH, Duration.ZERO);
+        assertThat(evalshaCalls()).as("poll(max): one poll.lua per partition").isEqualTo(partitions);
+        assertThat(got).extracting(Delivery::id).containsExactlyInAnyOrderElementsOf(batch.keySet());
+        // FIFO within a due time holds per partition.
+        for (int p = 0; p < partitions; p++) {
+            int partition = p;
+            List<String> inPartition = got.stream().map(Delivery::id)
+                    .filter(id -> selector.partitionOf(id) == partition).toList();
+            assertThat(inPartition).isSortedAccordingTo(java.util.Comparator.comparingInt(
+                    id -> Integer.parseInt(id.substring(2))));
+        }
+
+        redis.call("CONFIG", "RESETSTAT");
+        assertThat(q.ackAll(got)).hasSize(200).containsOnly(true);
+        assertThat(evalshaCalls()).as("ackAll: one ack.lua per partition").isEqualTo(partitions);
+        assertThat(q.stats().total()).isZero();
+    }
+
+    @Test
+    void aDeliveryOfAnotherClientOfTheSameQueueIsRejectedByAckAll() throws Exception {
+        String name = uniqueName("foreign");
+        RedisDelayedQueue<String> a = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
+        RedisDelayedQueue<String> b = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
+        a.offerAll(List.of("x"), Duration.ZERO);
+        List<Delivery<String>> got = b.poll(10, Duration.ZERO);
+        assertThat(got).hasSize(1);
+        assertThatThrownBy(() -> a.ackAll(got)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("deliveries[0]").hasMessageContaining(name);
+        assertThat(b.ackAll(got)).containsExactly(true);
+    }
 }
