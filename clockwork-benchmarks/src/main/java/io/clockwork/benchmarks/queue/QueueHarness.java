@@ -56,7 +56,7 @@ public final class QueueHarness {
     static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
 
     static {
-        DEFAULTS.put("scenarios", "offer,delivery,lateness,backlog,cluster");
+        DEFAULTS.put("scenarios", "offer,delivery,offer-batch,delivery-batch,lateness,backlog,cluster,cluster-batch");
         DEFAULTS.put("rounds", "5");
         DEFAULTS.put("warmup", "2");
         DEFAULTS.put("seconds", "5");
@@ -65,6 +65,10 @@ public final class QueueHarness {
         DEFAULTS.put("producers", "4");
         DEFAULTS.put("consumers", "4");
         DEFAULTS.put("max-backlog", "500");
+        // The batch scenarios: values per batch call (Redisson: operations in flight per thread), and the most
+        // offered-but-not-taken messages there (a batch needs room for several batches per consumer).
+        DEFAULTS.put("batch", "100");
+        DEFAULTS.put("batch-max-backlog", "2000");
         DEFAULTS.put("lateness-rate", "500");
         DEFAULTS.put("lateness-min-ms", "20");
         DEFAULTS.put("lateness-max-ms", "200");
@@ -94,6 +98,8 @@ public final class QueueHarness {
     private final List<String> headlines = new ArrayList<>();
     private final List<String> profile = new ArrayList<>();
     private final AtomicLong queueSeq = new AtomicLong();
+    /** Per scenario title and rival, which API calls the rival made (for the tables). */
+    private final Map<String, String> apis = new LinkedHashMap<>();
 
     private QueueHarness(Map<String, String> opts) {
         this.opts = opts;
@@ -146,10 +152,16 @@ public final class QueueHarness {
         line("");
         jitWarmup();
         if (scenarios.contains("offer")) {
-            offer();
+            offer(false);
         }
         if (scenarios.contains("delivery")) {
-            delivery();
+            delivery(false);
+        }
+        if (scenarios.contains("offer-batch")) {
+            offer(true);
+        }
+        if (scenarios.contains("delivery-batch")) {
+            delivery(true);
         }
         if (scenarios.contains("lateness")) {
             lateness();
@@ -158,13 +170,17 @@ public final class QueueHarness {
             backlog();
         }
         if (scenarios.contains("cluster")) {
-            cluster();
+            cluster(false);
+        }
+        if (scenarios.contains("cluster-batch")) {
+            cluster(true);
         }
         line("Load average at end: " + loadAverage());
         line("");
         line("Profile (per measured window: CPU as % of one core; server time and calls per message from INFO "
                 + "commandstats, which counts the commands scripts call as well as the scripts; slow = SLOWLOG "
-                + "entries over 10 ms; connections opened = total_connections_received, the harness's own "
+                + "entries over 10 ms; machine = all cores' busy time from /proc/stat, this harness and everyone "
+                + "else's load included, as % of one core (nproc x 100% is saturation); connections opened = total_connections_received, the harness's own "
                 + "admin connections included):");
         line("");
         profile.forEach(this::line);
@@ -215,14 +231,21 @@ public final class QueueHarness {
         flush(main);
     }
 
-    private void offer() throws Exception {
-        System.out.println("# offer");
+    private int batchSize(boolean batch) {
+        return batch ? i("batch") : 1;
+    }
+
+    private void offer(boolean batch) throws Exception {
+        String scenario = batch ? "offer-batch" : "offer";
+        System.out.println("# " + scenario);
         Map<String, List<Window>> results = new LinkedHashMap<>();
         for (int r = 0; r < i("rounds"); r++) {
             for (String rival : order(r)) {
                 flush(main);
                 try (QueueRival q = create(rival, "offer")) {
-                    Workload w = new Workload(q, i("offer-producers"), 0, HOUR_MS, HOUR_MS, 0, 0, 1000);
+                    apis.put(scenario + "/" + rival, q.api(batch, i("batch")));
+                    Workload w = new Workload(q, i("offer-producers"), 0, HOUR_MS, HOUR_MS, 0, 0, 1000)
+                            .batch(batchSize(batch));
                     w.start();
                     Window win = measure(w, List.of(main), true);
                     w.stop();
@@ -232,25 +255,38 @@ public final class QueueHarness {
             }
         }
         flush(main);
-        line("### 1. Offer throughput (" + i("offer-producers") + " producer threads, delay 1 h)");
+        line(batch ? "### 1b. Offer throughput, batch API (" + i("offer-producers") + " producer threads, "
+                + i("batch") + " values per call or in flight per thread, delay 1 h)"
+                : "### 1. Offer throughput (" + i("offer-producers") + " producer threads, delay 1 h, one message per "
+                + "call)");
         line("");
-        throughputTable("offers/s", results, true);
-        results.forEach((rival, l) -> headline("offer", rival, "thrpt", median(l, true), "ops/s"));
-        addProfile("offer", results, true);
+        throughputTable(scenario, "offers/s", results, true);
+        results.forEach((rival, l) -> headline(batch ? "offerBatch" : "offer", rival, "thrpt", median(l, true),
+                "ops/s"));
+        addProfile(scenario, results, true);
     }
 
     private Workload deliveryWorkload(QueueRival q, int producers, int consumers) {
         return new Workload(q, producers, consumers, 0, 0, i("max-backlog"), 0, 1000);
     }
 
-    private void delivery() throws Exception {
-        System.out.println("# delivery");
+    private Workload deliveryWorkload(QueueRival q, int producers, int consumers, boolean batch) {
+        if (!batch) {
+            return deliveryWorkload(q, producers, consumers);
+        }
+        return new Workload(q, producers, consumers, 0, 0, i("batch-max-backlog"), 0, 1000).batch(i("batch"));
+    }
+
+    private void delivery(boolean batch) throws Exception {
+        String scenario = batch ? "delivery-batch" : "delivery";
+        System.out.println("# " + scenario);
         Map<String, List<Window>> results = new LinkedHashMap<>();
         for (int r = 0; r < i("rounds"); r++) {
             for (String rival : order(r)) {
                 flush(main);
                 try (QueueRival q = create(rival, "delivery")) {
-                    Workload w = deliveryWorkload(q, i("producers"), i("consumers"));
+                    apis.put(scenario + "/" + rival, q.api(batch, i("batch")));
+                    Workload w = deliveryWorkload(q, i("producers"), i("consumers"), batch);
                     w.start();
                     Window win = measure(w, List.of(main), false);
                     w.stop();
@@ -260,12 +296,15 @@ public final class QueueHarness {
             }
         }
         flush(main);
-        line("### 2. End-to-end delivery throughput (" + i("producers") + " producers, " + i("consumers")
-                + " consumers, delay 0, at most " + i("max-backlog") + " offered ahead of the consumers)");
+        line((batch ? "### 2b. End-to-end delivery throughput, batch API (" : "### 2. End-to-end delivery throughput ("
+                ) + i("producers") + " producers, " + i("consumers") + " consumers, delay 0, "
+                + (batch ? i("batch") + " values per call, at most " + i("batch-max-backlog")
+                : "one message per call, at most " + i("max-backlog")) + " offered ahead of the consumers)");
         line("");
-        throughputTable("delivered/s", results, false);
-        results.forEach((rival, l) -> headline("delivery", rival, "thrpt", median(l, false), "ops/s"));
-        addProfile("delivery", results, false);
+        throughputTable(scenario, "delivered/s", results, false);
+        results.forEach((rival, l) -> headline(batch ? "deliveryBatch" : "delivery", rival, "thrpt",
+                median(l, false), "ops/s"));
+        addProfile(scenario, results, false);
     }
 
     private void lateness() throws Exception {
@@ -407,8 +446,9 @@ public final class QueueHarness {
         }
     }
 
-    private void cluster() throws Exception {
-        System.out.println("# cluster");
+    private void cluster(boolean batch) throws Exception {
+        String scenario = batch ? "cluster-batch" : "cluster";
+        System.out.println("# " + scenario);
         int masters = i("masters");
         int partitions = i("partitions");
         List<RedisServers.Server> nodes = servers.cluster(masters);
@@ -433,7 +473,8 @@ public final class QueueHarness {
                 List<RedisServers.Server> where = config.equals(clusterP) ? nodes : List.of(main);
                 where.forEach(QueueHarness::flush);
                 try (QueueRival q = configs.get(config).get()) {
-                    Workload w = deliveryWorkload(q, i("cluster-producers"), i("cluster-consumers"));
+                    apis.put(scenario + "/clockwork", q.api(batch, i("batch")));
+                    Workload w = deliveryWorkload(q, i("cluster-producers"), i("cluster-consumers"), batch);
                     w.start();
                     Window win = measure(w, where, false);
                     w.stop();
@@ -444,8 +485,11 @@ public final class QueueHarness {
         }
         nodes.forEach(servers::stop);
         flush(main);
-        line("### 5. Redis Cluster vs one master (Clockwork only; " + i("cluster-producers") + " producers, "
-                + i("cluster-consumers") + " consumers, delay 0)");
+        line("### " + (batch ? "5b" : "5") + ". Redis Cluster vs one master (Clockwork only; " + i("cluster-producers")
+                + " producers, " + i("cluster-consumers") + " consumers, delay 0" + (batch ? ", batch API, "
+                + i("batch") + " values per call" : ", one message per call") + ")");
+        line("");
+        line("API: " + apis.get(scenario + "/clockwork"));
         line("");
         line("| setup | delivered/s (median) | range | vs 1 master, 1 partition |");
         line("|---|---:|---|---:|");
@@ -456,7 +500,7 @@ public final class QueueHarness {
                     + ratio(median(l, false), base) + " |");
         }
         line("");
-        addProfile("cluster", results, false);
+        addProfile(scenario, results, false);
     }
 
     // ---------------------------------------------------------------- measurement
@@ -468,6 +512,10 @@ public final class QueueHarness {
         long messages;
         double jvmCpuPct;
         double redisCpuPct;
+        /** Per redis-server process, in the order of the servers measured. */
+        double[] serverCpuPct;
+        /** All cores' busy time (everything on the machine), as % of one core. */
+        double machineCpuPct;
         long slow;
         long connections;
         long failed;
@@ -489,9 +537,12 @@ public final class QueueHarness {
             s.call("SLOWLOG", "RESET");
         }
         long redis0 = 0;
-        for (RedisServers.Server s : where) {
-            redis0 += s.cpuMillis();
+        long[] server0 = new long[where.size()];
+        for (int k = 0; k < where.size(); k++) {
+            server0[k] = where.get(k).cpuMillis();
+            redis0 += server0[k];
         }
+        long[] machine0 = machineTicks();
         long jvm0 = Workload.jvmCpuMillis();
         long off0 = w.offered.sum();
         long tak0 = w.taken.sum();
@@ -502,9 +553,14 @@ public final class QueueHarness {
         long tak1 = w.taken.sum();
         long t1 = System.nanoTime();
         long jvm1 = Workload.jvmCpuMillis();
+        long[] machine1 = machineTicks();
         long redis1 = 0;
-        for (RedisServers.Server s : where) {
-            redis1 += s.cpuMillis();
+        double[] serverCpu = new double[where.size()];
+        double windowSecs = (t1 - t0) / 1e9;
+        for (int k = 0; k < where.size(); k++) {
+            long c = where.get(k).cpuMillis();
+            serverCpu[k] = (c - server0[k]) / (windowSecs * 10);
+            redis1 += c;
         }
         w.checkError();
         Window win = new Window();
@@ -518,6 +574,9 @@ public final class QueueHarness {
         }
         win.jvmCpuPct = (jvm1 - jvm0) / (secs * 10);
         win.redisCpuPct = (redis1 - redis0) / (secs * 10);
+        win.serverCpuPct = serverCpu;
+        // Busy ticks of 10 ms each (USER_HZ 100), as % of one core over the window.
+        win.machineCpuPct = machine0[0] < 0 || machine1[0] < 0 ? -1 : (machine1[0] - machine0[0]) * 10 / (secs * 10);
         for (RedisServers.Server s : where) {
             win.slow += (Long) s.call("SLOWLOG", "LEN");
             win.connections += Long.parseLong(infoField(s, "stats", "total_connections_received").trim());
@@ -545,6 +604,22 @@ public final class QueueHarness {
         return win;
     }
 
+    /** @return {busy ticks, all ticks} of all cores since boot, from /proc/stat; {-1, -1} if unreadable */
+    private static long[] machineTicks() {
+        try {
+            String cpu = Files.readAllLines(Path.of("/proc/stat")).get(0);
+            String[] f = cpu.trim().split("\\s+");
+            long total = 0;
+            for (int k = 1; k < f.length; k++) {
+                total += Long.parseLong(f[k]);
+            }
+            long idle = Long.parseLong(f[4]) + (f.length > 5 ? Long.parseLong(f[5]) : 0); // idle + iowait
+            return new long[] {total - idle, total};
+        } catch (IOException | RuntimeException e) {
+            return new long[] {-1, -1};
+        }
+    }
+
     private static void flush(RedisServers.Server s) {
         s.call("FLUSHALL");
     }
@@ -568,13 +643,14 @@ public final class QueueHarness {
                 scenario, mode, rival, score, unit));
     }
 
-    private void throughputTable(String unit, Map<String, List<Window>> results, boolean offers) {
+    private void throughputTable(String scenario, String unit, Map<String, List<Window>> results, boolean offers) {
         List<Window> ours = results.get(QueueRival.CLOCKWORK);
-        line("| queue | " + unit + " (median) | range | ours/theirs |");
-        line("|---|---:|---|---:|");
+        line("| queue | API used | " + unit + " (median) | range | ours/theirs |");
+        line("|---|---|---:|---|---:|");
         for (Map.Entry<String, List<Window>> e : results.entrySet()) {
             double m = median(e.getValue(), offers);
-            line("| " + e.getKey() + " | " + fmt(m) + " | " + range(e.getValue(), offers) + " | "
+            line("| " + e.getKey() + " | " + apis.getOrDefault(scenario + "/" + e.getKey(), "?") + " | " + fmt(m)
+                    + " | " + range(e.getValue(), offers) + " | "
                     + (e.getKey().equals(QueueRival.CLOCKWORK) || ours == null ? "" : ratio(median(ours, offers), m))
                     + " |");
         }
@@ -586,6 +662,8 @@ public final class QueueHarness {
             long messages = 0;
             double jvm = 0;
             double redis = 0;
+            double machine = 0;
+            double[] perServer = null;
             long slow = 0;
             long connections = 0;
             long failed = 0;
@@ -594,6 +672,15 @@ public final class QueueHarness {
                 messages += offers ? Math.round(w.offeredPerSec * d("seconds")) : w.messages;
                 jvm += w.jvmCpuPct;
                 redis += w.redisCpuPct;
+                machine += w.machineCpuPct;
+                if (w.serverCpuPct != null) {
+                    if (perServer == null) {
+                        perServer = new double[w.serverCpuPct.length];
+                    }
+                    for (int k = 0; k < perServer.length && k < w.serverCpuPct.length; k++) {
+                        perServer[k] += w.serverCpuPct[k];
+                    }
+                }
                 slow += w.slow;
                 connections += w.connections;
                 failed += w.failed;
@@ -608,7 +695,17 @@ public final class QueueHarness {
             StringBuilder sb = new StringBuilder();
             sb.append("- ").append(scenario).append(" / ").append(e.getKey()).append(": JVM CPU ")
                     .append(String.format(Locale.ROOT, "%.0f%%", jvm / n)).append(", redis-server CPU ")
-                    .append(String.format(Locale.ROOT, "%.0f%%", redis / n)).append(", slow ").append(slow)
+                    .append(String.format(Locale.ROOT, "%.0f%%", redis / n));
+            if (perServer != null && perServer.length > 1) {
+                sb.append(" (each:");
+                for (double c : perServer) {
+                    sb.append(String.format(Locale.ROOT, " %.0f%%", c / n));
+                }
+                sb.append(')');
+            }
+            sb.append(", machine ").append(String.format(Locale.ROOT, "%.0f%% of %d00%%", machine / n,
+                            Runtime.getRuntime().availableProcessors()))
+                    .append(", slow ").append(slow)
                     .append(", connections opened ").append(connections)
                     .append(", failed operations ").append(failed).append("; per message:");
             cmds.entrySet().stream()

@@ -13,7 +13,10 @@ import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -38,6 +41,18 @@ abstract class QueueRival implements AutoCloseable {
 
     /** Takes a due value, waiting up to about {@code waitMs}; null if none came. */
     abstract String take(long waitMs) throws InterruptedException;
+
+    /**
+     * Offers values due after {@code delayMs} with the queue's batch or asynchronous API; returns when the server
+     * has them all.
+     */
+    abstract void offerBatch(List<String> values, long delayMs);
+
+    /** Takes up to {@code max} due values with the queue's batch API, waiting up to about {@code waitMs}. */
+    abstract List<String> takeBatch(int max, long waitMs) throws InterruptedException;
+
+    /** @return which calls of the queue's API {@link #offer} and {@link #take} (batch: the batch forms) make */
+    abstract String api(boolean batch, int size);
 
     @Override
     public abstract void close();
@@ -100,6 +115,31 @@ abstract class QueueRival implements AutoCloseable {
         }
 
         @Override
+        void offerBatch(List<String> values, long delayMs) {
+            queue.offerAll(values, Duration.ofMillis(delayMs));
+        }
+
+        @Override
+        List<String> takeBatch(int max, long waitMs) throws InterruptedException {
+            List<Delivery<String>> got = queue.poll(max, Duration.ofMillis(waitMs));
+            if (got.isEmpty()) {
+                return List.of();
+            }
+            queue.ackAll(got);
+            List<String> values = new ArrayList<>(got.size());
+            for (Delivery<String> d : got) {
+                values.add(d.value());
+            }
+            return values;
+        }
+
+        @Override
+        String api(boolean batch, int size) {
+            return batch ? "`offerAll(" + size + " values, delay)`; `poll(" + size + ", wait)` + `ackAll(deliveries)`"
+                    : "`offer(value, delay)`; `poll(wait)` + `Delivery.ack()`";
+        }
+
+        @Override
         public void close() {
             queue.close();
             if (ownClusterClient != null) {
@@ -129,6 +169,36 @@ abstract class QueueRival implements AutoCloseable {
         String take(long waitMs) throws InterruptedException {
             // Redisson sends BLPOP with a timeout in whole seconds (at least 1 s).
             return destination.poll(waitMs, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        void offerBatch(List<String> values, long delayMs) {
+            // Redisson has no batch offer for a delayed queue: its best equivalent is as many offerAsync calls in
+            // flight as the batch holds (the same number of operations in flight per thread as ours).
+            List<CompletableFuture<Void>> sent = new ArrayList<>(values.size());
+            for (String v : values) {
+                sent.add(delayed.offerAsync(v, delayMs, TimeUnit.MILLISECONDS).toCompletableFuture());
+            }
+            CompletableFuture.allOf(sent.toArray(new CompletableFuture[0])).join();
+        }
+
+        @Override
+        List<String> takeBatch(int max, long waitMs) throws InterruptedException {
+            // BLMPOP ... COUNT max: blocks until the destination list has items, then pops up to max of them.
+            Map<String, List<String>> got = destination.pollFirstFromAny(Duration.ofMillis(waitMs), max);
+            if (got == null || got.isEmpty()) {
+                return List.of();
+            }
+            List<String> values = new ArrayList<>(max);
+            got.values().forEach(values::addAll);
+            return values;
+        }
+
+        @Override
+        String api(boolean batch, int size) {
+            return batch ? size + " x `RDelayedQueue.offerAsync(value, delay, unit)` in flight, then wait for all; "
+                    + "`RBlockingQueue.pollFirstFromAny(wait, " + size + ")` (BLMPOP COUNT " + size + "; no ack)"
+                    : "`RDelayedQueue.offer(value, delay, unit)`; `RBlockingQueue.poll(wait)` (BLPOP; no ack)";
         }
 
         @Override

@@ -28,6 +28,7 @@ final class Workload {
     private final long maxBacklog;
     private final double ratePerSecond;
     private final long takeWaitMs;
+    private int batch = 1;
 
     final LongAdder offered = new LongAdder();
     final LongAdder taken = new LongAdder();
@@ -72,6 +73,15 @@ final class Workload {
         }
     }
 
+    /**
+     * Makes producers and consumers use the queue's batch API with {@code size} values per call (1: the one-message
+     * API, the default). Call before {@link #start()}.
+     */
+    Workload batch(int size) {
+        this.batch = size;
+        return this;
+    }
+
     void start() {
         startNanos = System.nanoTime();
         for (int i = 0; i < consumers; i++) {
@@ -102,7 +112,7 @@ final class Workload {
         long periodNanos = ratePerSecond > 0 ? (long) (1e9 / ratePerSecond) : 0;
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
         while (!stopProducers) {
-            if (maxBacklog > 0 && offered.sum() - taken.sum() >= maxBacklog) {
+            if (maxBacklog > 0 && offered.sum() - taken.sum() + batch > maxBacklog) {
                 LockSupport.parkNanos(50_000);
                 continue;
             }
@@ -118,6 +128,16 @@ final class Workload {
             }
             long delayMs = minDelayMs == maxDelayMs ? minDelayMs : rnd.nextLong(minDelayMs, maxDelayMs + 1);
             long t0 = System.nanoTime();
+            if (batch > 1) {
+                String due = Long.toString(t0 + TimeUnit.MILLISECONDS.toNanos(delayMs));
+                try {
+                    rival.offerBatch(java.util.Collections.nCopies(batch, due), delayMs);
+                    offered.add(batch);
+                } catch (RuntimeException e) {
+                    failed(e);
+                }
+                continue;
+            }
             try {
                 rival.offer(Long.toString(t0 + TimeUnit.MILLISECONDS.toNanos(delayMs)), delayMs);
                 offered.increment();
@@ -128,6 +148,10 @@ final class Workload {
     }
 
     private void consume(int index) {
+        if (batch > 1) {
+            consumeBatches(index);
+            return;
+        }
         while (!stopConsumers) {
             String v;
             try {
@@ -143,17 +167,40 @@ final class Workload {
             }
             long now = System.nanoTime();
             taken.increment();
-            long due = Long.parseLong(v);
-            if (due >= recordFrom && due <= recordUntil) {
-                long[] s = samples.get(index);
-                int n = sampleCounts[index];
-                if (n == s.length) {
-                    s = Arrays.copyOf(s, n * 2);
-                    samples.set(index, s);
-                }
-                s[n] = now - due;
-                sampleCounts[index] = n + 1;
+            record(index, v, now);
+        }
+    }
+
+    private void consumeBatches(int index) {
+        while (!stopConsumers) {
+            List<String> got;
+            try {
+                got = rival.takeBatch(batch, takeWaitMs);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                failed(e);
+                continue;
             }
+            long now = System.nanoTime();
+            taken.add(got.size());
+            for (String v : got) {
+                record(index, v, now);
+            }
+        }
+    }
+
+    private void record(int index, String v, long now) {
+        long due = Long.parseLong(v);
+        if (due >= recordFrom && due <= recordUntil) {
+            long[] s = samples.get(index);
+            int n = sampleCounts[index];
+            if (n == s.length) {
+                s = Arrays.copyOf(s, n * 2);
+                samples.set(index, s);
+            }
+            s[n] = now - due;
+            sampleCounts[index] = n + 1;
         }
     }
 
