@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -101,6 +100,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private final Connections connections;
     private final KeyLayout keys;
     private final PartitionSelector selector;
+    private final IdGenerator ids = new IdGenerator();
     private final ScriptRunner scripts;
     private final SignalWaiter waiter;
     private final long recheckMillis;
@@ -209,7 +209,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         byte[] payload = settings.encode(value);
         long delayMs = delayMillis(delay);
-        String id = UUID.randomUUID().toString();
+        String id = this.ids.next();
         // A retry after a lost reply is deduplicated by the id, so a generated id is added exactly once.
         add(id, payload, delayMs);
         return id;
@@ -241,7 +241,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         byte[][] payloads = encodeAll(given, "values");
         String[] ids = new String[given.length];
         for (int i = 0; i < ids.length; i++) {
-            ids[i] = UUID.randomUUID().toString();
+            ids[i] = this.ids.next();
         }
         addAll(ids, payloads, delayMs);
         return List.of(ids);
@@ -409,7 +409,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             return List.of();
         }
         long[] codes = perPartition("ackAll", Script.ACK, ds.length, i -> ds[i].id(),
-                i -> new byte[][] {arg(ds[i].id()), arg(ds[i].receipt())}, false);
+                i -> new byte[][] {arg(ds[i].id()), arg(ds[i].receipt()), arg(ds[i].attempt())}, false);
         Boolean[] result = new Boolean[ds.length];
         for (int i = 0; i < ds.length; i++) {
             result[i] = codes[i] == 1L;
@@ -766,10 +766,10 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return k < n ? (Long) r.get(1) : 0L;
     }
 
-    boolean ack(int partition, String id, long receipt) {
+    boolean ack(int partition, String id, long receipt, int attempt) {
         checkOpen();
         ScriptRunner.Reply<List<Object>> reply = batchedTracked("ack", scripts.retryNanos(), acks[partition],
-                new Call(arg(id), arg(receipt)), Script.ACK, partition);
+                new Call(arg(id), arg(receipt), arg(attempt)), Script.ACK, partition);
         ScriptRunner.Reply<Long> r = new ScriptRunner.Reply<>((Long) reply.value().get(0), reply.uncertain());
         // A retried ack that finds the message gone was almost surely done by its own first attempt, whose reply
         // was lost (a timeout, a paused or killed server): reporting false would claim the message is still

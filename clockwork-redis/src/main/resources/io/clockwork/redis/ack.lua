@@ -1,9 +1,13 @@
--- ack: ARGV maxAttempts, then (id, receipt) for each of m deliveries (m >= 1: a group commit of concurrent acks to
--- this partition). Deletes each message if its delivery still holds it. Returns per delivery 1 if deleted now, 2 if
--- the message no longer exists (a retried ack whose first attempt ran counts that as done), 0 if someone else holds
--- it. O(m log n); commands per call: HMGET, and if any is deleted one ZREM and two HDELs.
+-- ack: ARGV maxAttempts, then (id, receipt, attempt) for each of m deliveries (m >= 1: a group commit of concurrent
+-- acks to this partition, or one partition's share of an ackAll batch). Deletes each message if its delivery still
+-- holds it. Returns per delivery 1 if deleted now, 2 if the message no longer exists (a retried ack whose first
+-- attempt ran counts that as done), 0 if someone else holds it. O(m log n); commands per call: HMGET, and if any is
+-- deleted one ZREM and two HDELs.
+-- A delivery holds its message while META reads exactly "F <attempt> <receipt>" (in flight under this receipt;
+-- a receipt is only ever given to one delivery, whose attempt count it fixes), so the check is a string comparison
+-- of what the client sent, with no parsing.
 local ids = {}
-for i = 2, #ARGV, 2 do
+for i = 2, #ARGV, 3 do
     ids[#ids + 1] = ARGV[i]
 end
 local metas = redis.call('HMGET', META, unpack(ids))
@@ -16,12 +20,12 @@ for j = 1, #ids do
     if not metas[j] or done[id] then
         result[j] = 2
     else
-        local state, _, seq = parse_meta(metas[j])
-        if state ~= 'F' or seq ~= tonumber(ARGV[2 * j + 1]) then
+        local receipt = ARGV[3 * j]
+        if metas[j] ~= 'F ' .. ARGV[3 * j + 1] .. ' ' .. receipt then
             result[j] = 0
         else
             done[id] = true
-            members[#members + 1] = member(seq, id)
+            members[#members + 1] = member(tonumber(receipt), id)
             deleted[#deleted + 1] = id
             result[j] = 1
         end
