@@ -37,6 +37,11 @@ import java.util.function.Supplier;
  *   alternate, so machine noise hits both alike;</li>
  *   <li><b>cluster</b>: Clockwork's delivery workload on a {@code --masters}-master Redis Cluster with
  *   {@code --partitions} partitions versus one standalone master (1 partition, and {@code --partitions}).</li>
+ *   <li><b>offer-batch</b>, <b>delivery-batch</b>, <b>cluster-batch</b>: scenarios 1, 2 and 5 through the batch
+ *   APIs, {@code --batch} values per call: Clockwork's {@code offerAll}, {@code poll(n, wait)} and {@code ackAll};
+ *   Redisson's best equivalents, as many {@code offerAsync} calls in flight per producer thread as a batch holds
+ *   (it has no batch offer for a delayed queue) and {@code pollFirstFromAny(wait, n)} ({@code BLMPOP ... COUNT n}).
+ *   Every table names the calls each side made.</li>
  * </ol>
  * Throughputs are measured over {@code --seconds}-long windows after {@code --warmup} seconds, in {@code --rounds}
  * rounds whose rival order alternates; tables report the median and the range. Each window also records a profile:
@@ -79,6 +84,8 @@ public final class QueueHarness {
         DEFAULTS.put("drain-seconds", "30");
         DEFAULTS.put("masters", "3");
         DEFAULTS.put("partitions", "12");
+        // cluster-batch: a batch is split by partition, so fewer partitions keep batches large (one per master).
+        DEFAULTS.put("batch-partitions", "3");
         DEFAULTS.put("cluster-producers", "4");
         DEFAULTS.put("cluster-consumers", "8");
         DEFAULTS.put("redis-server", "redis-server");
@@ -243,7 +250,7 @@ public final class QueueHarness {
             for (String rival : order(r)) {
                 flush(main);
                 try (QueueRival q = create(rival, "offer")) {
-                    apis.put(scenario + "/" + rival, q.api(batch, i("batch")));
+                    apis.put(scenario + "/" + rival, q.api(batch, i("batch"), false));
                     Workload w = new Workload(q, i("offer-producers"), 0, HOUR_MS, HOUR_MS, 0, 0, 1000)
                             .batch(batchSize(batch));
                     w.start();
@@ -285,7 +292,7 @@ public final class QueueHarness {
             for (String rival : order(r)) {
                 flush(main);
                 try (QueueRival q = create(rival, "delivery")) {
-                    apis.put(scenario + "/" + rival, q.api(batch, i("batch")));
+                    apis.put(scenario + "/" + rival, q.api(batch, i("batch"), true));
                     Workload w = deliveryWorkload(q, i("producers"), i("consumers"), batch);
                     w.start();
                     Window win = measure(w, List.of(main), false);
@@ -450,7 +457,7 @@ public final class QueueHarness {
         String scenario = batch ? "cluster-batch" : "cluster";
         System.out.println("# " + scenario);
         int masters = i("masters");
-        int partitions = i("partitions");
+        int partitions = batch ? i("batch-partitions") : i("partitions");
         List<RedisServers.Server> nodes = servers.cluster(masters);
         List<String> seeds = new ArrayList<>();
         nodes.forEach(n -> seeds.add(n.uri()));
@@ -460,7 +467,7 @@ public final class QueueHarness {
         Map<String, Supplier<QueueRival>> configs = new LinkedHashMap<>();
         configs.put(single1, () -> QueueRival.clockwork(main.uri(), "c-" + queueSeq.incrementAndGet(), 1));
         configs.put(singleP, () -> QueueRival.clockwork(main.uri(), "c-" + queueSeq.incrementAndGet(), partitions));
-        configs.put(clusterP, () -> QueueRival.clockworkCluster(seeds, "c-" + queueSeq.incrementAndGet(),
+        configs.put(clusterP, () -> QueueRival.clockworkCluster(seeds, balancedName(masters, partitions),
                 partitions));
         Map<String, List<Window>> results = new LinkedHashMap<>();
         List<String> names = new ArrayList<>(configs.keySet());
@@ -473,7 +480,7 @@ public final class QueueHarness {
                 List<RedisServers.Server> where = config.equals(clusterP) ? nodes : List.of(main);
                 where.forEach(QueueHarness::flush);
                 try (QueueRival q = configs.get(config).get()) {
-                    apis.put(scenario + "/clockwork", q.api(batch, i("batch")));
+                    apis.put(scenario + "/clockwork", q.api(batch, i("batch"), true));
                     Workload w = deliveryWorkload(q, i("cluster-producers"), i("cluster-consumers"), batch);
                     w.start();
                     Window win = measure(w, where, false);
@@ -501,6 +508,31 @@ public final class QueueHarness {
         }
         line("");
         addProfile(scenario, results, false);
+    }
+
+    /**
+     * A fresh queue name whose partitions' hash slots spread evenly over the masters (this harness gives master i
+     * the slots [i * 16384 / masters, (i + 1) * 16384 / masters)), so that no master holds more partitions than
+     * another by chance of the name.
+     */
+    private String balancedName(int masters, int partitions) {
+        while (true) {
+            String name = "c-" + queueSeq.incrementAndGet();
+            int[] per = new int[masters];
+            for (int p = 0; p < partitions; p++) {
+                int slot = io.lettuce.core.cluster.SlotHash.getSlot("cw:{" + name + ":" + p + "}:pending");
+                int master = 0;
+                while (slot >= (master + 1) * 16384 / masters) {
+                    master++;
+                }
+                per[master]++;
+            }
+            int min = Arrays.stream(per).min().orElse(0);
+            int max = Arrays.stream(per).max().orElse(0);
+            if (max - min <= (partitions % masters == 0 ? 0 : 1)) {
+                return name;
+            }
+        }
     }
 
     // ---------------------------------------------------------------- measurement

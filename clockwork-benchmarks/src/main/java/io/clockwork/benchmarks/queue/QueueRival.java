@@ -51,8 +51,13 @@ abstract class QueueRival implements AutoCloseable {
     /** Takes up to {@code max} due values with the queue's batch API, waiting up to about {@code waitMs}. */
     abstract List<String> takeBatch(int max, long waitMs) throws InterruptedException;
 
-    /** @return which calls of the queue's API {@link #offer} and {@link #take} (batch: the batch forms) make */
-    abstract String api(boolean batch, int size);
+    /**
+     * @param batch whether the batch forms are used
+     * @param size  values per batch
+     * @param takes whether the scenario takes too (else it only offers)
+     * @return which calls of the queue's API {@link #offer} and {@link #take} (batch: the batch forms) make
+     */
+    abstract String api(boolean batch, int size, boolean takes);
 
     @Override
     public abstract void close();
@@ -134,9 +139,11 @@ abstract class QueueRival implements AutoCloseable {
         }
 
         @Override
-        String api(boolean batch, int size) {
-            return batch ? "`offerAll(" + size + " values, delay)`; `poll(" + size + ", wait)` + `ackAll(deliveries)`"
-                    : "`offer(value, delay)`; `poll(wait)` + `Delivery.ack()`";
+        String api(boolean batch, int size, boolean takes) {
+            String offer = batch ? "`offerAll(" + size + " values, delay)`" : "`offer(value, delay)`";
+            String take = batch ? "`poll(" + size + ", wait)` + `ackAll(deliveries)`"
+                    : "`poll(wait)` + `Delivery.ack()`";
+            return takes ? offer + "; " + take : offer + ", one call in flight per thread";
         }
 
         @Override
@@ -195,10 +202,12 @@ abstract class QueueRival implements AutoCloseable {
         }
 
         @Override
-        String api(boolean batch, int size) {
-            return batch ? size + " x `RDelayedQueue.offerAsync(value, delay, unit)` in flight, then wait for all; "
-                    + "`RBlockingQueue.pollFirstFromAny(wait, " + size + ")` (BLMPOP COUNT " + size + "; no ack)"
-                    : "`RDelayedQueue.offer(value, delay, unit)`; `RBlockingQueue.poll(wait)` (BLPOP; no ack)";
+        String api(boolean batch, int size, boolean takes) {
+            String offer = batch ? size + " x `RDelayedQueue.offerAsync(value, delay, unit)` in flight per thread, "
+                    + "then wait for all" : "`RDelayedQueue.offer(value, delay, unit)`, one call in flight per thread";
+            String take = batch ? "`RBlockingQueue.pollFirstFromAny(wait, " + size + ")` (BLMPOP COUNT " + size
+                    + "; no ack)" : "`RBlockingQueue.poll(wait)` (BLPOP; no ack)";
+            return takes ? offer + "; " + take : offer;
         }
 
         @Override
