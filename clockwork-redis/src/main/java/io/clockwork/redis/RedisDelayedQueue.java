@@ -95,12 +95,17 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     /** Longest a poll skips a partition that just answered "nothing due" (partitioned queues only). */
     private static final long EMPTY_HINT_MAX_MS = 20;
     private static final byte[] ONE = arg(1);
+    private static final int SIGNAL_IDLE = 0;
+    private static final int SIGNAL_IN_FLIGHT = 1;
+    private static final int SIGNAL_AGAIN = 2;
+    /** After this long in flight, a signal call no longer holds back new ones (its reply may be stuck). */
+    private static final long SIGNAL_STALE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final QueueSettings<V> settings;
     private final Connections connections;
     private final KeyLayout keys;
     private final PartitionSelector selector;
-    private final IdGenerator ids = new IdGenerator();
+    private final IdGenerator idGenerator = new IdGenerator();
     private final ScriptRunner scripts;
     private final SignalWaiter waiter;
     private final long recheckMillis;
@@ -118,16 +123,11 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private final Batcher<Call>[] offers;
     private final Batcher<Call>[] acks;
     private final Batcher<Call>[] polls;
-    /** Coalescing of client-side wake-up signals (see {@link #signal()}). */
-    private static final int SIGNAL_IDLE = 0;
-    private static final int SIGNAL_IN_FLIGHT = 1;
-    private static final int SIGNAL_AGAIN = 2;
-    private static final long SIGNAL_STALE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** Coalescing of client-side wake-up signals (see {@link #signal()}): idle, a call in flight, one more due. */
     private final AtomicInteger signalState = new AtomicInteger();
     private volatile long signalSentAt;
     private final LongAdder signalsSent = new LongAdder();
-    private final LongAdder signalsCoalesced =
-            new LongAdder();
+    private final LongAdder signalsCoalesced = new LongAdder();
     /** The ticker reading before which pollers sleep on the client instead of waiting for the signal. */
     private volatile long waiterDownUntil;
     private volatile boolean closed;
@@ -209,7 +209,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         byte[] payload = settings.encode(value);
         long delayMs = delayMillis(delay);
-        String id = this.ids.next();
+        String id = idGenerator.next();
         // A retry after a lost reply is deduplicated by the id, so a generated id is added exactly once.
         add(id, payload, delayMs);
         return id;
@@ -241,7 +241,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         byte[][] payloads = encodeAll(given, "values");
         String[] ids = new String[given.length];
         for (int i = 0; i < ids.length; i++) {
-            ids[i] = this.ids.next();
+            ids[i] = idGenerator.next();
         }
         addAll(ids, payloads, delayMs);
         return List.of(ids);
