@@ -24,6 +24,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class WheelTimerTest {
 
+    /** One level-0 rotation of the default timer (64 buckets of 1 ms): the interval between the driver's sweeps. */
+    private static final Duration ROTATION = Duration.ofMillis(64);
+
     private final ManualTicker ticker = new ManualTicker();
     private final List<WheelTimer> timers = new ArrayList<>();
 
@@ -137,6 +140,31 @@ class WheelTimerTest {
             assertThat(firedAtMs[i]).as("timer %d due at %d us", i, deadlineMicros[i])
                     .isEqualTo(Math.max(expectedMs, 1));
         }
+    }
+
+    @Test
+    void aYoungTimerPushedJustAfterTheSweepTookTheYoungInboxStillRunsInItsTick() throws Exception {
+        WheelTimer timer = manualTimer();
+        quiesce(timer); // the first pass sweeps, and sets the next sweep one rotation ahead
+        TimerCore<WheelTimeout> core = timer.core();
+        long staleSweep = core.nextSweep();
+        assertThat(staleSweep).isEqualTo(ROTATION.toNanos());
+        ticker.advance(ROTATION);
+        quiesce(timer); // the driver sweeps: new sweep time, young inbox taken
+        assertThat(core.nextSweep()).isEqualTo(2 * ROTATION.toNanos());
+        // a producer that read the sweep time before that sweep pushes now: its timer, due in 10 ms, is young by the
+        // time it read, so it lands in the young inbox after the sweep took it
+        AtomicInteger runs = new AtomicInteger();
+        long deadline = core.deadlineAfter(TimeUnit.MILLISECONDS.toNanos(10));
+        assertThat(deadline).isGreaterThanOrEqualTo(staleSweep).isLessThan(core.nextSweep());
+        core.scheduleAt(new WheelTimeout(runs::incrementAndGet, timer), deadline, staleSweep);
+        ticker.advance(9, TimeUnit.MILLISECONDS);
+        quiesce(timer);
+        assertThat(runs).as("not before its deadline").hasValue(0);
+        ticker.advance(1, TimeUnit.MILLISECONDS);
+        quiesce(timer);
+        assertThat(runs).as("in the tick of its deadline, not at the next sweep 54 ms later").hasValue(1);
+        assertThat(timer.pendingCount()).isZero();
     }
 
     @Test
@@ -281,6 +309,8 @@ class WheelTimerTest {
         for (int i = 0; i < n; i++) {
             all.add(timer.schedule(() -> { }, Duration.ofSeconds(30 + i % 1000)));
         }
+        // new timers are held once the driver's next sweep (one level-0 rotation away) has taken them
+        ticker.advance(ROTATION);
         quiesce(timer);
         assertThat(timer.core().heldCount()).isGreaterThanOrEqualTo(n);
         for (int i = 0; i < n; i++) {
@@ -288,9 +318,10 @@ class WheelTimerTest {
                 all.get(i).cancel();
             }
         }
-        // the driver wakes at least every few milliseconds and purges once cancelled entries dominate
+        // the driver sweeps once per rotation and purges after a sweep once cancelled entries dominate
         Await.until("purged", () -> {
             try {
+                ticker.advance(ROTATION);
                 quiesce(timer);
             } catch (InterruptedException e) {
                 throw new AssertionError(e);
