@@ -27,14 +27,15 @@ import java.util.function.Predicate;
  * timers even when nearly all are cancelled (request-timeout workloads).
  *
  * <h2>Young timers are not touched until the sweep</h2>
- * Every level-0 rotation ({@code wheelSize * tick}) the owner "sweeps". A producer whose deadline falls at or after
- * the next sweep pushes the entry onto the {@code young} inbox, which the owner takes only at that sweep; sooner
- * deadlines go to the {@code urgent} inbox, taken on every pass and filed at once. At a sweep, the young entries
- * still pending that are due before the following sweep are filed; the others wait in a {@link Nursery} for one more
- * rotation. So a timer cancelled young, the common case for request timeouts, is never written by the owner before
- * its cancel: the cancelling thread finds the entry's cache line where it left it instead of fetching it from the
- * owner's core, and the owner drops it in one sequential pass instead of filing it and dropping it later. No timer
- * fires later for this: young entries cannot fall due before the sweep, and the owner wakes for it.
+ * Every {@link #SWEEP_TARGET_NANOS 8 ms} (at least a tick, at most a level-0 rotation) the owner "sweeps". A
+ * producer whose deadline falls at or after the next sweep pushes the entry onto the {@code young} inbox, which the
+ * owner takes only at that sweep; sooner deadlines go to the {@code urgent} inbox, taken on every pass and filed at
+ * once. At a sweep, the young entries still pending that are due before the following sweep are filed; the others
+ * wait in a {@link Nursery} for one more sweep interval. So a timer cancelled young, the common case for request
+ * timeouts, is never written by the owner before its cancel: the cancelling thread finds the entry's cache line
+ * where it left it instead of fetching it from the owner's core, and the owner drops it in one sequential pass
+ * instead of filing it and dropping it later. No timer fires later for this: young entries cannot fall due before
+ * the sweep, and the owner wakes for it.
  *
  * <p>A producer that read the old sweep time may push after the owner took the young inbox at a sweep. It sees the
  * sweep time change when it reads it again after its push, and raises the {@code STRAGGLERS} flag; the owner takes
@@ -63,13 +64,20 @@ final class TimerCore<E extends TimerEntry> {
      */
     static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final int PURGE_FLOOR = 1024;
+    /**
+     * The sweep interval aimed at. Long enough that most request timeouts are cancelled before the owner ever
+     * touches them; short enough that the young entries the owner takes at a sweep are still in the shared cache
+     * (at 10 schedules per microsecond, 8 ms of 40-byte entries is 3 MB) and that cancelled ones do not linger in the
+     * heap for long.
+     */
+    static final long SWEEP_TARGET_NANOS = TimeUnit.MILLISECONDS.toNanos(8);
 
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
     /** Slot: when the sleeping owner plans to wake, in wheel time, or {@link #AWAKE}; read by every producer. */
     private static final int WAKE_AT = 16;
     /**
      * Slot: wheel time of the next sweep; entries due at or after it go to the young inbox. Written by the owner once
-     * per rotation, read by every producer.
+     * per sweep, read by every producer.
      */
     private static final int NEXT_SWEEP = 32;
     /** Slot: non-zero when a producer may have pushed a young entry after the owner took the young inbox. */
@@ -103,8 +111,11 @@ final class TimerCore<E extends TimerEntry> {
     // Owner only.
     private final TimingWheel<E> wheel;
     private final Nursery<E> nursery = new Nursery<>();
-    /** How long new far-off entries may wait in the nursery: one level-0 rotation. */
-    private final long nurseryNanos;
+    /**
+     * Time between sweeps: how long young entries wait untouched in their inbox, and survivors then in the nursery.
+     * {@link #SWEEP_TARGET_NANOS}, but at least a tick and at most a level-0 rotation.
+     */
+    private final long sweepNanos;
     /** Wheel time of the next sweep (the owner's copy of the {@code NEXT_SWEEP} slot). */
     private long nextSweep;
     private final Predicate<E> alive = TimerEntry::isPending;
@@ -134,7 +145,8 @@ final class TimerCore<E extends TimerEntry> {
         this.runner = runner;
         this.wheel = new TimingWheel<>(tickNanos, wheelSize, originNanos);
         this.file = wheel::schedule;
-        this.nurseryNanos = tickNanos > Long.MAX_VALUE / wheelSize ? Long.MAX_VALUE : tickNanos * wheelSize;
+        long rotation = tickNanos > Long.MAX_VALUE / wheelSize ? Long.MAX_VALUE : tickNanos * wheelSize;
+        this.sweepNanos = Math.max(tickNanos, Math.min(rotation, SWEEP_TARGET_NANOS));
         this.origin = originNanos;
         this.tickNanos = tickNanos;
         slots[WAKE_AT] = AWAKE;
@@ -277,10 +289,10 @@ final class TimerCore<E extends TimerEntry> {
         long elapsed = wheel.elapsed(now);
         boolean swept = false;
         if (elapsed >= nextSweep) {
-            // What waited a whole rotation is filed; then the young inbox is classified against the new sweep time,
+            // What waited a whole sweep interval in the nursery is filed; then the young inbox is classified against the new sweep time,
             // published first so that a producer pushing after the take sees the change and flags itself.
             sweepNursery();
-            nextSweep = elapsed > Long.MAX_VALUE - nurseryNanos ? Long.MAX_VALUE : elapsed + nurseryNanos;
+            nextSweep = elapsed > Long.MAX_VALUE - sweepNanos ? Long.MAX_VALUE : elapsed + sweepNanos;
             SLOT.setVolatile(slots, NEXT_SWEEP, nextSweep);
             takeYoung();
             swept = true;
