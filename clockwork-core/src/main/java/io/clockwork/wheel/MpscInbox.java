@@ -3,7 +3,6 @@ package io.clockwork.wheel;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 
 /**
  * The hand-off from producer threads to a wheel's owner: multi-producer, single-consumer, intrusive (the entry's own
@@ -87,57 +86,31 @@ public final class MpscInbox<E extends WheelEntry> {
      * @param consumer receives each entry; it may link the entry into a wheel
      * @return how many entries were taken
      */
-    public int drain(Consumer<? super E> consumer) {
-        int[] taken = {0};
-        drain(e -> true, e -> {
-            taken[0]++;
-            consumer.accept(e);
-        });
-        return taken[0];
-    }
-
-    /**
-     * Takes every waiting entry, handing those that {@code keep} accepts to the consumer, each producer's in its
-     * offer order, and dropping the others. Consumer thread only.
-     *
-     * <p>Each stripe is walked once, newest first: the filter sees every entry before anything in it is written, and
-     * the kept entries are relinked into offer order as they are met. Every entry leaves unlinked, dropped ones
-     * included, so a dropped entry that its user still holds (a cancelled timer's handle) keeps no older entries
-     * alive.
-     *
-     * @param keep     tells entries to hand on from entries to drop
-     * @param consumer receives each kept entry; it may link the entry into a wheel
-     * @return how many entries were dropped
-     */
     @SuppressWarnings("unchecked")
-    public int drain(Predicate<? super E> keep, Consumer<? super E> consumer) {
-        int dropped = 0;
+    public int drain(Consumer<? super E> consumer) {
+        int count = 0;
         for (int s = 0; s <= stripeMask; s++) {
             int slot = s * SPACING + SPACING;
             if (SLOT.getVolatile(heads, slot) == null) {
                 continue;
             }
             WheelEntry e = (WheelEntry) SLOT.getAndSet(heads, slot, (WheelEntry) null);
-            WheelEntry oldestFirst = null;
+            WheelEntry reversed = null;
             while (e != null) {
                 WheelEntry next = e.next;
-                if (keep.test((E) e)) {
-                    e.next = oldestFirst;
-                    oldestFirst = e;
-                } else {
-                    e.next = null;
-                    dropped++;
-                }
+                e.next = reversed;
+                reversed = e;
                 e = next;
             }
-            while (oldestFirst != null) {
-                WheelEntry next = oldestFirst.next; // read before the consumer relinks the entry
-                oldestFirst.next = null;
-                consumer.accept((E) oldestFirst);
-                oldestFirst = next;
+            while (reversed != null) {
+                WheelEntry next = reversed.next; // read before the consumer relinks the entry
+                reversed.next = null;
+                consumer.accept((E) reversed);
+                reversed = next;
+                count++;
             }
         }
-        return dropped;
+        return count;
     }
 
     private int stripeOf(Thread t) {
