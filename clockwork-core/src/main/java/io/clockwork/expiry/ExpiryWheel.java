@@ -49,10 +49,13 @@ final class ExpiryWheel<N extends ExpiryNode> {
 
     private static final long NANOS_PER_MILLI = 1_000_000L;
     private static final int WHEEL_SIZE = 64;
+    /** Below this many milliseconds the reciprocal's quotient is off by at most one (2^52: 142,000 years). */
+    private static final long EXACT_LIMIT_MS = 1L << 52;
 
     private final Ticker ticker;
     private final long origin;
     private final long intervalMs;
+    private final double reciprocal;
     private final ReentrantLock pollLock = new ReentrantLock();
     private final TimingWheel<N> wheel;                   // guarded by pollLock
     private final MpscInbox<N> inbox = new MpscInbox<>();
@@ -67,6 +70,7 @@ final class ExpiryWheel<N extends ExpiryNode> {
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.origin = ticker.read();
         this.intervalMs = intervalMs;
+        this.reciprocal = 1.0 / intervalMs;
         this.wheel = new TimingWheel<>(intervalMs * NANOS_PER_MILLI, WHEEL_SIZE, origin);
         this.nextExpirationTime = roundToNextInterval(0L);
     }
@@ -84,8 +88,24 @@ final class ExpiryWheel<N extends ExpiryNode> {
         return Math.max(0L, reading - origin);
     }
 
+    /**
+     * {@code (timeMs / interval + 1) * interval} for {@code timeMs >= 0}. Every touch computes it, and a 64-bit
+     * division by a value the JIT cannot fold takes tens of cycles; a multiplication by the interval's reciprocal
+     * gives the quotient within one (doubles carry 53 bits and {@code timeMs} stays far below 2^52 ms), and one
+     * multiply-and-compare corrects it.
+     */
     long roundToNextInterval(long timeMs) {
-        return (timeMs / intervalMs + 1) * intervalMs;
+        if (timeMs >= EXACT_LIMIT_MS) {
+            return (timeMs / intervalMs + 1) * intervalMs;
+        }
+        long q = (long) (timeMs * reciprocal);
+        long r = timeMs - q * intervalMs;
+        if (r < 0) {
+            q--;
+        } else if (r >= intervalMs) {
+            q++;
+        }
+        return (q + 1) * intervalMs;
     }
 
     /** The expiry time of something touched now with the given timeout. */
