@@ -44,8 +44,12 @@ final class JmhLauncher {
      */
     static final String QUEUE_SUITE = "queue";
     static final String QUEUE_HARNESS = PACKAGE + ".queue.QueueHarness";
-    /** Harness settings of {@code --quick}: offer, delivery and lateness, one short round each. */
-    static final List<String> QUEUE_QUICK = List.of("--scenarios", "offer,delivery,lateness", "--rounds", "1",
+    /**
+     * Harness settings of {@code --quick}: offer and delivery through the one-message and the batch API, and
+     * lateness, one short round each.
+     */
+    static final List<String> QUEUE_QUICK = List.of("--scenarios", "offer,delivery,offer-batch,delivery-batch,lateness",
+            "--rounds", "1",
             "--warmup", "1", "--seconds", "3", "--jit-warmup", "2", "--lateness-seconds", "3",
             "--drain-seconds", "10");
 
