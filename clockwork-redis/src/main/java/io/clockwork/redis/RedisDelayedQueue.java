@@ -51,9 +51,9 @@ import java.util.function.Supplier;
  *   after a long absence sees everything due at once. Expired deliveries are moved back on the consumer's path,
  *   a bounded number per call.</li>
  *   <li><b>FIFO within a due time</b>: members are {@code <16-hex-digit sequence><id>}, and a sorted set orders equal
- *   scores bytewise, so equal due times come out in sequence (offer) order. The same per-partition sequence numbers
- *   each delivery; that number is the delivery's receipt, so a late ack of a redelivered message changes
- *   nothing.</li>
+ *   scores bytewise, so equal due times come out in sequence (offer) order. Every scheduling (offer, retry,
+ *   reschedule, requeue) takes a new sequence number and a scheduled message is delivered at most once, so that
+ *   number is also the receipt of its delivery, and a late ack of a redelivered message changes nothing.</li>
  *   <li><b>One Lua script per operation</b> ({@code offer.lua}, {@code poll.lua}, ...), each a handful of
  *   {@code ZADD}/{@code ZREM}/{@code ZRANGEBYSCORE ... LIMIT 0 1}/{@code HGET}/{@code HSET}: O(log n) in the
  *   backlog, never a scan, and atomic (see {@link Script}, {@link ScriptRunner}).</li>
@@ -95,6 +95,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     /** Longest a poll skips a partition that just answered "nothing due" (partitioned queues only). */
     private static final long EMPTY_HINT_MAX_MS = 20;
     private static final byte[] ONE = arg(1);
+    /** offer.lua's fresh flags: every id needs the dedup check / none does (see offer.lua). Also "no shared delay". */
+    private static final byte[] CHECK_ALL = new byte[0];
+    private static final byte[] FRESH_ALL = {'*'};
     private static final int SIGNAL_IDLE = 0;
     private static final int SIGNAL_IN_FLIGHT = 1;
     private static final int SIGNAL_AGAIN = 2;
@@ -210,8 +213,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         byte[] payload = settings.encode(value);
         long delayMs = delayMillis(delay);
         String id = idGenerator.next();
-        // A retry after a lost reply is deduplicated by the id, so a generated id is added exactly once.
-        add(id, payload, delayMs);
+        // Fresh: the first attempt skips the dedup read (the id is unique); a retry after a lost reply checks it, so
+        // a generated id is added exactly once.
+        add(id, payload, delayMs, true);
         return id;
     }
 
@@ -220,7 +224,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         settings.checkId(id);
         byte[] payload = settings.encode(value);
-        return add(id, payload, delayMillis(delay));
+        return add(id, payload, delayMillis(delay), false);
     }
 
     /**
@@ -243,7 +247,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         for (int i = 0; i < ids.length; i++) {
             ids[i] = idGenerator.next();
         }
-        addAll(ids, payloads, delayMs);
+        addAll(ids, payloads, delayMs, true);
         return List.of(ids);
     }
 
@@ -270,7 +274,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         }
         long delayMs = delayMillis(delay);
         byte[][] payloads = encodeAll(given, "messages");
-        boolean[] added = addAll(ids, payloads, delayMs);
+        boolean[] added = addAll(ids, payloads, delayMs, false);
         List<String> result = new ArrayList<>(ids.length);
         for (int j = 0; j < ids.length; j++) {
             if (added[j]) {
@@ -293,14 +297,15 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     /**
      * Splits a batch of (id, payload) by partition and runs one script call per partition, all sent before any
-     * reply is awaited. {@code perMessage} builds the arguments of message i; the script's reply is one code per
-     * message, in order, optionally followed by a "must signal" flag.
+     * reply is awaited. Each call's arguments are {@code head}, then the arguments {@code perMessage} builds for each
+     * of its messages; a retry (after a transient failure) sends {@code retryHead} instead of {@code head}. The
+     * script's reply is one code per message, in order, optionally followed by a "must signal" flag.
      *
      * @return each message's reply code, in order
      * @throws RedisQueueException if a partition failed (after the others were awaited, so their work is done)
      */
-    private long[] perPartition(String operation, Script script, int n, IntFunction<String> idOf,
-                                IntFunction<byte[][]> perMessage, boolean signalFlag) {
+    private long[] perPartition(String operation, Script script, int n, IntFunction<String> idOf, byte[][] head,
+                                byte[][] retryHead, IntFunction<byte[][]> perMessage, boolean signalFlag) {
         int parts = keys.partitions();
         int[] partOf = new int[n];
         int[] count = new int[parts];
@@ -315,11 +320,11 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             int p = partOf[i];
             byte[][] a = perMessage.apply(i);
             if (args[p] == null) {
-                args[p] = new byte[1 + a.length * count[p]][];
-                args[p][0] = maxAttemptsArg;
+                args[p] = new byte[head.length + a.length * count[p]][];
+                System.arraycopy(head, 0, args[p], 0, head.length);
                 members[p] = new int[count[p]];
             }
-            System.arraycopy(a, 0, args[p], 1 + a.length * filled[p], a.length);
+            System.arraycopy(a, 0, args[p], head.length + a.length * filled[p], a.length);
             members[p][filled[p]++] = i;
         }
         List<CompletableFuture<List<Object>>> sent = new ArrayList<>(parts);
@@ -343,9 +348,14 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                 continue;
             }
             ScriptRunner.Reply<List<Object>> reply;
+            byte[][] retryArgs = args[p];
+            if (retryHead != head) {
+                retryArgs = args[p].clone();
+                System.arraycopy(retryHead, 0, retryArgs, 0, retryHead.length);
+            }
             try {
                 reply = scripts.runAfter(operation, scripts.retryNanos(), () -> scripts.await(f), script,
-                        keys.keys(p), args[p]);
+                        keys.keys(p), retryArgs);
             } catch (RedisQueueException e) {
                 if (failure == null) {
                     failure = e;
@@ -373,10 +383,15 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return codes;
     }
 
-    private boolean[] addAll(String[] ids, byte[][] payloads, long delayMs) {
+    /**
+     * @param fresh whether the ids were just made by {@link #idGenerator}: their first attempt skips the dedup read
+     */
+    private boolean[] addAll(String[] ids, byte[][] payloads, long delayMs, boolean fresh) {
         byte[] delayArg = arg(delayMs);
-        long[] codes = perPartition("offerAll", Script.OFFER, ids.length, i -> ids[i],
-                i -> new byte[][] {arg(ids[i]), payloads[i], delayArg}, true);
+        byte[][] check = {maxAttemptsArg, delayArg, CHECK_ALL};
+        byte[][] head = fresh ? new byte[][] {maxAttemptsArg, delayArg, FRESH_ALL} : check;
+        long[] codes = perPartition("offerAll", Script.OFFER, ids.length, i -> ids[i], head, check,
+                i -> new byte[][] {arg(ids[i]), payloads[i]}, true);
         boolean[] added = new boolean[ids.length];
         for (int i = 0; i < ids.length; i++) {
             added[i] = codes[i] == 1L;
@@ -408,8 +423,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         if (ds.length == 0) {
             return List.of();
         }
-        long[] codes = perPartition("ackAll", Script.ACK, ds.length, i -> ds[i].id(),
-                i -> new byte[][] {arg(ds[i].id()), arg(ds[i].receipt()), arg(ds[i].attempt())}, false);
+        byte[][] head = {maxAttemptsArg};
+        long[] codes = perPartition("ackAll", Script.ACK, ds.length, i -> ds[i].id(), head, head,
+                i -> ackArgs(ds[i].id(), ds[i].receipt(), ds[i].attempt()), false);
         Boolean[] result = new Boolean[ds.length];
         for (int i = 0; i < ds.length; i++) {
             result[i] = codes[i] == 1L;
@@ -417,9 +433,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return List.of(result);
     }
 
-    private boolean add(String id, byte[] payload, long delayMs) {
+    private boolean add(String id, byte[] payload, long delayMs, boolean fresh) {
         int p = selector.partitionOf(id);
-        Call call = new Call(arg(id), payload, arg(delayMs));
+        Call call = new Call(arg(delayMs), fresh, arg(id), payload);
         List<Object> r = batched("offer", scripts.retryNanos(), offers[p], call, Script.OFFER, p);
         if (partitionEmptyUntil != null) {
             partitionEmptyUntil.set(p, 0);
@@ -427,13 +443,79 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return flagsAndSignal(r);
     }
 
-    /** One call of a group commit: its own arguments (after maxAttempts), completed with its own reply. */
+    /**
+     * One call of a group commit: its own per-message arguments, completed with its own reply. An offer also has
+     * its delay (sent once for the whole call when every offer of it has the same) and whether its id is fresh.
+     */
     private static final class Call extends CompletableFuture<List<Object>> {
         final byte[][] args;
+        final byte[] delay;
+        final boolean fresh;
 
         Call(byte[]... args) {
-            this.args = args;
+            this(null, false, args);
         }
+
+        Call(byte[] delay, boolean fresh, byte[]... args) {
+            this.args = args;
+            this.delay = delay;
+            this.fresh = fresh;
+        }
+    }
+
+    /**
+     * The arguments of offer.lua for a group commit of offers (see its header): maxAttempts, the shared delay or
+     * {@code ''}, the fresh flags, then (id, payload) per offer, plus its delay if the delays differ.
+     */
+    private byte[][] offerArgs(List<Call> batch) {
+        byte[] common = batch.get(0).delay;
+        int fresh = 0;
+        for (Call c : batch) {
+            if (common != null && !Arrays.equals(c.delay, common)) {
+                common = null;
+            }
+            fresh += c.fresh ? 1 : 0;
+        }
+        byte[] flags;
+        if (fresh == batch.size()) {
+            flags = FRESH_ALL;
+        } else if (fresh == 0) {
+            flags = CHECK_ALL;
+        } else {
+            flags = new byte[batch.size()];
+            for (int i = 0; i < flags.length; i++) {
+                flags[i] = (byte) (batch.get(i).fresh ? '1' : '0');
+            }
+        }
+        int width = common != null ? 2 : 3;
+        byte[][] args = new byte[3 + width * batch.size()][];
+        args[0] = maxAttemptsArg;
+        args[1] = common != null ? common : CHECK_ALL;
+        args[2] = flags;
+        int at = 3;
+        for (Call c : batch) {
+            args[at++] = c.args[0];
+            args[at++] = c.args[1];
+            if (common == null) {
+                args[at++] = c.delay;
+            }
+        }
+        return args;
+    }
+
+    /** ack.lua's arguments for one delivery: id, the state that proves it holds the message, its member. */
+    static byte[][] ackArgs(String id, long receipt, int attempt) {
+        return new byte[][] {arg(id), arg("F " + attempt + " " + receipt), member(receipt, id)};
+    }
+
+    /** @return {@code <seq as 16 lowercase hex digits><id>}, the member of a message in the sorted sets */
+    static byte[] member(long seq, String id) {
+        String hex = Long.toHexString(seq);
+        StringBuilder sb = new StringBuilder(16 + id.length());
+        for (int i = hex.length(); i < 16; i++) {
+            sb.append('0');
+        }
+        return arg(sb.append(hex).append(id).toString());
     }
 
     /** Splits a batched script's reply into each call's own reply, shaped as the reply of that call alone. */
@@ -448,19 +530,21 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             byte[][] k = keys.keys(p);
             boolean poll = script == Script.POLL;
             result[p] = new Batcher<>(max, batch -> {
-                List<byte[]> args = new ArrayList<>(1 + 3 * batch.size());
-                args.add(maxAttemptsArg);
+                byte[][] args;
                 if (poll) {
-                    args.add(arg(SWEEP_LIMIT));
-                    args.add(visibilityArg);
-                    args.add(arg(batch.size()));
+                    args = new byte[][] {maxAttemptsArg, arg(SWEEP_LIMIT), visibilityArg, arg(batch.size())};
+                } else if (script == Script.OFFER) {
+                    args = offerArgs(batch);
                 } else {
+                    List<byte[]> a = new ArrayList<>(1 + 3 * batch.size());
+                    a.add(maxAttemptsArg);
                     for (Call c : batch) {
-                        args.addAll(Arrays.asList(c.args));
+                        a.addAll(Arrays.asList(c.args));
                     }
+                    args = a.toArray(new byte[0][]);
                 }
                 RedisFuture<List<Object>> f = connections.commands().evalsha(script.sha(), script.output(), k,
-                        args.toArray(new byte[0][]));
+                        args);
                 return f.thenAccept(reply -> split.complete(batch, reply));
             });
         }
@@ -511,9 +595,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     private ScriptRunner.Reply<List<Object>> batchedTracked(String operation, long retryNanos, Batcher<Call> batcher,
                                                            Call call, Script script, int p) {
-        byte[][] alone = new byte[1 + call.args.length][];
-        alone[0] = maxAttemptsArg;
-        System.arraycopy(call.args, 0, alone, 1, call.args.length);
+        // The call alone, for a retry: an offer then checks its id even if fresh (its first attempt may have run).
+        byte[][] head = script == Script.OFFER ? new byte[][] {maxAttemptsArg, call.delay, CHECK_ALL}
+                : new byte[][] {maxAttemptsArg};
+        byte[][] alone = new byte[head.length + call.args.length][];
+        System.arraycopy(head, 0, alone, 0, head.length);
+        System.arraycopy(call.args, 0, alone, head.length, call.args.length);
         if (script == Script.POLL) {
             alone = new byte[][] {maxAttemptsArg, arg(SWEEP_LIMIT), visibilityArg, ONE};
         }
@@ -769,7 +856,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     boolean ack(int partition, String id, long receipt, int attempt) {
         checkOpen();
         ScriptRunner.Reply<List<Object>> reply = batchedTracked("ack", scripts.retryNanos(), acks[partition],
-                new Call(arg(id), arg(receipt), arg(attempt)), Script.ACK, partition);
+                new Call(ackArgs(id, receipt, attempt)), Script.ACK, partition);
         ScriptRunner.Reply<Long> r = new ScriptRunner.Reply<>((Long) reply.value().get(0), reply.uncertain());
         // A retried ack that finds the message gone was almost surely done by its own first attempt, whose reply
         // was lost (a timeout, a paused or killed server): reporting false would claim the message is still

@@ -1,17 +1,39 @@
--- offer: ARGV maxAttempts, then (id, payload, delay ms) for each of m messages (m >= 1: a group commit of concurrent
--- offers to this partition, or one partition's share of an offerAll batch). Returns {added 0/1 per message...,
--- client must signal 0/1}. O(m log n).
+-- offer: ARGV maxAttempts, delay ms of every message ('' if each message carries its own), fresh flags, then
+-- (id, payload) for each of m messages, or (id, payload, delay ms) when the delay is per message (m >= 1: a group
+-- commit of concurrent offers to this partition, or one partition's share of an offerAll batch). Returns {added 0/1
+-- per message..., client must signal 0/1}. O(m log n).
+-- Fresh flags: '' (check every id), '*' (no id needs checking) or one character per message, '1' for an id that
+-- needs no check. Only the client's first attempt of ids its IdGenerator just made (a per-client random 128-bit
+-- prefix and a counter: unique) is sent as fresh; a retry, which may follow an attempt that ran, always checks.
 -- A message with a positive delay is due at the server's clock rounded up to the next millisecond plus the delay,
--- so never early; with no delay it is due at once. Commands per call, whatever m: TIME, HMGET (which ids are
--- known: deduplication), INCRBY, then one ZADD and two HSETs for all added messages, at most one ZRANGE. (One HSETNX
--- per message did the dedup check and the state write in one command, but each redis.call costs about 1 us.)
+-- so never early; with no delay it is due at once. Commands per call, whatever m: TIME, HMGET of the ids that need
+-- the dedup check (none when all are fresh), INCRBY, then one ZADD and two HSETs for all added messages, at most one
+-- ZRANGE. Each redis.call costs about 1 us, and every string Lua builds or converts costs per message, so a shared
+-- delay's due time is computed and turned into a string once.
 local floor, ceil = now_floor_ceil()
-local m = (#ARGV - 1) / 3
-local ids = {}
-for j = 1, m do
-    ids[j] = ARGV[3 * j - 1]
+local common = ARGV[2]
+local flags = ARGV[3]
+local width = 2
+if common == '' then
+    width = 3
 end
-local known = redis.call('HMGET', META, unpack(ids))
+local m = (#ARGV - 3) / width
+local check = {}   -- ids that need the dedup check, in order
+local checked = {} -- j -> index in check
+if flags ~= '*' then
+    local all = flags == ''
+    for j = 1, m do
+        if all or string.byte(flags, j) ~= 49 then -- 49: '1'
+            local n = #check + 1
+            check[n] = ARGV[width * j + 4 - width]
+            checked[j] = n
+        end
+    end
+end
+local known = {}
+if #check > 0 then
+    known = redis.call('HMGET', META, unpack(check))
+end
 local base = redis.call('INCRBY', SEQ, m) - m
 local result = {}
 local scored = {}
@@ -21,15 +43,27 @@ local seen = {}
 local wake = false
 local head_read = false
 local head_due = nil
+local due, due_s
+if width == 2 then
+    due = due_at(tonumber(common), floor, ceil)
+    due_s = string.format('%d', due)
+end
+local n = 0
 for j = 1, m do
-    local i = 3 * j - 1
-    local id = ids[j]
-    if known[j] or seen[id] then
+    local i = width * j + 4 - width
+    local id = ARGV[i]
+    local c = checked[j]
+    if c and (known[c] or seen[id]) then
         result[j] = 0 -- known id (also a second offer of the same id in this call): deduplicated
     else
-        seen[id] = true
+        if c then
+            seen[id] = true
+        end
         local seq = base + j
-        local due = due_at(tonumber(ARGV[i + 2]), floor, ceil)
+        if width == 3 then
+            due = due_at(tonumber(ARGV[i + 2]), floor, ceil)
+            due_s = due
+        end
         if not wake then
             if due <= floor then
                 wake = true
@@ -44,17 +78,17 @@ for j = 1, m do
                 wake = head_due == nil or due < head_due
             end
         end
-        local n = #scored
-        scored[n + 1] = due
-        scored[n + 2] = member(seq, id)
+        scored[n + 1] = due_s
+        scored[n + 2] = member(seq, id) -- ('%016x%s' would cut an id at a zero byte)
         payloads[n + 3] = id
         payloads[n + 4] = ARGV[i + 1]
         states[n + 3] = id
         states[n + 4] = string.format('D 0 %d', seq) -- meta_value('D', 0, seq), one format argument fewer
+        n = n + 2
         result[j] = 1
     end
 end
-if #scored > 0 then
+if n > 0 then
     redis.call('ZADD', PENDING, unpack(scored))
     redis.call('HSET', PAYLOAD, unpack(payloads)) -- with KEEP_FIELD, see common.lua
     redis.call('HSET', META, unpack(states))

@@ -1,10 +1,13 @@
 -- poll: ARGV maxAttempts, sweep limit, visibility ms, n. Returns expired deliveries (at most `sweep limit`) to the
 -- schedule, then takes up to n of the earliest messages due by the server's clock, in order, and puts them in
--- flight (n: how many pollers of one client were waiting for this partition at once; each gets one).
+-- flight (n: how many pollers of one client were waiting for this partition at once, or a batch poll's size).
 -- Returns {k taken, ms until the next event or -1 (only when k < n), client must signal 0/1,
 --          then id, payload, attempt, receipt for each message taken}.
+-- A delivery's receipt is the sequence number its message was scheduled under: every scheduling (offer, nack,
+-- expiry, reschedule, requeue) takes a new one and a scheduled message is delivered at most once, so it is unique
+-- per delivery, and the in-flight member is the pending member itself (no new member to format).
 -- O((n + sweep limit) log n); commands per call besides the sweep: TIME, ZRANGEBYSCORE, and if any is due one
--- ZREM, two HMGETs, INCRBY, ZADD and HSET for all of them.
+-- ZREMRANGEBYRANK (the k taken are the first k by rank), two HMGETs, one ZADD and one HSET for all of them.
 local now = now_ms()
 sweep(now, tonumber(ARGV[2]))
 local n = tonumber(ARGV[4])
@@ -13,32 +16,30 @@ local k = math.min(n, #heads)
 local result = {k, -1, 0}
 local more = #heads > k
 if k > 0 then
-    heads[k + 1] = nil -- the look-ahead member, if any, stays
     local ids = {}
     for i = 1, k do
         ids[i] = id_of(heads[i])
     end
-    redis.call('ZREM', PENDING, unpack(heads))
+    redis.call('ZREMRANGEBYRANK', PENDING, 0, k - 1)
     local metas = redis.call('HMGET', META, unpack(ids))
     local payloads = redis.call('HMGET', PAYLOAD, unpack(ids))
-    local base = redis.call('INCRBY', SEQ, k) - k
-    local visible_until = now + tonumber(ARGV[3])
+    local visible_until = string.format('%d', now + tonumber(ARGV[3])) -- one conversion for all k scores
     local scored = {}
     local states = {KEEP_FIELD, KEEP_VALUE} -- see common.lua
     for i = 1, k do
-        -- Only the attempt count of "<state> <attempts> <seq>" is needed here: a shorter pattern than parse_meta's.
-        local attempts = tonumber(string.match(metas[i], '^%a (%d+)')) + 1
-        local seq = base + i
+        -- "D <attempts> <seq>": the seq is the receipt, kept as the string it is.
+        local a, seq = string.match(metas[i], '^%a (%d+) (%d+)$')
+        local attempts = tonumber(a) + 1
         local at = 2 * i
         scored[at - 1] = visible_until
-        scored[at] = member(seq, ids[i])
+        scored[at] = heads[i]
         states[at + 1] = ids[i]
-        states[at + 2] = string.format('F %d %d', attempts, seq)
+        states[at + 2] = 'F ' .. attempts .. ' ' .. seq
         at = 4 * i
         result[at] = ids[i]
         result[at + 1] = payloads[i]
         result[at + 2] = attempts
-        result[at + 3] = seq
+        result[at + 3] = tonumber(seq)
     end
     redis.call('ZADD', INFLIGHT, unpack(scored))
     redis.call('HSET', META, unpack(states))

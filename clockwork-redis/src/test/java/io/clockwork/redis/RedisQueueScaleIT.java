@@ -168,7 +168,7 @@ class RedisQueueScaleIT {
                 + "local added = 0\n"
                 + "for i = first, last do\n"
                 + "    local delay = " + HOUR_MS + " + (i * 7919) % " + HOUR_MS + "\n"
-                + "    added = added + offer_one({ARGV[1], 'b-' .. i, 'backlog', tostring(delay)})[1]\n"
+                + "    added = added + offer_one({ARGV[1], tostring(delay), '', 'b-' .. i, 'backlog'})[1]\n"
                 + "end\n"
                 + "return added\n";
         byte[][] keys = new KeyLayout(name, 1, false).keys(0);

@@ -1,0 +1,80 @@
+package io.clockwork.redis;
+
+import io.clockwork.redis.fixture.RedisExtension;
+import io.clockwork.redis.fixture.RedisServerProcess;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code offer.lua}'s argument forms, run directly: a delay shared by the call or one per message, and the fresh
+ * flags that let the client's first attempt of ids it just generated skip the dedup read while every other id is
+ * still checked (against stored ids and within the call).
+ */
+@ExtendWith(RedisExtension.class)
+class OfferScriptIT {
+
+    private final RedisServerProcess redis;
+    private final RedisClient client;
+    private final StatefulRedisConnection<byte[], byte[]> connection;
+
+    OfferScriptIT(RedisServerProcess redis) {
+        this.redis = redis;
+        this.client = RedisClient.create(redis.uri());
+        this.connection = client.connect(ByteArrayCodec.INSTANCE);
+    }
+
+    @AfterEach
+    void cleanUp() {
+        connection.close();
+        client.shutdown();
+    }
+
+    /** @return offer.lua's reply: added 0/1 per message, then the must-signal flag */
+    private List<Object> offer(String name, String... args) {
+        byte[][] bytes = new byte[args.length][];
+        for (int i = 0; i < args.length; i++) {
+            bytes[i] = args[i].getBytes(StandardCharsets.UTF_8);
+        }
+        RedisCommands<byte[], byte[]> sync = connection.sync();
+        return sync.eval(Script.OFFER.body(), ScriptOutputType.MULTI, new KeyLayout(name, 1, false).keys(0), bytes);
+    }
+
+    @Test
+    void idsToCheckAreDeduplicatedAgainstStoredIdsAndWithinTheCall() {
+        assertThat(offer("check", "5", "0", "", "a", "1", "b", "2", "a", "3")).startsWith(1L, 1L, 0L);
+        assertThat(offer("check", "5", "0", "", "b", "4", "c", "5")).startsWith(0L, 1L);
+        assertThat(redis.call("ZCARD", KeyLayout.prefix("check", 0) + "pending")).isEqualTo(3L);
+    }
+
+    @Test
+    void perMessageFlagsCheckOnlyTheIdsMarkedForIt() {
+        assertThat(offer("flags", "5", "0", "*", "a", "1")).startsWith(1L);
+        // 'a' is marked for the check (0) and is known: deduplicated; 'b' is fresh (1): added without a read.
+        assertThat(offer("flags", "5", "0", "01", "a", "2", "b", "3")).startsWith(0L, 1L);
+        assertThat(offer("flags", "5", "0", "10", "c", "4", "b", "5")).startsWith(1L, 0L);
+        assertThat(redis.call("ZCARD", KeyLayout.prefix("flags", 0) + "pending")).isEqualTo(3L);
+    }
+
+    @Test
+    void eachMessageMayCarryItsOwnDelay() {
+        long now = Long.parseLong(((List<?>) redis.call("TIME")).get(0).toString()) * 1000;
+        // '' shared delay: each (id, payload, delay); one due now, one in an hour.
+        assertThat(offer("delays", "5", "", "", "now", "x", "0", "later", "y", "3600000")).startsWith(1L, 1L);
+        String pending = KeyLayout.prefix("delays", 0) + "pending";
+        long dueNow = (long) Double.parseDouble((String) redis.call("ZSCORE", pending, "0000000000000001now"));
+        long dueLater = (long) Double.parseDouble((String) redis.call("ZSCORE", pending, "0000000000000002later"));
+        assertThat(dueNow).isBetween(now - 1000, now + 60_000);
+        assertThat(dueLater - dueNow).isBetween(3_600_000L, 3_600_001L);
+    }
+}
