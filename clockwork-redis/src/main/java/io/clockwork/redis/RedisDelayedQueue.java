@@ -425,7 +425,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         }
         byte[][] head = {maxAttemptsArg};
         long[] codes = perPartition("ackAll", Script.ACK, ds.length, i -> ds[i].id(), head, head,
-                i -> ackArgs(ds[i].id(), ds[i].receipt(), ds[i].attempt()), false);
+                i -> ackArgs(ds[i].id(), ds[i].receipt()), false);
         Boolean[] result = new Boolean[ds.length];
         for (int i = 0; i < ds.length; i++) {
             result[i] = codes[i] == 1L;
@@ -503,9 +503,42 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return args;
     }
 
-    /** ack.lua's arguments for one delivery: id, the state that proves it holds the message, its member. */
-    static byte[][] ackArgs(String id, long receipt, int attempt) {
-        return new byte[][] {arg(id), arg("F " + attempt + " " + receipt), member(receipt, id)};
+    /** ack.lua's arguments for one delivery: id, and its in-flight member (which proves it holds the message). */
+    static byte[][] ackArgs(String id, long receipt) {
+        return new byte[][] {arg(id), member(receipt, id)};
+    }
+
+    /**
+     * A message as poll.lua hands it over: its META value {@code D <attempts> <seq in hex>:<payload>} (see
+     * common.lua), read into the delivery's attempt (attempts + 1: attempts counts the deliveries before this
+     * scheduling), receipt (the sequence) and payload.
+     */
+    record Taken(int attempt, long receipt, byte[] payload) {
+        static Taken parse(byte[] v) {
+            int i = 2;
+            int attempts = 0;
+            for (; i < v.length && v[i] != ' '; i++) {
+                attempts = Math.addExact(Math.multiplyExact(attempts, 10), digit(v, i, 10));
+            }
+            long seq = 0;
+            for (i++; i < v.length && v[i] != ':'; i++) {
+                seq = (seq << 4) | digit(v, i, 16);
+            }
+            if (v.length < 4 || v[1] != ' ' || i >= v.length) {
+                throw new IllegalStateException("not a META value: " + new String(v, 0, Math.min(v.length, 40),
+                        StandardCharsets.UTF_8));
+            }
+            return new Taken(v[0] == 'F' ? attempts : attempts + 1, seq, Arrays.copyOfRange(v, i + 1, v.length));
+        }
+
+        private static int digit(byte[] v, int i, int radix) {
+            int d = Character.digit(v[i], radix);
+            if (d < 0) {
+                throw new IllegalStateException("not a META value: " + new String(v, 0, Math.min(v.length, 40),
+                        StandardCharsets.UTF_8));
+            }
+            return d;
+        }
     }
 
     /** @return {@code <seq as 16 lowercase hex digits><id>}, the member of a message in the sorted sets */
@@ -567,16 +600,16 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     /**
-     * Poll reply: {k, next event, must signal, k x (id, payload, attempt, receipt)}: the first k calls get one
-     * message each, in order, the others {0, next event, 0}.
+     * Poll reply: {k, next event, must signal, k x (id, META value)}: the first k calls get one message each, in
+     * order, the others {0, next event, 0}.
      */
     private static void splitPolls(List<Call> batch, List<Object> reply) {
         long k = (Long) reply.get(0);
         for (int i = 0; i < batch.size(); i++) {
             if (i < k) {
-                int at = 3 + 4 * i;
+                int at = 3 + 2 * i;
                 batch.get(i).complete(Arrays.asList(1L, -1L, i == 0 ? reply.get(2) : 0L, reply.get(at),
-                        reply.get(at + 1), reply.get(at + 2), reply.get(at + 3)));
+                        reply.get(at + 1)));
             } else {
                 batch.get(i).complete(Arrays.asList(0L, reply.get(1), 0L));
             }
@@ -809,11 +842,10 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                 signal();
             }
             String id = string(r.get(3));
-            byte[] payload = (byte[]) r.get(4);
-            int attempt = Math.toIntExact((Long) r.get(5));
-            long receipt = (Long) r.get(6);
+            Taken t = Taken.parse((byte[]) r.get(4));
+            long receipt = t.receipt();
             try {
-                return new RedisDelivery<>(this, p, id, settings.decode(payload), attempt, receipt);
+                return new RedisDelivery<>(this, p, id, settings.decode(t.payload()), t.attempt(), receipt);
             } catch (CodecException e) {
                 // An undecodable message is that message's problem, not the queue's: bury it with the reason.
                 scripts.run("poll", Script.KILL, keys.keys(p), maxAttemptsArg, arg(id), arg(receipt),
@@ -838,13 +870,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             signal();
         }
         for (int i = 0; i < k; i++) {
-            int at = 3 + 4 * i;
+            int at = 3 + 2 * i;
             String id = string(r.get(at));
-            byte[] payload = (byte[]) r.get(at + 1);
-            int attempt = Math.toIntExact((Long) r.get(at + 2));
-            long receipt = (Long) r.get(at + 3);
+            Taken t = Taken.parse((byte[]) r.get(at + 1));
+            long receipt = t.receipt();
             try {
-                out.add(new RedisDelivery<>(this, p, id, settings.decode(payload), attempt, receipt));
+                out.add(new RedisDelivery<>(this, p, id, settings.decode(t.payload()), t.attempt(), receipt));
             } catch (CodecException e) {
                 scripts.run("poll", Script.KILL, keys.keys(p), maxAttemptsArg, arg(id), arg(receipt),
                         arg(e.getMessage()));
@@ -853,10 +884,10 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return k < n ? (Long) r.get(1) : 0L;
     }
 
-    boolean ack(int partition, String id, long receipt, int attempt) {
+    boolean ack(int partition, String id, long receipt) {
         checkOpen();
         ScriptRunner.Reply<List<Object>> reply = batchedTracked("ack", scripts.retryNanos(), acks[partition],
-                new Call(ackArgs(id, receipt, attempt)), Script.ACK, partition);
+                new Call(ackArgs(id, receipt)), Script.ACK, partition);
         ScriptRunner.Reply<Long> r = new ScriptRunner.Reply<>((Long) reply.value().get(0), reply.uncertain());
         // A retried ack that finds the message gone was almost surely done by its own first attempt, whose reply
         // was lost (a timeout, a paused or killed server): reporting false would claim the message is still

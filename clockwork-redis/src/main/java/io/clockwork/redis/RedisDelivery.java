@@ -45,7 +45,7 @@ final class RedisDelivery<V> implements Delivery<V> {
 
     @Override
     public boolean ack() {
-        return queue.ack(partition, id, receipt, attempt);
+        return queue.ack(partition, id, receipt);
     }
 
     @Override

@@ -1,37 +1,54 @@
--- ack: ARGV maxAttempts, then (id, "F <attempt> <receipt>", in-flight member) for each of m deliveries (m >= 1: a
--- group commit of concurrent acks to this partition, or one partition's share of an ackAll batch). Deletes each
--- message if its delivery still holds it. Returns per delivery 1 if deleted now, 2 if the message no longer exists
--- (a retried ack whose first attempt ran counts that as done), 0 if someone else holds it. O(m log n); commands per
--- call: HMGET, and if any is deleted one ZREM and two HDELs.
--- A delivery holds its message while META reads exactly "F <attempt> <receipt>" (in flight under this receipt;
--- a receipt is only ever given to one delivery, whose attempt count it fixes), so the check is a string comparison
--- with what the client sent. The client also sends the in-flight member, <receipt as 16 hex digits><id>, which the
--- script would otherwise format: Lua builds no string here.
+-- ack: ARGV maxAttempts, then (id, in-flight member <receipt as 16 hex digits><id>) for each of m deliveries
+-- (m >= 1: a group commit of concurrent acks to this partition, or one partition's share of an ackAll batch).
+-- Deletes each message if its delivery still holds it. Returns per delivery 1 if deleted now, 2 if the message no
+-- longer exists (a retried ack whose first attempt ran counts that as done), 0 if someone else holds it.
+-- O(m log n); commands per call: ZMSCORE, and if any is deleted one ZREM and one HDEL, and for those not held an
+-- HMGET (gone, or held by another delivery?).
+-- A delivery holds its message exactly while its member is in INFLIGHT: a receipt belongs to one delivery, and the
+-- member leaves INFLIGHT when the message is acked, cancelled, nacked, buried or expired. Lua builds no string here.
 local ids = {}
-for i = 2, #ARGV, 3 do
-    ids[#ids + 1] = ARGV[i]
-end
-local metas = redis.call('HMGET', META, unpack(ids))
-local result = {}
 local members = {}
+for i = 2, #ARGV, 2 do
+    ids[#ids + 1] = ARGV[i]
+    members[#members + 1] = ARGV[i + 1]
+end
+local held = redis.call('ZMSCORE', INFLIGHT, unpack(members))
+local result = {}
+local removed = {}
 local deleted = {}
 local done = {}
+local others = {}
 for j = 1, #ids do
     local id = ids[j]
-    if not metas[j] or done[id] then
+    if done[id] then
         result[j] = 2
-    elseif metas[j] ~= ARGV[3 * j] then
-        result[j] = 0
-    else
+    elseif held[j] then
         done[id] = true
-        members[#members + 1] = ARGV[3 * j + 1]
+        removed[#removed + 1] = members[j]
         deleted[#deleted + 1] = id
         result[j] = 1
+    else
+        others[#others + 1] = j
+    end
+end
+if #others > 0 then
+    -- Read before the deletes below, as if each ack ran alone in order.
+    local other_ids = {}
+    for i = 1, #others do
+        other_ids[i] = ids[others[i]]
+    end
+    local metas = redis.call('HMGET', META, unpack(other_ids))
+    for i = 1, #others do
+        if metas[i] then
+            result[others[i]] = 0
+        else
+            result[others[i]] = 2
+        end
     end
 end
 if #deleted > 0 then
-    redis.call('ZREM', INFLIGHT, unpack(members))
+    redis.call('ZREM', INFLIGHT, unpack(removed))
     redis.call('HDEL', META, unpack(deleted))
-    redis.call('HDEL', PAYLOAD, unpack(deleted))
+    -- A legacy message (see parse_meta) in flight was rewritten by the poll that delivered it: no PAYLOAD field.
 end
 return result

@@ -1,13 +1,13 @@
 -- cancel: ARGV maxAttempts, id. Removes a scheduled or in-flight message. Returns 1 if removed. O(log n).
 local id = ARGV[2]
-local state, _, seq = get_meta(id)
-if state == 'D' then
-    redis.call('ZREM', PENDING, member(seq, id))
-elseif state == 'F' then
-    redis.call('ZREM', INFLIGHT, member(seq, id))
-else
+local state, _, seq, _, legacy = get_meta(id)
+if state == nil or state == 'X' then
     return 0
 end
-redis.call('HDEL', META, id)
-redis.call('HDEL', PAYLOAD, id)
+-- Live: its member is in PENDING (scheduled) or INFLIGHT (delivered; a legacy value says F).
+local m = member(seq, id)
+if redis.call('ZREM', PENDING, m) == 0 then
+    redis.call('ZREM', INFLIGHT, m)
+end
+forget(id, legacy)
 return 1

@@ -3,8 +3,8 @@
 local PENDING = KEYS[1]   -- ZSET  member <seq:16 hex><id>, score due time (server ms): delayed and ready messages
 local INFLIGHT = KEYS[2]  -- ZSET  member <seq:16 hex><id>, score visibility deadline (server ms)
 local DEAD = KEYS[3]      -- ZSET  member <seq:16 hex><id>, score time of death (server ms)
-local PAYLOAD = KEYS[4]   -- HASH  id -> encoded value
-local META = KEYS[5]      -- HASH  id -> "<state> <attempts> <seq>", state D (scheduled), F (in flight), X (dead)
+local PAYLOAD = KEYS[4]   -- HASH  id -> encoded value: only for messages stored before payloads moved into META
+local META = KEYS[5]      -- HASH  id -> "<state> <attempts> <seq>:<payload>", see parse_meta
 local REASON = KEYS[6]    -- HASH  id -> why it died
 local SEQ = KEYS[7]       -- STRING per-partition counter: FIFO tie-break within a due time, and delivery receipts
 local SIGNAL = KEYS[8]    -- LIST  wake-up for blocked pollers; nil when it lives in another cluster slot
@@ -51,32 +51,59 @@ local function id_of(m)
 end
 
 -- A field no message can have (ids are never empty) whose value is longer than hash-max-listpack-value (64 by
--- default): written along with other fields of PAYLOAD and META, it keeps both hashes in hashtable encoding, so
--- small queues get O(1) field access instead of listpack scans, and the hashes are not deleted and recreated each
--- time the queue runs empty.
+-- default): written along with other fields of META, it keeps the hash in hashtable encoding, so small queues get
+-- O(1) field access instead of listpack scans, and the hash is not deleted and recreated each time the queue runs
+-- empty. (PAYLOAD kept one too while payloads lived there.)
 local KEEP_FIELD = ''
 local KEEP_VALUE = 'clockwork: keeps this hash in hashtable encoding (longer than hash-max-listpack-value)'
 
--- Parses a META value "<state> <attempts> <seq>".
-local function parse_meta(m)
-    local state, attempts, seq = string.match(m, '^(%a) (%d+) (%d+)$')
-    return state, tonumber(attempts), tonumber(seq)
+-- META values are "<state> <attempts> <seq as 16 hex digits>:<payload>": state D (live: scheduled, or in flight
+-- while its member <seq><id> is in INFLIGHT) or X (dead); attempts counts the deliveries before this scheduling, so
+-- a delivery in flight is attempt attempts + 1; seq is the member's prefix (so the member is seq .. id, no
+-- formatting) and the delivery's receipt. A poll changes no META value: only where the member is changes.
+-- Values written before payloads moved into META read "<state> <attempts> <seq in decimal>" with the payload in
+-- PAYLOAD, and a third state, F (in flight, attempts counting this delivery). They are read the same way
+-- (legacy = true) and rewritten in the new form, their PAYLOAD field deleted, whenever a script writes their state.
+-- Returns state, attempts, seq (a number), tail (':' .. payload), legacy; nil if the value is missing.
+local function parse_meta(id, v)
+    if not v then
+        return nil
+    end
+    local state, attempts, seq, at = string.match(v, '^(%a) (%d+) (%x+)()')
+    if string.byte(v, at) == 58 then -- ':'
+        return state, tonumber(attempts), tonumber(seq, 16), string.sub(v, at), false
+    end
+    return state, tonumber(attempts), tonumber(seq), ':' .. (redis.call('HGET', PAYLOAD, id) or ''), true
 end
 
 local function get_meta(id)
-    local m = redis.call('HGET', META, id)
-    if not m then
-        return nil
+    return parse_meta(id, redis.call('HGET', META, id))
+end
+
+-- The attempt number of the delivery in flight, from a META state and attempts.
+local function in_flight_attempt(state, attempts)
+    if state == 'F' then
+        return attempts -- legacy: counted when delivered
     end
-    return parse_meta(m)
+    return attempts + 1
 end
 
-local function meta_value(state, attempts, seq)
-    return string.format('%s %d %d', state, attempts, seq)
+-- Writes META (and returns the member for seq); a legacy message's payload moves out of PAYLOAD with it.
+local function set_meta(id, state, attempts, seq, tail, legacy)
+    local hex = string.format('%016x', seq)
+    redis.call('HSET', META, id, state .. ' ' .. attempts .. ' ' .. hex .. tail)
+    if legacy then
+        redis.call('HDEL', PAYLOAD, id)
+    end
+    return hex .. id
 end
 
-local function set_meta(id, state, attempts, seq)
-    redis.call('HSET', META, id, string.format('%s %d %d', state, attempts, seq))
+-- Deletes a message's state (and a legacy message's payload).
+local function forget(id, legacy)
+    redis.call('HDEL', META, id)
+    if legacy then
+        redis.call('HDEL', PAYLOAD, id)
+    end
 end
 
 -- Wakes one blocked poller. Returns 1 when the signal key is out of this slot and the client must push it.
@@ -91,20 +118,18 @@ local function signal()
     return 1
 end
 
--- Puts a message in the schedule; returns true if it is due now or earlier than the previous head, i.e. if a
--- blocked poller may be waiting too long.
-local function schedule(id, attempts, due, now)
+-- Puts a message in the schedule under a new sequence; returns true if it is due now or earlier than the previous
+-- head, i.e. if a blocked poller may be waiting too long.
+local function schedule(id, attempts, due, now, tail, legacy)
     local head = redis.call('ZRANGE', PENDING, 0, 0, 'WITHSCORES')
     local seq = redis.call('INCR', SEQ)
-    redis.call('ZADD', PENDING, due, member(seq, id))
-    set_meta(id, 'D', attempts, seq)
+    redis.call('ZADD', PENDING, due, set_meta(id, 'D', attempts, seq, tail, legacy))
     return due <= now or head[2] == nil or due < tonumber(head[2])
 end
 
-local function bury(id, attempts, reason, now)
+local function bury(id, attempts, reason, now, tail, legacy)
     local seq = redis.call('INCR', SEQ)
-    redis.call('ZADD', DEAD, now, member(seq, id))
-    set_meta(id, 'X', attempts, seq)
+    redis.call('ZADD', DEAD, now, set_meta(id, 'X', attempts, seq, tail, legacy))
     redis.call('HSET', REASON, id, reason)
 end
 
@@ -120,11 +145,12 @@ local function sweep(now, limit)
         local m = expired[i]
         local id = id_of(m)
         redis.call('ZREM', INFLIGHT, m)
-        local _, attempts = get_meta(id)
+        local state, attempts, _, tail, legacy = get_meta(id)
+        attempts = in_flight_attempt(state, attempts)
         if attempts >= MAX_ATTEMPTS then
-            bury(id, attempts, max_attempts_reason(), now)
+            bury(id, attempts, max_attempts_reason(), now, tail, legacy)
         else
-            schedule(id, attempts, tonumber(expired[i + 1]), now)
+            schedule(id, attempts, tonumber(expired[i + 1]), now, tail, legacy)
         end
     end
 end

@@ -4,7 +4,7 @@ local dead = redis.call('ZPOPMIN', DEAD, tonumber(ARGV[2]))
 for i = 1, #dead, 2 do
     local id = id_of(dead[i])
     redis.call('HDEL', META, id)
-    redis.call('HDEL', PAYLOAD, id)
+    redis.call('HDEL', PAYLOAD, id) -- a legacy dead letter's payload (see parse_meta); a no-op otherwise
     redis.call('HDEL', REASON, id)
 end
 return #dead / 2

@@ -1,10 +1,9 @@
 -- kill: ARGV maxAttempts, id, receipt, reason. Buries a delivered message the client could not decode, if this
--- delivery still holds it. Returns 0/1. O(log n).
+-- delivery still holds it (its member <receipt><id> is in INFLIGHT). Returns 0/1. O(log n).
 local id = ARGV[2]
-local state, attempts, seq = get_meta(id)
-if state ~= 'F' or seq ~= tonumber(ARGV[3]) then
+if redis.call('ZREM', INFLIGHT, member(tonumber(ARGV[3]), id)) == 0 then
     return 0
 end
-redis.call('ZREM', INFLIGHT, member(seq, id))
-bury(id, attempts, ARGV[4], now_ms())
+local state, attempts, _, tail, legacy = get_meta(id)
+bury(id, in_flight_attempt(state, attempts), ARGV[4], now_ms(), tail, legacy)
 return 1

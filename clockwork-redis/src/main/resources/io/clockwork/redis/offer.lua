@@ -7,8 +7,8 @@
 -- prefix and a counter: unique) is sent as fresh; a retry, which may follow an attempt that ran, always checks.
 -- A message with a positive delay is due at the server's clock rounded up to the next millisecond plus the delay,
 -- so never early; with no delay it is due at once. Commands per call, whatever m: TIME, HMGET of the ids that need
--- the dedup check (none when all are fresh), INCRBY, then one ZADD and two HSETs for all added messages, at most one
--- ZRANGE. Each redis.call costs about 1 us, and every string Lua builds or converts costs per message, so a shared
+-- the dedup check (none when all are fresh), INCRBY, then one ZADD and one HSET (META, "D 0 <seq>:<payload>", see
+-- common.lua) for all added messages, at most one ZRANGE. Each redis.call costs about 1 us, and every string Lua builds or converts costs per message, so a shared
 -- delay's due time is computed and turned into a string once.
 local floor, ceil = now_floor_ceil()
 local common = ARGV[2]
@@ -37,7 +37,6 @@ end
 local base = redis.call('INCRBY', SEQ, m) - m
 local result = {}
 local scored = {}
-local payloads = {KEEP_FIELD, KEEP_VALUE}
 local states = {KEEP_FIELD, KEEP_VALUE}
 local seen = {}
 local wake = false
@@ -78,20 +77,18 @@ for j = 1, m do
                 wake = head_due == nil or due < head_due
             end
         end
+        local hex = string.format('%016x', seq) -- the member's prefix and the META seq: formatted once
         scored[n + 1] = due_s
-        scored[n + 2] = member(seq, id) -- ('%016x%s' would cut an id at a zero byte)
-        payloads[n + 3] = id
-        payloads[n + 4] = ARGV[i + 1]
+        scored[n + 2] = hex .. id -- (string.format's %s would cut an id or payload at a zero byte)
         states[n + 3] = id
-        states[n + 4] = string.format('D 0 %d', seq) -- meta_value('D', 0, seq), one format argument fewer
+        states[n + 4] = 'D 0 ' .. hex .. ':' .. ARGV[i + 1]
         n = n + 2
         result[j] = 1
     end
 end
 if n > 0 then
     redis.call('ZADD', PENDING, unpack(scored))
-    redis.call('HSET', PAYLOAD, unpack(payloads)) -- with KEEP_FIELD, see common.lua
-    redis.call('HSET', META, unpack(states))
+    redis.call('HSET', META, unpack(states)) -- with KEEP_FIELD, see common.lua
 end
 if wake then
     result[m + 1] = signal()

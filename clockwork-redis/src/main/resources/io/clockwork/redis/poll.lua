@@ -2,12 +2,14 @@
 -- schedule, then takes up to n of the earliest messages due by the server's clock, in order, and puts them in
 -- flight (n: how many pollers of one client were waiting for this partition at once, or a batch poll's size).
 -- Returns {k taken, ms until the next event or -1 (only when k < n), client must signal 0/1,
---          then id, payload, attempt, receipt for each message taken}.
--- A delivery's receipt is the sequence number its message was scheduled under: every scheduling (offer, nack,
--- expiry, reschedule, requeue) takes a new one and a scheduled message is delivered at most once, so it is unique
--- per delivery, and the in-flight member is the pending member itself (no new member to format).
+--          then id and META value "D <attempts> <seq>:<payload>" for each message taken}: the client reads the
+--          delivery's attempt (attempts + 1), receipt (seq) and payload from the META value itself.
+-- Taking a message moves its member from PENDING to INFLIGHT and changes nothing else: its META value stays (see
+-- common.lua), and its receipt is the sequence it was scheduled under (every scheduling takes a new one and a
+-- scheduled message is delivered at most once, so a receipt belongs to one delivery). A legacy META value (see
+-- parse_meta) is rewritten in the new form first.
 -- O((n + sweep limit) log n); commands per call besides the sweep: TIME, ZRANGEBYSCORE, and if any is due one
--- ZREMRANGEBYRANK (the k taken are the first k by rank), two HMGETs, one ZADD and one HSET for all of them.
+-- ZREMRANGEBYRANK (the k taken are the first k by rank), one HMGET and one ZADD for all of them.
 local now = now_ms()
 sweep(now, tonumber(ARGV[2]))
 local n = tonumber(ARGV[4])
@@ -22,27 +24,22 @@ if k > 0 then
     end
     redis.call('ZREMRANGEBYRANK', PENDING, 0, k - 1)
     local metas = redis.call('HMGET', META, unpack(ids))
-    local payloads = redis.call('HMGET', PAYLOAD, unpack(ids))
     local visible_until = string.format('%d', now + tonumber(ARGV[3])) -- one conversion for all k scores
     local scored = {}
-    local states = {KEEP_FIELD, KEEP_VALUE} -- see common.lua
     for i = 1, k do
-        -- "D <attempts> <seq>": the seq is the receipt, kept as the string it is.
-        local a, seq = string.match(metas[i], '^%a (%d+) (%d+)$')
-        local attempts = tonumber(a) + 1
-        local at = 2 * i
-        scored[at - 1] = visible_until
-        scored[at] = heads[i]
-        states[at + 1] = ids[i]
-        states[at + 2] = 'F ' .. attempts .. ' ' .. seq
-        at = 4 * i
-        result[at] = ids[i]
-        result[at + 1] = payloads[i]
-        result[at + 2] = attempts
-        result[at + 3] = tonumber(seq)
+        local v = metas[i]
+        if not string.find(v, ':', 1, true) then
+            -- Legacy (no ':' in it at all): move its payload into META now, under the same sequence.
+            local state, attempts, seq, tail = parse_meta(ids[i], v)
+            set_meta(ids[i], state, attempts, seq, tail, true)
+            v = redis.call('HGET', META, ids[i])
+        end
+        scored[2 * i - 1] = visible_until
+        scored[2 * i] = heads[i]
+        result[2 * i + 2] = ids[i]
+        result[2 * i + 3] = v
     end
     redis.call('ZADD', INFLIGHT, unpack(scored))
-    redis.call('HSET', META, unpack(states))
 end
 if k < n then
     result[2] = next_event_in(now)
