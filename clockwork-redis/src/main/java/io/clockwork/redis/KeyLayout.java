@@ -10,8 +10,8 @@ import java.nio.charset.StandardCharsets;
  * cw:{name:p}:pending   ZSET  &lt;seq 16 hex&gt;&lt;id&gt; by due time (server ms): delayed and ready messages
  * cw:{name:p}:inflight  ZSET  &lt;seq 16 hex&gt;&lt;id&gt; by visibility deadline (server ms)
  * cw:{name:p}:dead      ZSET  &lt;seq 16 hex&gt;&lt;id&gt; by time of death
- * cw:{name:p}:payload   HASH  id -&gt; encoded value
- * cw:{name:p}:meta      HASH  id -&gt; "state attempts seq"
+ * cw:{name:p}:payload   HASH  id -&gt; encoded value (only messages stored in the old format, see common.lua)
+ * cw:{name:p}:meta      HASH  id -&gt; "state attempts seq:payload"
  * cw:{name:p}:reason    HASH  id -&gt; why it died
  * cw:{name:p}:seq       STRING counter: FIFO tie-break and delivery receipts
  * cw:{name:0}:signal    LIST  at most one wake-up token for blocked pollers (one per queue, in partition 0's slot)

@@ -45,8 +45,8 @@ import java.util.function.Supplier;
  * <ul>
  *   <li><b>State is a function of scores and the server's clock.</b> Each partition keeps one sorted set of
  *   scheduled messages scored by due time in server milliseconds ({@code TIME} inside the scripts), one of
- *   in-flight messages scored by visibility deadline, one of dead letters, and hashes for payloads, per-message
- *   state and death reasons (see {@link KeyLayout}). "Ready" is simply the prefix of the schedule whose score is at
+ *   in-flight messages scored by visibility deadline, one of dead letters, a hash of each message's state and
+ *   payload in one value, and one of death reasons (see {@link KeyLayout}). "Ready" is simply the prefix of the schedule whose score is at
  *   most now, so nothing needs to be moved when a message falls due: no transfer task, and a consumer arriving
  *   after a long absence sees everything due at once. Expired deliveries are moved back on the consumer's path,
  *   a bounded number per call.</li>
@@ -712,7 +712,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                 if (partitionEmptyUntil != null) {
                     long left = partitionEmptyUntil.get(p) - ticker.read();
                     if (left > 0) {
-                        // Nothing due there a moment ago: costs no round trip until then (or a wake-up).
+                        // Nothing due there a moment ago: costs no round trip until then (or a wake-up). It answered,
+                        // so another master being down does not make this poll fail.
+                        answered = true;
                         long ms = ceilMillis(left);
                         if (nextEventMs < 0 || ms < nextEventMs) {
                             nextEventMs = ms;
