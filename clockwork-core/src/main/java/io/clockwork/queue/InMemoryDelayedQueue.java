@@ -116,11 +116,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         lock.lock();
         try {
             checkOpen();
-            String id;
-            do {
-                // A caller's own id may look like a generated one; skip those instead of failing the offer.
-                id = idPrefix + Long.toString(++generatedIds, 36);
-            } while (byId.containsKey(id));
+            String id = newId();
             add(id, payload, delayNanos);
             return id;
         } finally {
@@ -165,10 +161,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             for (Object payload : payloads) {
-                String id;
-                do {
-                    id = idPrefix + Long.toString(++generatedIds, 36);
-                } while (byId.containsKey(id));
+                String id = newId();
                 add(id, payload, delayNanos);
                 ids.add(id);
             }
@@ -213,6 +206,16 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** A fresh generated id; the lock is held. */
+    private String newId() {
+        String id;
+        do {
+            // A caller's own id may look like a generated one; skip those instead of failing the offer.
+            id = idPrefix + Long.toString(++generatedIds, 36);
+        } while (byId.containsKey(id));
+        return id;
     }
 
     @SuppressWarnings("unchecked")
@@ -267,48 +270,9 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public Delivery<V> poll(Duration wait) throws InterruptedException {
-        Objects.requireNonNull(wait, "wait");
-        long waitNanos = wait.isNegative() ? 0L : saturatedNanos(wait);
-        long start = ticker.read();
-        boolean firstPass = true;
-        while (true) {
-            Message m;
-            long token;
-            int attempt;
-            Object payload;
-            lock.lockInterruptibly();
-            try {
-                if (closed) {
-                    // Closed before this call: misuse. Closed while it waited: the promised prompt null.
-                    if (firstPass) {
-                        throw settings.closedError();
-                    }
-                    return null;
-                }
-                firstPass = false;
-                m = awaitReady(start, waitNanos);
-                if (m == null) {
-                    return null;
-                }
-                token = m.token;
-                attempt = m.attempts;
-                payload = m.payload;
-            } finally {
-                lock.unlock();
-            }
-            if (codec == null) {
-                return new Receipt(m, token, (V) payload, attempt);
-            }
-            // Decoding runs outside the lock so that a slow codec does not stall other consumers and producers;
-            // the message is in flight meanwhile, so nobody else can take it.
-            try {
-                return new Receipt(m, token, settings.decode((byte[]) payload), attempt);
-            } catch (CodecException e) {
-                killUndecodable(m, token, e);
-            }
-        }
+        List<Delivery<V>> one = poll(1, wait);
+        return one.isEmpty() ? null : one.get(0);
     }
 
     /**
@@ -328,9 +292,11 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             List<Message> taken = new ArrayList<>(Math.min(maxMessages, 64));
             long[] tokens;
             int[] attempts;
+            Object[] payloads;
             lock.lockInterruptibly();
             try {
                 if (closed) {
+                    // Closed before this call: misuse. Closed while it waited: the promised prompt empty answer.
                     if (firstPass) {
                         throw settings.closedError();
                     }
@@ -348,23 +314,26 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                 }
                 tokens = new long[taken.size()];
                 attempts = new int[taken.size()];
+                payloads = new Object[taken.size()];
                 for (int i = 0; i < tokens.length; i++) {
                     tokens[i] = taken.get(i).token;
                     attempts[i] = taken.get(i).attempts;
+                    payloads[i] = taken.get(i).payload;
                 }
             } finally {
                 lock.unlock();
             }
-            // Decoding runs outside the lock; the messages are in flight meanwhile, so nobody else takes them.
+            // Decoding runs outside the lock so that a slow codec does not stall other consumers and producers; the
+            // messages are in flight meanwhile, so nobody else takes them.
             List<Delivery<V>> deliveries = new ArrayList<>(taken.size());
             for (int i = 0; i < taken.size(); i++) {
                 Message m = taken.get(i);
                 if (codec == null) {
-                    deliveries.add(new Receipt(m, tokens[i], (V) m.payload, attempts[i]));
+                    deliveries.add(new Receipt(m, tokens[i], (V) payloads[i], attempts[i]));
                     continue;
                 }
                 try {
-                    deliveries.add(new Receipt(m, tokens[i], settings.decode((byte[]) m.payload), attempts[i]));
+                    deliveries.add(new Receipt(m, tokens[i], settings.decode((byte[]) payloads[i]), attempts[i]));
                 } catch (CodecException e) {
                     killUndecodable(m, tokens[i], e);
                 }
