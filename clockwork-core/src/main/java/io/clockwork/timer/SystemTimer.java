@@ -144,8 +144,9 @@ public class SystemTimer implements Timer {
         long phaseNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(Math.floorMod(startMs, tickMs)), tickNanos - 1);
         long origin = ticker.read() - phaseNanos;
         Consumer<KafkaTimerEntry> toTaskThread = this::handToTaskThread;
+        // SHARED: add() binds the task to its entry before scheduling it, so a cancel may come first.
         this.core = new TimerCore<>(executorName, ticker, tickNanos, engineWheelSize(wheelSize), origin,
-                Long.MAX_VALUE, toTaskThread);
+                Long.MAX_VALUE, TimerEntry.SHARED, toTaskThread);
         Thread t = new Thread(this::runTasks, SYSTEM_TIMER_THREAD_PREFIX + executorName);
         t.setDaemon(false); // as Kafka's KafkaThread.nonDaemon
         this.taskThread = t;

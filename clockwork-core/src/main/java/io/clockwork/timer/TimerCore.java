@@ -20,8 +20,9 @@ import java.util.function.Predicate;
  * thread that drives the wheel (the "owner").
  *
  * <h2>Design</h2>
- * Producers never touch the wheel: they compute a deadline, CAS the entry onto an intrusive {@link MpscInbox} and,
- * only if the owner is asleep past that deadline, unpark it. Cancel is one CAS on the entry plus a counter bump;
+ * Producers never touch the wheel: they compute a deadline, CAS the entry onto an intrusive {@link MpscInbox} (which
+ * counts it too, so a schedule costs one locked instruction) and, only if the owner is asleep past that deadline,
+ * unpark it. Cancel is one CAS on the entry plus a counter bump;
  * the owner drops cancelled entries when it meets them (taking them from the inbox, sweeping the nursery, cascading
  * or expiring a bucket), and purges when cancelled entries exceed half of those it holds, so memory stays within a
  * constant factor of the live timers even when nearly all are cancelled (request-timeout workloads).
@@ -71,8 +72,8 @@ final class TimerCore<E extends TimerEntry> {
     private final long maxPending;
     private final long origin;
     private final long tickNanos;
-    private final MpscInbox<E> inbox = new MpscInbox<>();
-    private final LongAdder scheduled = new LongAdder();
+    /** Counts schedules too (see {@link MpscInbox}): a counter beside it would cost a second locked instruction. */
+    private final MpscInbox<E> inbox;
     private final LongAdder cancelled = new LongAdder();
     private final long[] slots = new long[SLOT_COUNT];
     private volatile boolean stopped;
@@ -98,16 +99,19 @@ final class TimerCore<E extends TimerEntry> {
      */
     TimerCore(String name, Ticker ticker, long tickNanos, int wheelSize, long maxPending,
               Consumer<? super E> runner) {
-        this(name, ticker, tickNanos, wheelSize, ticker.read(), maxPending, runner);
+        this(name, ticker, tickNanos, wheelSize, ticker.read(), maxPending, TimerEntry.UNSHARED, runner);
     }
 
     /**
      * @param originNanos the ticker reading that is wheel time zero; tick boundaries fall on {@code origin + k * tick}
      *                    (the Kafka face uses it to keep Kafka's tick grid)
+     * @param sequencer   {@link TimerEntry#UNSHARED} if no other thread can reach an entry before it is scheduled,
+     *                    else {@link TimerEntry#SHARED}
      */
     TimerCore(String name, Ticker ticker, long tickNanos, int wheelSize, long originNanos, long maxPending,
-              Consumer<? super E> runner) {
+              MpscInbox.Sequencer<TimerEntry> sequencer, Consumer<? super E> runner) {
         this.name = name;
+        this.inbox = MpscInbox.counting(sequencer);
         this.ticker = ticker;
         this.maxPending = maxPending;
         this.runner = runner;
@@ -184,7 +188,6 @@ final class TimerCore<E extends TimerEntry> {
                     + " pending timers, the maximum set by maxPending(" + maxPending + ")");
         }
         entry.deadline(deadline);
-        scheduled.increment();
         inbox.offer(entry);
         long w = (long) SLOT.getVolatile(slots, WAKE_AT);
         if (w != AWAKE && deadline <= w - tickNanos && SLOT.compareAndSet(slots, WAKE_AT, w, AWAKE)) {
@@ -214,7 +217,10 @@ final class TimerCore<E extends TimerEntry> {
 
     /** @return scheduled minus cancelled, expired and abandoned; exact when no thread is mid-operation */
     long pendingCount() {
-        return Math.max(0L, scheduled.sum() - cancelled.sum() - (long) SLOT.getVolatile(slots, SETTLED));
+        // Settled and cancelled first: each counts only entries already offered, so the difference never
+        // counts an entry twice while operations are in flight.
+        long gone = (long) SLOT.getVolatile(slots, SETTLED) + cancelled.sum();
+        return Math.max(0L, inbox.offeredCount() - gone);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.clockwork.timer;
 
+import io.clockwork.wheel.MpscInbox;
 import io.clockwork.wheel.WheelEntry;
 
 import java.lang.invoke.MethodHandles;
@@ -11,6 +12,11 @@ import java.lang.invoke.VarHandle;
  *
  * <p>States: {@code PENDING} until exactly one of cancel (any thread), expire (owner) or
  * abandon (owner, when the timer stops) wins the CAS.
+ *
+ * <p>The state word also carries, in its upper {@value MpscInbox#SEQUENCE_BITS} bits, the sequence number the
+ * timer's inbox gives the entry, which is how the timer counts schedules without a counter (see
+ * {@link MpscInbox}): the number costs no field, so an entry stays at 40 bytes. The number is written before the
+ * entry is published and never changes after; transitions change only the two low bits.
  */
 abstract class TimerEntry extends WheelEntry {
 
@@ -18,6 +24,9 @@ abstract class TimerEntry extends WheelEntry {
     static final int CANCELLED = 1;
     static final int EXPIRED = 2;
     static final int ABANDONED = 3;
+
+    private static final int STATUS_BITS = 2;
+    private static final int STATUS_MASK = (1 << STATUS_BITS) - 1;
 
     private static final VarHandle STATE;
 
@@ -29,19 +38,56 @@ abstract class TimerEntry extends WheelEntry {
         }
     }
 
+    /**
+     * Sequencer for entries no other thread can reach before their offer ({@link WheelTimer}'s): a plain store,
+     * published by the inbox's CAS.
+     */
+    static final MpscInbox.Sequencer<TimerEntry> UNSHARED = new MpscInbox.Sequencer<>() {
+        @Override
+        public int sequence(TimerEntry e) {
+            return e.state >>> STATUS_BITS;
+        }
+
+        @Override
+        public void sequence(TimerEntry e, int sequence) {
+            STATE.set(e, sequence << STATUS_BITS);
+        }
+    };
+
+    /**
+     * Sequencer for entries another thread may cancel before their offer ({@link SystemTimer}'s, whose task is
+     * bound to the entry first, as in Kafka): a CAS that keeps such a cancel.
+     */
+    static final MpscInbox.Sequencer<TimerEntry> SHARED = new MpscInbox.Sequencer<>() {
+        @Override
+        public int sequence(TimerEntry e) {
+            return e.state >>> STATUS_BITS;
+        }
+
+        @Override
+        public void sequence(TimerEntry e, int sequence) {
+            int s;
+            do {
+                s = e.state;
+            } while (!STATE.compareAndSet(e, s, sequence << STATUS_BITS | s & STATUS_MASK));
+        }
+    };
+
+    /** The status in the low bits, the inbox sequence number above them. */
     private volatile int state;
 
+    /** @return one of {@link #PENDING}, {@link #CANCELLED}, {@link #EXPIRED}, {@link #ABANDONED} */
     final int state() {
-        return state;
+        return state & STATUS_MASK;
     }
 
     final boolean isPending() {
-        return state == PENDING;
+        return (state & STATUS_MASK) == PENDING;
     }
 
     /** @return the state's name, for {@code toString} */
     final String stateName() {
-        return switch (state) {
+        return switch (state()) {
             case PENDING -> "pending";
             case CANCELLED -> "cancelled";
             case EXPIRED -> "expired";
@@ -51,6 +97,14 @@ abstract class TimerEntry extends WheelEntry {
 
     /** @return true if this call moved the entry from pending to {@code target} */
     final boolean transition(int target) {
-        return state == PENDING && STATE.compareAndSet(this, PENDING, target);
+        int s;
+        do {
+            s = state;
+            if ((s & STATUS_MASK) != PENDING) {
+                return false;
+            }
+            // A failed CAS with the status still pending means the sequence number was being written (SHARED).
+        } while (!STATE.compareAndSet(this, s, s | target));
+        return true;
     }
 }
