@@ -244,7 +244,10 @@ public class SystemTimer implements Timer {
                 if (remaining <= 0) {
                     return false;
                 }
-                core.awaitWork(remaining);
+                // Wake at least every MAX_PARK_NANOS while timers are held, as WheelTimer's driver does: a reaper
+                // waits up to 200 ms a call, and in that time cancelled tasks would pile up in the inbox, each
+                // kept alive (and copied by every young GC) until the owner drops it.
+                core.awaitWork(core.isIdle() ? remaining : Math.min(remaining, TimerCore.MAX_PARK_NANOS));
                 if (Thread.interrupted()) {
                     throw new InterruptedException("interrupted while advancing timer '" + executorName + "'");
                 }

@@ -205,6 +205,11 @@ final class TimerCore<E extends TimerEntry> {
         return wheel.isEmpty() && nursery.isEmpty();
     }
 
+    /** @return true if no entry waits in the inbox for the owner to take it; any thread */
+    boolean inboxIsEmpty() {
+        return inbox.isEmpty();
+    }
+
     /** @return entries the owner holds (wheel and nursery), cancelled ones not yet dropped included; owner only */
     int heldCount() {
         return wheel.size() + nursery.size();

@@ -216,6 +216,27 @@ class SystemTimerTest {
     }
 
     @Test
+    void aLongAdvanceClockStillTakesCancelledTasksOffTheInboxWithinMilliseconds() throws Exception {
+        // A reaper waits up to 200 ms per call; the owner must not leave what arrives meanwhile in the inbox, where
+        // cancelled tasks would stay reachable (and be copied by every young GC) until the wait ends.
+        SystemTimer timer = manualTimer(1, 20);
+        timer.add(new RecordingTask(TimeUnit.HOURS.toMillis(1), ticker)); // the owner is not idle
+        timer.advanceClock(0);
+        advanceMs(100);
+        timer.advanceClock(0); // past the nursery sweep: the owner now has no reason of its own to wake soon
+        Future<Boolean> advancing = helpers.submit(() -> timer.advanceClock(TimeUnit.MINUTES.toMillis(10)));
+        awaitCondition(timer::isAdvancing, "advanceClock waits");
+        for (int i = 0; i < 1000; i++) {
+            TimerTask task = new RecordingTask(TimeUnit.HOURS.toMillis(1), ticker);
+            timer.add(task);
+            task.cancel();
+        }
+        awaitCondition(() -> timer.core().inboxIsEmpty(), "the waiting owner took the cancelled tasks");
+        assertThat(advancing).isNotDone();
+        assertThat(timer.size()).isEqualTo(1);
+    }
+
+    @Test
     void advanceClockThrowsWhenTheCallerIsInterrupted() {
         SystemTimer timer = manualTimer(1, 20);
         Thread.currentThread().interrupt();
