@@ -42,23 +42,22 @@ abstract class TimerEntry extends WheelEntry {
      * Sequencer for entries no other thread can reach before their offer ({@link WheelTimer}'s): a plain store,
      * published by the inbox's CAS.
      */
-    static final MpscInbox.Sequencer<TimerEntry> UNSHARED = new MpscInbox.Sequencer<>() {
-        @Override
-        public int sequence(TimerEntry e) {
-            return e.state >>> STATUS_BITS;
-        }
-
-        @Override
-        public void sequence(TimerEntry e, int sequence) {
-            STATE.set(e, sequence << STATUS_BITS);
-        }
-    };
+    static final MpscInbox.Sequencer<TimerEntry> UNSHARED = new StateSequencer(false);
 
     /**
      * Sequencer for entries another thread may cancel before their offer ({@link SystemTimer}'s, whose task is
      * bound to the entry first, as in Kafka): a CAS that keeps such a cancel.
      */
-    static final MpscInbox.Sequencer<TimerEntry> SHARED = new MpscInbox.Sequencer<>() {
+    static final MpscInbox.Sequencer<TimerEntry> SHARED = new StateSequencer(true);
+
+    /** Keeps the inbox sequence number in the state word's upper bits. */
+    private static final class StateSequencer implements MpscInbox.Sequencer<TimerEntry> {
+        private final boolean shared;
+
+        StateSequencer(boolean shared) {
+            this.shared = shared;
+        }
+
         @Override
         public int sequence(TimerEntry e) {
             return e.state >>> STATUS_BITS;
@@ -66,12 +65,16 @@ abstract class TimerEntry extends WheelEntry {
 
         @Override
         public void sequence(TimerEntry e, int sequence) {
+            if (!shared) {
+                STATE.set(e, sequence << STATUS_BITS);
+                return;
+            }
             int s;
             do {
                 s = e.state;
             } while (!STATE.compareAndSet(e, s, sequence << STATUS_BITS | s & STATUS_MASK));
         }
-    };
+    }
 
     /** The status in the low bits, the inbox sequence number above them. */
     private volatile int state;
