@@ -23,8 +23,8 @@ import java.util.function.Consumer;
  * holds the stripe's full 64-bit total; the consumer, when it takes a stripe, installs a fresh marker holding the
  * total of what it took (fresh, so a producer that read the old one cannot mistake it for the new). A counter
  * bumped beside the CAS would cost a second locked instruction per offer; this costs a plain store. The sequence
- * numbers wrap, which is harmless while fewer than 2<sup>30</sup> offers wait in one stripe (that would be tens of
- * gigabytes of entries).
+ * numbers wrap, which is harmless while fewer than 2<sup>30</sup> offers are made to one stripe between two takes
+ * (they would all be waiting in it: tens of gigabytes of entries).
  *
  * @param <E> the entry type
  */
@@ -37,7 +37,7 @@ public final class MpscInbox<E extends WheelEntry> {
     private static final int MAX_STRIPES = 16;
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(WheelEntry[].class);
     private static final VarHandle BASE = MethodHandles.arrayElementVarHandle(long[].class);
-    /** The bottom of every stripe of an inbox that does not count, and of every counting stripe before its first take. */
+    /** The bottom of every stripe that does not count, and of every counting stripe before its first take. */
     private static final Marker ZERO = new Marker();
 
     private final WheelEntry[] heads;
