@@ -9,7 +9,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -78,7 +77,7 @@ final class TimerCore<E extends TimerEntry> {
     private final long tickNanos;
     /** Counts schedules too (see {@link MpscInbox}): a counter beside it would cost a second locked instruction. */
     private final MpscInbox<E> inbox;
-    private final LongAdder cancelled = new LongAdder();
+    private final OwnedCellCounter cancelled = new OwnedCellCounter();
     private final long[] slots = new long[SLOT_COUNT];
     private volatile boolean stopped;
     /** Written once per owner thread, not per pass. */
