@@ -23,8 +23,9 @@ import java.util.function.Predicate;
  * counts it too, so a schedule costs one locked instruction) and, only if the owner is asleep past that deadline,
  * unpark it. Cancel is one CAS on the entry plus a plain store on the cancelling thread's own counter cell
  * ({@link OwnedCellCounter}); the owner drops cancelled entries when it meets them (taking them from the inbox,
- * sweeping the nursery, cascading or expiring a bucket), and purges when cancelled entries exceed half of those it holds, so memory stays within a
- * constant factor of the live timers even when nearly all are cancelled (request-timeout workloads).
+ * sweeping the nursery, cascading or expiring a bucket), and purges when cancelled entries exceed half of those it
+ * holds, so memory stays within a constant factor of the live timers even when nearly all are cancelled
+ * (request-timeout workloads).
  *
  * <p>New entries due after the next sweep wait in a {@link Nursery} for up to {@value #NURSERY_TICKS} ticks before
  * they are filed: timers cancelled young, the common case for request timeouts, are then dropped in one sequential
