@@ -1,13 +1,19 @@
 package io.clockwork.expiry;
 
 import io.clockwork.time.Ticker;
+import io.clockwork.wheel.MpscInbox;
+import io.clockwork.wheel.WheelEntry;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Elements in time-sorted, fixed-width expiry buckets, with the API and semantics of ZooKeeper's
@@ -19,14 +25,28 @@ import java.util.Set;
  * time) until it is removed or updated again, which re-tracks it.
  *
  * <h2>Design</h2>
- * One node per element that is at once the entry of a lock-free-read hash table ({@code NodeTable}) and an intrusive
- * node of the engine's timing wheel (see {@code ExpiryWheel}): an update that keeps the element's bucket is one
- * table lookup; one that moves it later is that plus a CAS on the node, with no bucket sets to add to or remove
- * from, and no lock shared with other updates. About 52 bytes per element (the node and a table slot) against
- * ZooKeeper's 115. Unlike ZooKeeper's:
+ * Each element's state (its expiry time, whether it has expired, and a filing number) is one {@code long} stored
+ * inline beside the element in a lock-free-read hash table ({@link KeyStateTable}), so an update that keeps the
+ * element in its bucket is one lookup whose two loads (the key and the state) go to memory together, and an update
+ * that moves it later is that plus a CAS on the state. No node per element, no bucket set to add to or remove from,
+ * no lock shared with other updates.
+ * <ul>
+ *   <li><b>Lazy filing.</b> The poller keeps a ring of buckets ({@link KeyRing}) holding, for each element, one
+ *       filing (the element and a tag) at a time no later than its expiry. A touch that moves the expiry later only
+ *       CASes the state; when the poller meets the filing, it files it again at the current expiry. A touch that
+ *       moves it <i>earlier</i>, and one that revives an expired element, take a new filing number in the same CAS
+ *       and send a new filing to the poller through the engine's lock-free {@link MpscInbox}; the old filing, whose
+ *       number no longer matches, is dropped when met. So each live element has exactly one valid filing.</li>
+ *   <li><b>Expiry is a CAS</b> of the state from live to expired, so a concurrent update either keeps the element
+ *       alive or fails and sees it expired.</li>
+ *   <li><b>Removal</b> takes the element out of the table at once; its filing is dropped when met.</li>
+ * </ul>
+ * About 45 bytes per element at a million elements (16 bytes per table slot, about two slots per element, and a
+ * 12-byte filing) against ZooKeeper's 115. Unlike ZooKeeper's:
  * <ul>
  *   <li>{@link #updateExpiry} and {@link #removeExpiry} return primitives, so the hot path allocates nothing;</li>
- *   <li>no empty bucket is ever kept, and the number of buckets is fixed whatever the timeouts;</li>
+ *   <li>no empty bucket is ever kept, and the number of buckets is fixed whatever the timeouts (an element whose
+ *       timeout spans more than {@value KeyRing#SLOTS} intervals is looked at once per {@value KeyRing#SLOTS});</li>
  *   <li>a caller late by several intervals gets every due element from one {@code poll()}, and then waits for the
  *       next boundary after now, instead of draining one (possibly empty) bucket per call;</li>
  *   <li>times are milliseconds on the queue's own timeline, which starts at zero when it is created (ZooKeeper uses
@@ -41,8 +61,22 @@ public final class ExpiryQueue<E> {
     /** Returned by {@link #updateExpiry} when the expiry did not change, and by {@link #removeExpiry} when absent. */
     public static final long NONE = -1L;
 
-    private final NodeTable<Node<E>> elements = new NodeTable.ForExpiryNodes<>();
-    private final ExpiryWheel<Node<E>> wheel;
+    /** State bits: the expiry (or expired-at) time in milliseconds since the origin, 2^44 ms being 557 years. */
+    private static final int TIME_BITS = 44;
+    private static final long TIME_MASK = (1L << TIME_BITS) - 1;
+    /** Then the filing number, which tells the valid filing of an element from stale ones. */
+    private static final int FILING_BITS = 18;
+    private static final int FILING_MASK = (1 << FILING_BITS) - 1;
+    /** Then the expired flag; the sign bit stays clear, as {@link KeyStateTable} requires. */
+    private static final long EXPIRED = 1L << 62;
+
+    private final KeyStateTable elements = new KeyStateTable();
+    private final IntervalClock clock;
+    private final MpscInbox<Filing> inbox = new MpscInbox<>();
+    private final AtomicInteger insertions = new AtomicInteger();
+    private final ReentrantLock pollLock = new ReentrantLock();
+    private final KeyRing ring = new KeyRing(); // guarded by pollLock
+    private long reachedMs;                     // guarded by pollLock: every boundary up to it has been polled
 
     /**
      * Creates a queue on the system ticker.
@@ -62,7 +96,7 @@ public final class ExpiryQueue<E> {
      * @throws IllegalArgumentException if {@code expirationInterval} is less than 1
      */
     public ExpiryQueue(int expirationInterval, Ticker ticker) {
-        this.wheel = new ExpiryWheel<>(expirationInterval, ticker);
+        this.clock = new IntervalClock(expirationInterval, ticker);
     }
 
     /**
@@ -87,26 +121,48 @@ public final class ExpiryQueue<E> {
     public long updateExpiry(E elem, int timeout) {
         Objects.requireNonNull(elem, "elem");
         checkTimeout(timeout);
-        long expiry = wheel.expiryAfter(timeout);
-        int hash = NodeTable.hash(elem.hashCode());
+        long expiry = clock.expiryAfter(timeout);
+        int hash = KeyStateTable.hash(elem);
+        KeyStateTable.Slots a = elements.slots(hash);
         while (true) {
-            Node<E> node = elements.get(elem, hash);
-            if (node == null) {
-                Node<E> created = new Node<>(elem, expiry, hash);
-                node = elements.putIfAbsent(created);
-                if (node == null) {
-                    wheel.file(created);
+            int i = KeyStateTable.indexOf(a, elem, hash);
+            if (i < 0) {
+                // A fresh filing number, so that a filing left over from an earlier life of an equal element (removed
+                // and added again) does not look valid; one that does after 2^18 insertions is harmless: two valid
+                // filings of one element cost a second look at it, and its expiry is a CAS that happens once.
+                int filing = insertions.getAndIncrement() & FILING_MASK;
+                if (elements.insert(elem, hash, ((long) filing << TIME_BITS) | expiry)) {
+                    inbox.offer(new Filing(elem, tag(hash, filing)));
                     return expiry;
                 }
+                a = elements.slots(hash); // inserted meanwhile by another thread
+                continue;
             }
-            long result = wheel.touch(node, expiry, true);
-            if (result == ExpiryWheel.UNCHANGED) {
+            long s = KeyStateTable.state(a, i);
+            if (s == KeyStateTable.MOVING) {
+                a = elements.awaitRebuilt(a, hash);
+                continue;
+            }
+            if (s == KeyStateTable.REMOVED) {
+                continue; // removed meanwhile: look again, and add it afresh
+            }
+            boolean live = (s & EXPIRED) == 0;
+            long current = s & TIME_MASK;
+            if (live && current == expiry) {
                 return NONE;
             }
-            if (result != ExpiryWheel.REJECTED) {
-                return result;
+            if (live && expiry > current) {
+                if (KeyStateTable.cas(a, i, s, (s & ~TIME_MASK) | expiry)) {
+                    return expiry; // its filing stays where it is, and will be moved when the poller meets it
+                }
+                continue;
             }
-            elements.remove(node); // removed concurrently: help unlink it, then add afresh
+            // Moved earlier than its filing, or revived after expiring: a new filing with a new number.
+            int filing = (filingOf(s) + 1) & FILING_MASK;
+            if (KeyStateTable.cas(a, i, s, ((long) filing << TIME_BITS) | expiry)) {
+                inbox.offer(new Filing(elem, tag(hash, filing)));
+                return expiry;
+            }
         }
     }
 
@@ -129,13 +185,8 @@ public final class ExpiryQueue<E> {
      */
     public long removeExpiry(E elem) {
         Objects.requireNonNull(elem, "elem");
-        int hash = NodeTable.hash(elem.hashCode());
-        for (Node<E> node; (node = elements.get(elem, hash)) != null; ) {
-            if (elements.remove(node)) {
-                return wheel.removed(node);
-            }
-        }
-        return NONE;
+        long s = elements.remove(elem, KeyStateTable.hash(elem));
+        return s == KeyStateTable.REMOVED ? NONE : s & TIME_MASK;
     }
 
     /**
@@ -144,7 +195,7 @@ public final class ExpiryQueue<E> {
      * @return milliseconds until the next expiration time, or 0 if it has already passed
      */
     public long getWaitTime() {
-        return wheel.waitTimeMillis();
+        return clock.waitTimeMillis();
     }
 
     /**
@@ -154,15 +205,106 @@ public final class ExpiryQueue<E> {
      * @return the expired elements (a new set the caller owns), or an empty set if the next boundary is not due
      */
     public Set<E> poll() {
-        List<Node<E>> expired = wheel.poll();
-        if (expired.isEmpty()) {
-            return Collections.emptySet();
+        pollLock.lock();
+        try {
+            long nowMs = clock.nowMillis();
+            if (nowMs < clock.nextExpirationTime()) {
+                return Collections.emptySet();
+            }
+            List<Object> expired = new ArrayList<>();
+            // Filings due already are expired here rather than filed and met again at once: in an expiry storm every
+            // element arrives this way when polls are further apart than the timeouts.
+            inbox.drain(f -> file(f.key, f.tag, nowMs, expired));
+            long interval = clock.intervalMillis();
+            long last = nowMs - nowMs % interval;
+            long boundaries = (last - reachedMs) / interval;
+            int first = KeyRing.slotOf(reachedMs + interval, interval);
+            for (int n = 0; n < Math.min(boundaries, KeyRing.SLOTS); n++) {
+                int slot = (first + n) & (KeyRing.SLOTS - 1);
+                ring.sort(slot, (key, tag) -> sortFiling(slot, key, tag, nowMs, expired));
+            }
+            reachedMs = last;
+            clock.reached(nowMs);
+            return expired.isEmpty() ? Collections.emptySet() : new PolledSet<>(expired.toArray());
+        } finally {
+            pollLock.unlock();
         }
-        Object[] elems = new Object[expired.size()];
-        for (int i = 0; i < elems.length; i++) {
-            elems[i] = expired.get(i).elem;
+    }
+
+    /** Files a filing from the inbox, or expires its element if due. Poller only. */
+    private void file(Object key, long tag, long nowMs, List<Object> expired) {
+        long expiry = check(key, tag, nowMs, expired);
+        if (expiry > 0) {
+            ring.add(KeyRing.slotOf(expiry, clock.intervalMillis()), key, tag);
         }
-        return new PolledSet<>(elems);
+    }
+
+    /** What to do with a filing met in its ring slot; see {@link KeyRing.Sorter}. Poller only. */
+    private boolean sortFiling(int slot, Object key, long tag, long nowMs, List<Object> expired) {
+        long expiry = check(key, tag, nowMs, expired);
+        if (expiry <= 0) {
+            return false;
+        }
+        int target = KeyRing.slotOf(expiry, clock.intervalMillis());
+        if (target == slot) {
+            return true; // due in a later lap of the ring
+        }
+        ring.add(target, key, tag);
+        return false;
+    }
+
+    /**
+     * Checks a filing against its element's state: expires the element if the filing is its valid one and it is due.
+     *
+     * @return the element's expiry time if the filing is valid and not due, else 0 (expired now, or stale)
+     */
+    private long check(Object key, long tag, long nowMs, List<Object> expired) {
+        int hash = (int) (tag >>> 32);
+        int filing = (int) tag;
+        KeyStateTable.Slots a = elements.slots(hash);
+        while (true) {
+            int i = KeyStateTable.indexOf(a, key, hash);
+            if (i < 0) {
+                return 0L; // removed
+            }
+            long s = KeyStateTable.state(a, i);
+            if (s == KeyStateTable.MOVING) {
+                a = elements.awaitRebuilt(a, hash);
+                continue;
+            }
+            if (s == KeyStateTable.REMOVED) {
+                continue;
+            }
+            if ((s & EXPIRED) != 0 || filingOf(s) != filing) {
+                return 0L; // a stale filing: the element expired, or was filed again
+            }
+            long expiry = s & TIME_MASK;
+            if (expiry > nowMs) {
+                return expiry;
+            }
+            if (KeyStateTable.cas(a, i, s, s | EXPIRED)) {
+                expired.add(key);
+                return 0L;
+            }
+        }
+    }
+
+    /** @return the filings in the poller's ring, stale ones included; for tests */
+    long filings() {
+        pollLock.lock();
+        try {
+            return ring.size();
+        } finally {
+            pollLock.unlock();
+        }
+    }
+
+    private static long tag(int hash, int filing) {
+        return ((long) hash << 32) | filing;
+    }
+
+    private static int filingOf(long state) {
+        return (int) (state >>> TIME_BITS) & FILING_MASK;
     }
 
     /**
@@ -171,7 +313,7 @@ public final class ExpiryQueue<E> {
      * @return milliseconds since the queue was created
      */
     public long currentTime() {
-        return wheel.nowMillis();
+        return clock.nowMillis();
     }
 
     /**
@@ -181,7 +323,15 @@ public final class ExpiryQueue<E> {
      * @return an unmodifiable snapshot
      */
     public Map<Long, Set<E>> getExpiryMap() {
-        return Collections.unmodifiableMap(ExpiryWheel.snapshot(elements, n -> n.elem, HashSet::new));
+        Map<Long, Set<E>> map = new TreeMap<>();
+        elements.forEach((key, state) -> {
+            if ((state & EXPIRED) == 0) {
+                @SuppressWarnings("unchecked")
+                E elem = (E) key;
+                map.computeIfAbsent(state & TIME_MASK, t -> new HashSet<>()).add(elem);
+            }
+        });
+        return Collections.unmodifiableMap(map);
     }
 
     /**
@@ -220,26 +370,17 @@ public final class ExpiryQueue<E> {
 
     @Override
     public String toString() {
-        return "ExpiryQueue[interval=" + wheel.intervalMillis() + "ms, elements=" + elements.size() + "]";
+        return "ExpiryQueue[interval=" + clock.intervalMillis() + "ms, elements=" + elements.size() + "]";
     }
 
-    /** The wheel node and table entry of one element. */
-    private static final class Node<E> extends ExpiryNode {
-        final E elem;
+    /** A filing on its way to the poller; garbage once filed. */
+    private static final class Filing extends WheelEntry {
+        final Object key;
+        final long tag;
 
-        Node(E elem, long expiry, int hash) {
-            super(expiry, hash);
-            this.elem = elem;
-        }
-
-        @Override
-        boolean hasKey(Object key) {
-            return key == elem || key.equals(elem);
-        }
-
-        @Override
-        boolean sameKey(ExpiryNode other) {
-            return other.hasKey(elem);
+        Filing(Object key, long tag) {
+            this.key = key;
+            this.tag = tag;
         }
     }
 }

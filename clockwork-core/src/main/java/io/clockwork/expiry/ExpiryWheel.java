@@ -6,7 +6,6 @@ import io.clockwork.wheel.TimingWheel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -20,9 +19,8 @@ import java.util.function.Supplier;
  * serialise on a lock of their own that touches never take.
  *
  * <h2>Design</h2>
- * Deadlines are rounded up to interval boundaries, {@code (t / interval + 1) * interval} milliseconds since the
- * origin (ZooKeeper's {@code ExpiryQueue} rule), and the wheel's tick is the interval, so a wheel bucket is a
- * ZooKeeper bucket; but the wheel holds a fixed number of buckets whatever the timeouts, and skips empty ones.
+ * Deadlines are rounded up to interval boundaries by an {@link IntervalClock}, and the wheel's tick is the
+ * interval, so a wheel bucket is a ZooKeeper bucket; but the wheel holds a fixed number of buckets whatever the timeouts, and skips empty ones.
  * <ul>
  *   <li><b>Lazy touches.</b> A node is filed at a time no later than its expiry. A touch that moves the expiry
  *       later only CASes the node's state; when the bucket the node is filed in comes due, the poll re-files it at
@@ -47,70 +45,33 @@ final class ExpiryWheel<N extends ExpiryNode> {
     /** Returned by {@link #touch} when the node is removed, closing, or expired and not revivable. */
     static final long REJECTED = -1L;
 
-    private static final long NANOS_PER_MILLI = 1_000_000L;
+    private static final long NANOS_PER_MILLI = IntervalClock.NANOS_PER_MILLI;
     private static final int WHEEL_SIZE = 64;
-    /** Below this many milliseconds the reciprocal's quotient is off by at most one (2^52: 142,000 years). */
-    private static final long EXACT_LIMIT_MS = 1L << 52;
 
-    private final Ticker ticker;
-    private final long origin;
-    private final long intervalMs;
-    private final double reciprocal;
+    private final IntervalClock clock;
     private final ReentrantLock pollLock = new ReentrantLock();
     private final TimingWheel<N> wheel;                   // guarded by pollLock
     private final MpscInbox<N> inbox = new MpscInbox<>();
     private final ConcurrentLinkedQueue<N> movedEarlier = new ConcurrentLinkedQueue<>();
     private final AtomicLong removals = new AtomicLong();
-    private volatile long nextExpirationTime;
 
     ExpiryWheel(int intervalMs, Ticker ticker) {
-        if (intervalMs < 1) {
-            throw new IllegalArgumentException("expirationInterval must be at least 1 ms, was " + intervalMs);
-        }
-        this.ticker = Objects.requireNonNull(ticker, "ticker");
-        this.origin = ticker.read();
-        this.intervalMs = intervalMs;
-        this.reciprocal = 1.0 / intervalMs;
-        this.wheel = new TimingWheel<>(intervalMs * NANOS_PER_MILLI, WHEEL_SIZE, origin);
-        this.nextExpirationTime = roundToNextInterval(0L);
+        this.clock = new IntervalClock(intervalMs, ticker);
+        this.wheel = new TimingWheel<>(intervalMs * NANOS_PER_MILLI, WHEEL_SIZE, clock.origin());
     }
 
     long intervalMillis() {
-        return intervalMs;
+        return clock.intervalMillis();
     }
 
     /** Milliseconds since this wheel's origin. */
     long nowMillis() {
-        return elapsedNanos(ticker.read()) / NANOS_PER_MILLI;
-    }
-
-    private long elapsedNanos(long reading) {
-        return Math.max(0L, reading - origin);
-    }
-
-    /**
-     * {@code (timeMs / interval + 1) * interval} for {@code timeMs >= 0}. Every touch computes it, and a 64-bit
-     * division by a value the JIT cannot fold takes tens of cycles; a multiplication by the interval's reciprocal
-     * gives the quotient within one (doubles carry 53 bits and {@code timeMs} stays far below 2^52 ms), and one
-     * multiply-and-compare corrects it.
-     */
-    long roundToNextInterval(long timeMs) {
-        if (timeMs >= EXACT_LIMIT_MS) {
-            return (timeMs / intervalMs + 1) * intervalMs;
-        }
-        long q = (long) (timeMs * reciprocal);
-        long r = timeMs - q * intervalMs;
-        if (r < 0) {
-            q--;
-        } else if (r >= intervalMs) {
-            q++;
-        }
-        return (q + 1) * intervalMs;
+        return clock.nowMillis();
     }
 
     /** The expiry time of something touched now with the given timeout. */
     long expiryAfter(int timeoutMs) {
-        return roundToNextInterval(nowMillis() + timeoutMs);
+        return clock.expiryAfter(timeoutMs);
     }
 
     /** Hands a new node, already published in the face's map, to the poller. */
@@ -168,20 +129,12 @@ final class ExpiryWheel<N extends ExpiryNode> {
 
     /** Milliseconds until the next interval boundary is due, or 0 if it has passed (ZooKeeper's getWaitTime). */
     long waitTimeMillis() {
-        long now = nowMillis();
-        long next = nextExpirationTime;
-        return now < next ? next - now : 0L;
+        return clock.waitTimeMillis();
     }
 
     /** Like {@link #waitTimeMillis()} in nanoseconds, for threads that park until the next boundary. */
     long waitTimeNanos() {
-        long now = elapsedNanos(ticker.read());
-        long next = nextExpirationTime * NANOS_PER_MILLI;
-        return now < next ? next - now : 0L;
-    }
-
-    long nextExpirationTime() {
-        return nextExpirationTime;
+        return clock.waitTimeNanos();
     }
 
     /**
@@ -192,15 +145,15 @@ final class ExpiryWheel<N extends ExpiryNode> {
     List<N> poll() {
         pollLock.lock();
         try {
-            long reading = ticker.read();
-            long nowMs = elapsedNanos(reading) / NANOS_PER_MILLI;
-            if (nowMs < nextExpirationTime) {
+            long reading = clock.read();
+            long nowMs = clock.millisAt(reading);
+            if (nowMs < clock.nextExpirationTime()) {
                 return List.of();
             }
             List<N> expired = new ArrayList<>();
             fileWaiting(nowMs, expired);
             wheel.advance(reading, node -> onDue(node, nowMs, expired));
-            nextExpirationTime = roundToNextInterval(nowMs);
+            clock.reached(nowMs);
             return expired;
         } finally {
             pollLock.unlock();

@@ -171,6 +171,53 @@ class ExpiryQueueTest {
     }
 
     @Test
+    void elementsSpreadOverMoreIntervalsThanTheRingHasSlotsEachExpireInTheirOwnBucket() {
+        int buckets = 3 * KeyRing.SLOTS + 5;
+        for (int i = 1; i <= buckets; i++) {
+            queue.update("e" + i, i * 1000 - 500); // due at i * 1000
+        }
+        for (int i = 1; i <= buckets; i++) {
+            advanceMs(999);
+            assertThat(queue.poll()).as("just before %d s", i).isEmpty();
+            advanceMs(1);
+            assertThat(queue.poll()).as("at %d s", i).containsExactly("e" + i);
+        }
+        assertThat(queue.filings()).isZero();
+    }
+
+    @Test
+    void anElementMovedBackAndForthExpiresOnceAtItsLastExpiryAndLeavesNoFilingBehind() {
+        for (int i = 0; i < 1000; i++) {
+            queue.update("a", 9000);  // 10000
+            queue.update("a", 1500);  // 2000: earlier, so filed anew
+        }
+        assertThat(queue.update("a", 4500)).isEqualTo(5000L);
+        advanceMs(4999);
+        assertThat(queue.poll()).isEmpty();
+        advanceMs(1);
+        assertThat(queue.poll()).containsExactly("a");
+        advanceMs(20_000);
+        assertThat(queue.poll()).isEmpty();
+        assertThat(queue.filings()).isZero();
+    }
+
+    @Test
+    void anElementRemovedAndAddedAgainExpiresOnceAtItsNewTime() {
+        for (int i = 0; i < 100; i++) {
+            queue.update("a", 1500);  // 2000
+            queue.remove("a");
+        }
+        queue.update("a", 6500);      // 7000
+        advanceMs(2000);
+        assertThat(queue.poll()).isEmpty();
+        advanceMs(5000);
+        assertThat(queue.poll()).containsExactly("a");
+        advanceMs(70_000);
+        assertThat(queue.poll()).isEmpty();
+        assertThat(queue.filings()).isZero();
+    }
+
+    @Test
     void manyElementsDueInOneBucketAllExpire() {
         for (int i = 0; i < 10_000; i++) {
             queue.update("e" + i, 1000);

@@ -49,7 +49,7 @@ public final class ExpiryRetainedBytesHarness {
         STRUCTURES.put("TimeCacheMap", ExpiryRivals.TIME_CACHE_MAPS);
         STRUCTURES.put("RotatingMap", ExpiryRivals.ROTATING_MAPS);
         String chmNode = "java.util.concurrent.ConcurrentHashMap$Node";
-        NODES.put("ExpiryQueue/clockwork", List.of("io.clockwork.expiry.ExpiryQueue$Node", chmNode));
+        NODES.put("ExpiryQueue/clockwork", List.of()); // states inline in the table: no object per element
         NODES.put("ExpiryQueue/zookeeper", List.of(chmNode, "java.lang.Long", chmNode));
         NODES.put("SessionTracker/clockwork",
                 List.of("io.clockwork.expiry.SessionTracker$SessionImpl", chmNode, "java.lang.Long"));
@@ -194,6 +194,9 @@ public final class ExpiryRetainedBytesHarness {
             } catch (ReflectiveOperationException | RuntimeException e) {
                 parts.add(className + " ?");
             }
+        }
+        if (parts.isEmpty()) {
+            return "no object per element: table slots and bucket arrays only";
         }
         return String.join(" + ", parts) + " B, plus table slots";
     }

@@ -8,14 +8,14 @@ import net.jqwik.api.constraints.LongRange;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The reciprocal rounding of {@link ExpiryWheel} against ZooKeeper's formula, on both sides of its exact range. */
-class ExpiryWheelRoundingProperties {
+/** The reciprocal rounding of {@link IntervalClock} against ZooKeeper's formula, on both sides of its exact range. */
+class IntervalClockRoundingProperties {
 
     @Property(tries = 2000)
     void roundsUpToTheNextIntervalBoundaryExactly(@ForAll @IntRange(min = 1, max = Integer.MAX_VALUE) int interval,
                                                    @ForAll @LongRange(min = 0, max = 1L << 60) long timeMs) {
-        ExpiryWheel<?> wheel = new ExpiryWheel<>(interval, new ManualTicker());
-        assertThat(wheel.roundToNextInterval(timeMs)).isEqualTo((timeMs / interval + 1) * interval);
+        IntervalClock clock = new IntervalClock(interval, new ManualTicker());
+        assertThat(clock.roundToNextInterval(timeMs)).isEqualTo((timeMs / interval + 1) * interval);
     }
 
     @Property(tries = 2000)
@@ -23,7 +23,7 @@ class ExpiryWheelRoundingProperties {
                                       @ForAll @LongRange(min = 0, max = 1L << 40) long k,
                                       @ForAll @IntRange(min = -1, max = 1) int offset) {
         long timeMs = Math.max(0, k * interval + offset);
-        ExpiryWheel<?> wheel = new ExpiryWheel<>(interval, new ManualTicker());
-        assertThat(wheel.roundToNextInterval(timeMs)).isEqualTo((timeMs / interval + 1) * interval);
+        IntervalClock clock = new IntervalClock(interval, new ManualTicker());
+        assertThat(clock.roundToNextInterval(timeMs)).isEqualTo((timeMs / interval + 1) * interval);
     }
 }

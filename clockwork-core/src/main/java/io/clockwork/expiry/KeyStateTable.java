@@ -1,0 +1,297 @@
+package io.clockwork.expiry;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A concurrent hash table from object keys to one {@code long} state each, stored inline: the key and its state sit
+ * at the same index of two parallel arrays, found by open addressing. Thread-safe: lookups take no lock, states
+ * change by compare-and-set without a lock, and insertions, removals and resizes lock one of {@value #SEGMENTS}
+ * independent segments.
+ *
+ * <h2>Why</h2>
+ * {@code ExpiryQueue.update} on an element that stays in its bucket is a lookup and a comparison. In a table of
+ * nodes ({@link NodeTable}) that is two dependent cache misses once the table is larger than the caches: the table
+ * slot, then the node it points to. Here the key and the state are at the same index of two arrays, so the CPU loads
+ * both at once and the second miss overlaps the first. A standalone measurement (1,000,000 identity-hashed elements,
+ * two threads) gave 212 to 348 ns per lookup here against 378 to 583 ns through nodes. An entry costs 16 bytes per
+ * slot (key, hash and state), at most 2.7 slots per key.
+ *
+ * <h2>Design</h2>
+ * <ul>
+ *   <li><b>Segments.</b> The low {@value #SEGMENT_BITS} bits of the hash pick a segment; Fibonacci hashing of the
+ *       whole hash picks the home index inside it, and probing is linear. A segment's arrays ({@link Slots}) are
+ *       replaced as a whole when it grows, shrinks or sheds removed entries; readers read them from a volatile
+ *       field.</li>
+ *   <li><b>States</b> are non-negative longs owned by the caller; the table reserves two negative values:
+ *       {@link #REMOVED} and {@link #MOVING}. A key is published by a release store after its hash and state, so a
+ *       reader that sees the key sees its state.</li>
+ *   <li><b>Removal</b> (under the segment lock) swaps the state to {@link #REMOVED}, so that every later CAS on it
+ *       fails, then replaces the key with a tombstone. Tombstones are never reused in place: a key inserted again
+ *       lands further along its probe sequence, past the removed one, which readers skip. They go when the segment
+ *       is rebuilt.</li>
+ *   <li><b>Rebuild</b> (under the segment lock) freezes each state by CAS to {@link #MOVING} and copies the frozen
+ *       value, so an update racing the copy either lands before it (and is copied) or fails and retries on the new
+ *       arrays once they are published. A reader that meets {@code MOVING} waits for that publication.</li>
+ * </ul>
+ */
+final class KeyStateTable {
+
+    /** The state of a removed key; terminal. */
+    static final long REMOVED = Long.MIN_VALUE;
+    /** The state of a key whose segment is being rebuilt: retry on the new arrays. */
+    static final long MOVING = Long.MIN_VALUE + 1;
+
+    static final int SEGMENT_BITS = 5;
+    static final int SEGMENTS = 1 << SEGMENT_BITS;
+
+    private static final int MIN_CAPACITY = 16;
+    private static final int MAX_CAPACITY = 1 << 26;
+    private static final Object TOMBSTONE = new Object();
+    private static final VarHandle KEY = MethodHandles.arrayElementVarHandle(Object[].class);
+    private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(long[].class);
+
+    private final Segment[] segments = new Segment[SEGMENTS];
+
+    KeyStateTable() {
+        for (int s = 0; s < SEGMENTS; s++) {
+            segments[s] = new Segment();
+        }
+    }
+
+    /** The table hash of a key's {@code hashCode()}. */
+    static int hash(Object key) {
+        int h = key.hashCode();
+        return h ^ (h >>> 16);
+    }
+
+    /**
+     * The arrays of the segment of a hash. Lock-free; they may be replaced at any time, which {@link #MOVING}
+     * states announce.
+     */
+    Slots slots(int hash) {
+        return segments[hash & (SEGMENTS - 1)].slots;
+    }
+
+    /**
+     * Finds a key that is not removed. Lock-free.
+     *
+     * @return its index in {@code a}, or -1
+     */
+    static int indexOf(Slots a, Object key, int hash) {
+        Object[] keys = a.keys;
+        for (int i = a.home(hash); ; i = (i + 1) & a.mask) {
+            Object k = KEY.getAcquire(keys, i);
+            if (k == null) {
+                return -1;
+            }
+            if ((k == key || (a.hashes[i] == hash && k != TOMBSTONE && key.equals(k)))
+                    && (long) STATE.getVolatile(a.states, i) != REMOVED) {
+                return i;
+            }
+        }
+    }
+
+    /** The state at an index: the caller's, or {@link #REMOVED} or {@link #MOVING}. */
+    static long state(Slots a, int i) {
+        return (long) STATE.getVolatile(a.states, i);
+    }
+
+    static boolean cas(Slots a, int i, long expected, long update) {
+        return STATE.compareAndSet(a.states, i, expected, update);
+    }
+
+    /**
+     * Waits until the segment of {@code stale} has published its new arrays, after a {@link #MOVING} state.
+     *
+     * @return the new arrays
+     */
+    Slots awaitRebuilt(Slots stale, int hash) {
+        Slots now;
+        while ((now = slots(hash)) == stale) {
+            Thread.onSpinWait(); // the rebuild copies one segment, at most a few million entries
+        }
+        return now;
+    }
+
+    /**
+     * Inserts a key unless it is present.
+     *
+     * @param state its state, not negative
+     * @return true if inserted, false if the key was present (nothing changed)
+     */
+    boolean insert(Object key, int hash, long state) {
+        Segment seg = segments[hash & (SEGMENTS - 1)];
+        synchronized (seg) {
+            Slots a = seg.slots;
+            if (indexOf(a, key, hash) >= 0) {
+                return false;
+            }
+            if (seg.used + 1 > a.maxUsed()) {
+                a = seg.rebuild(a, seg.live + 1);
+            }
+            int i = a.home(hash);
+            while (a.keys[i] != null) {
+                i = (i + 1) & a.mask;
+            }
+            a.hashes[i] = hash;
+            STATE.setRelease(a.states, i, state);
+            KEY.setRelease(a.keys, i, key);
+            seg.used++;
+            seg.live++;
+            return true;
+        }
+    }
+
+    /**
+     * Removes a key.
+     *
+     * @return the state it had, or {@link #REMOVED} if it was absent
+     */
+    long remove(Object key, int hash) {
+        Segment seg = segments[hash & (SEGMENTS - 1)];
+        synchronized (seg) {
+            Slots a = seg.slots; // never MOVING: rebuilds hold this lock
+            int i = indexOf(a, key, hash);
+            if (i < 0) {
+                return REMOVED;
+            }
+            long previous = (long) STATE.getAndSet(a.states, i, REMOVED);
+            KEY.setRelease(a.keys, i, TOMBSTONE);
+            seg.live--;
+            if (seg.live < a.mask >>> 3 && a.mask >= MIN_CAPACITY * 2) {
+                seg.rebuild(a, seg.live); // shrink: a drained segment gives its memory back
+            }
+            return previous;
+        }
+    }
+
+    /** The number of keys: exact when no insertion or removal is in progress. */
+    int size() {
+        long sum = 0;
+        for (Segment seg : segments) {
+            sum += seg.live;
+        }
+        return (int) Math.min(Integer.MAX_VALUE, sum);
+    }
+
+    /** Receives a key and its state. */
+    interface Visitor {
+        void visit(Object key, long state);
+    }
+
+    /**
+     * Visits every key with its state, one segment at a time, holding that segment's lock (states may still change
+     * by CAS meanwhile). O(capacity): for snapshots and diagnostics.
+     */
+    void forEach(Visitor visitor) {
+        for (Segment seg : segments) {
+            synchronized (seg) {
+                Slots a = seg.slots;
+                for (int i = 0; i <= a.mask; i++) {
+                    Object k = a.keys[i];
+                    long s = state(a, i);
+                    if (k != null && k != TOMBSTONE && s >= 0) {
+                        visitor.visit(k, s);
+                    }
+                }
+            }
+        }
+    }
+
+    /** @return the number of slots, for tests */
+    int capacity() {
+        int sum = 0;
+        for (Segment seg : segments) {
+            sum += seg.slots.mask + 1;
+        }
+        return sum;
+    }
+
+    /** One segment's arrays, replaced whole by a rebuild. Immutable references; the elements are shared. */
+    static final class Slots {
+        final Object[] keys;
+        final int[] hashes;
+        final long[] states;
+        final int mask;
+        private final int shift;
+
+        Slots(int capacity) {
+            keys = new Object[capacity];
+            hashes = new int[capacity];
+            states = new long[capacity];
+            mask = capacity - 1;
+            shift = 32 - Integer.numberOfTrailingZeros(capacity);
+        }
+
+        /** The home index of a hash: Fibonacci hashing, so that keys of one segment spread over all its slots. */
+        int home(int hash) {
+            return (hash * 0x9E3779B9) >>> shift;
+        }
+
+        /** Keys and tombstones allowed before a rebuild: three quarters of the slots, so probes stay short. */
+        int maxUsed() {
+            return (mask + 1) - ((mask + 1) >>> 2);
+        }
+    }
+
+    /**
+     * A lock, its arrays and its counts. Padded on both sides of its fields, so that the volatile {@code slots} that
+     * every lookup reads does not share a line with another segment's counts, which insertions write.
+     */
+    @SuppressWarnings("unused")
+    private static final class Segment {
+        long p1;
+        long p2;
+        long p3;
+        long p4;
+        long p5;
+        long p6;
+        long p7;
+        volatile Slots slots = new Slots(MIN_CAPACITY);
+        int used; // keys and tombstones; guarded by this
+        int live; // keys; guarded by this
+        long q1;
+        long q2;
+        long q3;
+        long q4;
+        long q5;
+        long q6;
+        long q7;
+
+        /**
+         * Copies the live keys into arrays sized for {@code keys} of them at most half full, freezing each state
+         * on the way (see the class comment), and publishes them. Caller holds this lock.
+         */
+        Slots rebuild(Slots old, int keys) {
+            int capacity = MIN_CAPACITY;
+            while (capacity < MAX_CAPACITY && capacity < 2 * keys) {
+                capacity <<= 1;
+            }
+            Slots next = new Slots(capacity);
+            for (int i = 0; i <= old.mask; i++) {
+                Object k = old.keys[i];
+                if (k == null || k == TOMBSTONE) {
+                    continue;
+                }
+                long s;
+                do {
+                    s = state(old, i);
+                } while (!cas(old, i, s, MOVING));
+                if (s == REMOVED) {
+                    continue;
+                }
+                int j = next.home(old.hashes[i]);
+                while (next.keys[j] != null) {
+                    j = (j + 1) & next.mask;
+                }
+                next.keys[j] = k;
+                next.hashes[j] = old.hashes[i];
+                next.states[j] = s;
+            }
+            used = live;
+            slots = next; // publishes the copied entries
+            return next;
+        }
+    }
+}
