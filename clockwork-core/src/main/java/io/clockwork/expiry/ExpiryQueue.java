@@ -72,11 +72,14 @@ public final class ExpiryQueue<E> {
 
     private final KeyStateTable elements = new KeyStateTable();
     private final IntervalClock clock;
-    private final MpscInbox<Filing> inbox = new MpscInbox<>();
+    private final MpscInbox<Filing> inbox = MpscInbox.counting(Filing.SEQUENCER);
     private final AtomicInteger insertions = new AtomicInteger();
     private final ReentrantLock pollLock = new ReentrantLock();
     private final KeyRing ring = new KeyRing(); // guarded by pollLock
     private long reachedMs;                     // guarded by pollLock: every boundary up to it has been polled
+    private long taken;                         // guarded by pollLock: filings taken from the inbox
+    /** The share of elements with a due filing from which a poll re-files them all; see {@link #refileAll}. */
+    private double stormShare = 0.5;            // guarded by pollLock
 
     /**
      * Creates a queue on the system ticker.
@@ -132,7 +135,7 @@ public final class ExpiryQueue<E> {
                 // filings of one element cost a second look at it, and its expiry is a CAS that happens once.
                 int filing = insertions.getAndIncrement() & FILING_MASK;
                 if (elements.insert(elem, hash, ((long) filing << TIME_BITS) | expiry)) {
-                    inbox.offer(new Filing(elem, tag(hash, filing)));
+                    inbox.offer(new Filing(elem, tag(hash, filing), expiry));
                     return expiry;
                 }
                 a = elements.slots(hash); // inserted meanwhile by another thread
@@ -160,7 +163,7 @@ public final class ExpiryQueue<E> {
             // Moved earlier than its filing, or revived after expiring: a new filing with a new number.
             int filing = (filingOf(s) + 1) & FILING_MASK;
             if (KeyStateTable.cas(a, i, s, ((long) filing << TIME_BITS) | expiry)) {
-                inbox.offer(new Filing(elem, tag(hash, filing)));
+                inbox.offer(new Filing(elem, tag(hash, filing), expiry));
                 return expiry;
             }
         }
@@ -212,16 +215,28 @@ public final class ExpiryQueue<E> {
                 return Collections.emptySet();
             }
             List<Object> expired = new ArrayList<>();
-            // Filings due already are expired here rather than filed and met again at once: in an expiry storm every
-            // element arrives this way when polls are further apart than the timeouts.
-            inbox.drain(f -> file(f.key, f.tag, nowMs, expired));
             long interval = clock.intervalMillis();
             long last = nowMs - nowMs % interval;
-            long boundaries = (last - reachedMs) / interval;
+            int boundaries = (int) Math.min(KeyRing.SLOTS, (last - reachedMs) / interval);
             int first = KeyRing.slotOf(reachedMs + interval, interval);
-            for (int n = 0; n < Math.min(boundaries, KeyRing.SLOTS); n++) {
-                int slot = (first + n) & (KeyRing.SLOTS - 1);
-                ring.sort(slot, (key, tag) -> sortFiling(slot, key, tag, nowMs, expired));
+            long due = Math.max(0L, inbox.offeredCount() - taken); // as if every waiting filing were due
+            for (int n = 0; n < boundaries; n++) {
+                due += ring.size((first + n) & (KeyRing.SLOTS - 1));
+            }
+            if (due >= elements.size() * stormShare) {
+                taken += inbox.discard(); // refileAll finds what they carried in the table
+                refileAll(nowMs, expired);
+            } else {
+                // A filing goes to the slot of the expiry it was sent with: no lookup, as that is no later than the
+                // element's expiry now (a touch that moves it earlier sends a new filing). Due ones are expired here
+                // rather than filed and met again at once.
+                taken += inbox.drain(f -> ring.add(
+                        f.expiry > nowMs ? KeyRing.slotOf(f.expiry, interval) : KeyRing.ARRIVALS, f.key, f.tag));
+                ring.sort(KeyRing.ARRIVALS, sorter(KeyRing.ARRIVALS, nowMs, expired));
+                for (int n = 0; n < boundaries; n++) {
+                    int slot = (first + n) & (KeyRing.SLOTS - 1);
+                    ring.sort(slot, sorter(slot, nowMs, expired));
+                }
             }
             reachedMs = last;
             clock.reached(nowMs);
@@ -231,26 +246,58 @@ public final class ExpiryQueue<E> {
         }
     }
 
-    /** Files a filing from the inbox, or expires its element if due. Poller only. */
-    private void file(Object key, long tag, long nowMs, List<Object> expired) {
-        long expiry = check(key, tag, nowMs, expired);
-        if (expiry > 0) {
-            ring.add(KeyRing.slotOf(expiry, clock.intervalMillis()), key, tag);
-        }
+    /**
+     * What to do with the filings met in a ring slot (or arriving due): expire the due ones, drop stale ones, keep the
+     * ones due in a later lap of this slot and move the others to their slot. Poller only.
+     */
+    private KeyRing.Sorter sorter(int slot, long nowMs, List<Object> expired) {
+        return (key, tag) -> {
+            long expiry = check(key, tag, nowMs, expired);
+            if (expiry <= 0) {
+                return false;
+            }
+            int target = KeyRing.slotOf(expiry, clock.intervalMillis());
+            if (target == slot) {
+                return true; // due in a later lap of the ring
+            }
+            ring.add(target, key, tag);
+            return false;
+        };
     }
 
-    /** What to do with a filing met in its ring slot; see {@link KeyRing.Sorter}. Poller only. */
-    private boolean sortFiling(int slot, Object key, long tag, long nowMs, List<Object> expired) {
-        long expiry = check(key, tag, nowMs, expired);
-        if (expiry <= 0) {
-            return false;
-        }
-        int target = KeyRing.slotOf(expiry, clock.intervalMillis());
-        if (target == slot) {
-            return true; // due in a later lap of the ring
-        }
-        ring.add(target, key, tag);
-        return false;
+    /**
+     * Expires every due element and files every other one afresh, in one pass over the table instead of one lookup
+     * per filing, after the caller dropped the filings waiting in the inbox unread. Each filing costs a lookup at a
+     * random place of a table larger than the caches; when filings due or waiting number at least half the elements
+     * (an expiry storm: a network partition drops every client at once), reading the table in memory order is
+     * cheaper. Every element gets a new filing number, so every filing sent before is stale. Nothing is lost to a
+     * racing update: an element is in the table before its filing is sent, and its state is set before it is.
+     * Poller only.
+     */
+    private void refileAll(long nowMs, List<Object> expired) {
+        ring.clear();
+        long interval = clock.intervalMillis();
+        elements.scan((a, i, key, hash) -> {
+            while (true) {
+                long s = KeyStateTable.state(a, i);
+                if ((s & EXPIRED) != 0) {
+                    return; // expired before, and not revived: it has no valid filing
+                }
+                long expiry = s & TIME_MASK;
+                if (expiry <= nowMs) {
+                    if (KeyStateTable.cas(a, i, s, s | EXPIRED)) {
+                        expired.add(key);
+                        return;
+                    }
+                } else {
+                    int filing = (filingOf(s) + 1) & FILING_MASK;
+                    if (KeyStateTable.cas(a, i, s, ((long) filing << TIME_BITS) | expiry)) {
+                        ring.add(KeyRing.slotOf(expiry, interval), key, tag(hash, filing));
+                        return;
+                    }
+                }
+            }
+        });
     }
 
     /**
@@ -286,6 +333,19 @@ public final class ExpiryQueue<E> {
                 expired.add(key);
                 return 0L;
             }
+        }
+    }
+
+    /**
+     * Sets the share of elements with a due filing from which a poll re-files them all instead of looking at each
+     * filing: 0 to re-file on every poll, infinity never to. For tests of both paths.
+     */
+    void stormShare(double share) {
+        pollLock.lock();
+        try {
+            stormShare = share;
+        } finally {
+            pollLock.unlock();
         }
     }
 
@@ -373,14 +433,30 @@ public final class ExpiryQueue<E> {
         return "ExpiryQueue[interval=" + clock.intervalMillis() + "ms, elements=" + elements.size() + "]";
     }
 
-    /** A filing on its way to the poller; garbage once filed. */
+    /** A filing on its way to the poller, with the expiry its element had when it was sent; garbage once filed. */
     private static final class Filing extends WheelEntry {
+        /** The inbox counts filings in their {@link #seq}, so a poll knows how many wait without taking them. */
+        static final MpscInbox.Sequencer<Filing> SEQUENCER = new MpscInbox.Sequencer<>() {
+            @Override
+            public int sequence(Filing f) {
+                return f.seq;
+            }
+
+            @Override
+            public void sequence(Filing f, int sequence) {
+                f.seq = sequence;
+            }
+        };
+
         final Object key;
         final long tag;
+        final long expiry;
+        int seq;
 
-        Filing(Object key, long tag) {
+        Filing(Object key, long tag, long expiry) {
             this.key = key;
             this.tag = tag;
+            this.expiry = expiry;
         }
     }
 }

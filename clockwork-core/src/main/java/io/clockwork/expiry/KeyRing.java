@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * The buckets of an {@link ExpiryQueue} on its poller's side: a ring of {@value #SLOTS} slots, one per interval
- * modulo {@value #SLOTS}, each an array list of filings (a key and a {@code long} tag). Not thread-safe: owned by
- * the queue's poll lock.
+ * modulo {@value #SLOTS}, each an array list of filings (a key and a {@code long} tag), and one more list,
+ * {@link #ARRIVALS}, for filings that arrived already due. Not thread-safe: owned by the queue's poll lock.
  *
  * <p>Why a ring of plain arrays: the queue keeps each element's state in its table, not in a node, so a bucket needs
  * to hold only the key and what the poller needs to find and check it again (the tag). A filing costs 12 bytes in
@@ -17,15 +17,17 @@ import java.util.Arrays;
 final class KeyRing {
 
     static final int SLOTS = 64;
+    /** The list of filings that arrived already due; {@link #slotOf} never returns it. */
+    static final int ARRIVALS = SLOTS;
     private static final int MIN_LENGTH = 8;
 
-    private final Object[][] keys = new Object[SLOTS][];
-    private final long[][] tags = new long[SLOTS][];
-    private final int[] sizes = new int[SLOTS];
+    private final Object[][] keys = new Object[SLOTS + 1][];
+    private final long[][] tags = new long[SLOTS + 1][];
+    private final int[] sizes = new int[SLOTS + 1];
     private long filings;
 
     KeyRing() {
-        for (int s = 0; s < SLOTS; s++) {
+        for (int s = 0; s <= SLOTS; s++) {
             keys[s] = new Object[MIN_LENGTH];
             tags[s] = new long[MIN_LENGTH];
         }
@@ -54,6 +56,21 @@ final class KeyRing {
         return filings;
     }
 
+    /** @return the number of filings in a slot */
+    int size(int slot) {
+        return sizes[slot];
+    }
+
+    /** Drops every filing of every slot. */
+    void clear() {
+        for (int s = 0; s <= SLOTS; s++) {
+            keys[s] = new Object[MIN_LENGTH];
+            tags[s] = new long[MIN_LENGTH];
+            sizes[s] = 0;
+        }
+        filings = 0;
+    }
+
     /** Decides what happens to a filing met in its slot. */
     interface Sorter {
         /**
@@ -63,7 +80,10 @@ final class KeyRing {
         boolean keep(Object key, long tag);
     }
 
-    /** Offers every filing of a slot to the sorter, in filing order, and keeps the ones it keeps. */
+    /**
+     * Offers every filing of a slot to the sorter, in filing order, and keeps the ones it keeps. The sorter may
+     * {@link #add} to any other slot meanwhile, never to this one.
+     */
     void sort(int slot, Sorter sorter) {
         Object[] k = keys[slot];
         long[] t = tags[slot];

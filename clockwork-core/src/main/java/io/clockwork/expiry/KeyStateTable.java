@@ -185,14 +185,32 @@ final class KeyStateTable {
      * by CAS meanwhile). O(capacity): for snapshots and diagnostics.
      */
     void forEach(Visitor visitor) {
+        scan((a, i, key, hash) -> {
+            long s = state(a, i);
+            if (s >= 0) {
+                visitor.visit(key, s);
+            }
+        });
+    }
+
+    /** Receives the place of a key: its arrays and index, where its state may be read and CASed. */
+    interface SlotVisitor {
+        void visit(Slots a, int i, Object key, int hash);
+    }
+
+    /**
+     * Visits the place of every key, one segment at a time in memory order, holding that segment's lock: no key is
+     * inserted, removed or moved in it meanwhile, but states may change by CAS. O(capacity), and sequential, so a
+     * pass over a large table costs far less per key than as many lookups.
+     */
+    void scan(SlotVisitor visitor) {
         for (Segment seg : segments) {
             synchronized (seg) {
                 Slots a = seg.slots;
                 for (int i = 0; i <= a.mask; i++) {
                     Object k = a.keys[i];
-                    long s = state(a, i);
-                    if (k != null && k != TOMBSTONE && s >= 0) {
-                        visitor.visit(k, s);
+                    if (k != null && k != TOMBSTONE) {
+                        visitor.visit(a, i, k, a.hashes[i]);
                     }
                 }
             }

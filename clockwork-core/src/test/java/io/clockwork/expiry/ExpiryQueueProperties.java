@@ -19,7 +19,9 @@ import net.jqwik.api.Provide;
 
 /**
  * Random update/remove/advance/poll sequences against a reference model of ZooKeeper's semantics: a map from
- * element to rounded expiry, plus the set of polled elements that the queue still knows.
+ * element to rounded expiry, plus the set of polled elements that the queue still knows. Each sequence runs with
+ * polls that look at each due filing, with polls that re-file every element (the expiry-storm path), and with the
+ * queue's own choice between them.
  */
 class ExpiryQueueProperties {
 
@@ -37,11 +39,17 @@ class ExpiryQueueProperties {
         return Arbitraries.of(0L, Long.MAX_VALUE - 2_000_000_000L, Long.MIN_VALUE, 123_456_789L);
     }
 
-    @Property(tries = 300)
+    @Provide
+    Arbitrary<Double> stormShares() {
+        return Arbitraries.of(0.0, 0.5, Double.POSITIVE_INFINITY);
+    }
+
+    @Property(tries = 500)
     void queueBehavesLikeTheModel(@ForAll("ops") List<Op> ops, @ForAll("origins") long origin,
-            @ForAll("intervals") int interval) {
+            @ForAll("intervals") int interval, @ForAll("stormShares") double stormShare) {
         ManualTicker ticker = new ManualTicker(origin);
         ExpiryQueue<Integer> queue = new ExpiryQueue<>(interval, ticker);
+        queue.stormShare(stormShare);
         Map<Integer, Long> live = new HashMap<>();
         Map<Integer, Long> polled = new HashMap<>();
         long now = 0;

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Several threads update and remove elements while another moves time and polls. Every element that is not removed
@@ -22,6 +23,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>"An update took effect in between" is checked with a global stamp counter: a second poll is legitimate only if
  * some update of the element began before that poll ended and had not finished when the previous poll began.
+ * The test runs with polls that look at each due filing, and again with polls that re-file every element (the
+ * expiry-storm path), which race the updates differently.
  */
 class ExpiryQueueStressTest {
 
@@ -41,8 +44,10 @@ class ExpiryQueueStressTest {
     private final AtomicIntegerArray startedAtLastPoll = new AtomicIntegerArray(n);
     private final AtomicReference<String> violation = new AtomicReference<>();
 
-    @Test
-    void everyElementExpiresExactlyOnceUnlessUpdatedOrRemovedInTime() throws Exception {
+    @ParameterizedTest(name = "storm share {0}")
+    @ValueSource(doubles = {Double.POSITIVE_INFINITY, 0.0})
+    void everyElementExpiresExactlyOnceUnlessUpdatedOrRemovedInTime(double stormShare) throws Exception {
+        queue.stormShare(stormShare);
         boolean[] removed = new boolean[n];
         AtomicBoolean done = new AtomicBoolean();
         Thread poller = new Thread(() -> {

@@ -218,6 +218,29 @@ class ExpiryQueueTest {
     }
 
     @Test
+    void aStormExpiresEveryDueElementOnceAndKeepsTheOthersOnTime() {
+        for (int i = 0; i < 6000; i++) {
+            queue.update("due" + i, 1500);   // 2000
+        }
+        for (int i = 0; i < 4000; i++) {
+            queue.update("later" + i, 4500); // 5000
+        }
+        queue.update("later0", 9500);        // moved later, to 10000
+        advanceMs(2000);
+        Set<String> storm = queue.poll();    // 6,000 of 10,000 due: one pass over the table
+        assertThat(storm).hasSize(6000).allMatch(e -> e.startsWith("due"));
+        assertThat(queue.update("due0", 500)).isEqualTo(3000L); // revived
+        advanceMs(1000);
+        assertThat(queue.poll()).containsExactly("due0");
+        advanceMs(2000);
+        Set<String> later = queue.poll();
+        assertThat(later).hasSize(3999).doesNotContain("later0");
+        advanceMs(5000);
+        assertThat(queue.poll()).containsExactly("later0");
+        assertThat(queue.filings()).isZero();
+    }
+
+    @Test
     void manyElementsDueInOneBucketAllExpire() {
         for (int i = 0; i < 10_000; i++) {
             queue.update("e" + i, 1000);

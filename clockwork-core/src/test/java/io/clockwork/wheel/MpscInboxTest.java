@@ -122,6 +122,31 @@ class MpscInboxTest {
     }
 
     @Test
+    void discardDropsEveryWaitingEntryAndSaysHowMany() {
+        MpscInbox<TestEntry> plain = new MpscInbox<>(4);
+        MpscInbox<SequencedEntry> counting = MpscInbox.counting(SEQUENCER);
+        assertThat(plain.discard()).isZero();
+        assertThat(counting.discard()).isZero();
+        for (int i = 0; i < 7; i++) {
+            plain.offer(new TestEntry(i, 0));
+            counting.offer(new SequencedEntry(i));
+        }
+        assertThat(plain.discard()).isEqualTo(7);
+        assertThat(counting.discard()).isEqualTo(7);
+        assertThat(plain.isEmpty()).isTrue();
+        assertThat(counting.isEmpty()).isTrue();
+        assertThat(counting.offeredCount()).as("dropped entries stay counted").isEqualTo(7);
+        plain.offer(new TestEntry(7, 0));
+        counting.offer(new SequencedEntry(7));
+        counting.offer(new SequencedEntry(8));
+        List<Integer> got = new ArrayList<>();
+        assertThat(plain.drain(e -> got.add(e.id))).isEqualTo(1);
+        assertThat(counting.drain(e -> got.add(e.id))).isEqualTo(2);
+        assertThat(got).containsExactly(7, 7, 8);
+        assertThat(counting.offeredCount()).isEqualTo(9);
+    }
+
+    @Test
     void countsStayExactWhenSequenceNumbersWrap() {
         // 3-bit numbers wrap every 8 offers; the marker's 64-bit total must carry the count across.
         MpscInbox<SequencedEntry> inbox = new MpscInbox<>(1, SEQUENCER, 3);
