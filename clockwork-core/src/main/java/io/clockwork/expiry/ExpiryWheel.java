@@ -15,23 +15,24 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * ZooKeeper-style interval buckets on the engine's {@link TimingWheel}. Thread-safe: touches are lock-free, polls
+ * ZooKeeper-style interval buckets on the engine's {@link TimingWheel}, under {@code SessionTracker}. Thread-safe: touches are lock-free, polls
  * serialise on a lock of their own that touches never take.
  *
  * <h2>Design</h2>
- * Deadlines are rounded up to interval boundaries by an {@link IntervalClock}, and the wheel's tick is the
- * interval, so a wheel bucket is a ZooKeeper bucket; but the wheel holds a fixed number of buckets whatever the timeouts, and skips empty ones.
+ * Deadlines are rounded up to interval boundaries by an {@link IntervalClock}, and the wheel's tick is the interval,
+ * so a wheel bucket is a ZooKeeper bucket; but the wheel holds a fixed number of buckets whatever the timeouts, and
+ * skips empty ones.
  * <ul>
  *   <li><b>Lazy touches.</b> A node is filed at a time no later than its expiry. A touch that moves the expiry
  *       later only CASes the node's state; when the bucket the node is filed in comes due, the poll re-files it at
  *       its current expiry. A touch that moves it <i>earlier</i> (a smaller timeout) queues the node so the next
  *       poll re-files it first; that is rare and allowed to allocate.</li>
- *   <li><b>Hand-off.</b> New and revived nodes reach the single-owner wheel through the engine's lock-free
+ *   <li><b>Hand-off.</b> New nodes reach the single-owner wheel through the engine's lock-free
  *       {@link MpscInbox}; only the poll, under {@link #pollLock}, touches the wheel.</li>
  *   <li><b>Expiry is a CAS</b> from live to expired, so a concurrent touch either keeps the node alive or fails.</li>
  *   <li><b>Storms cost little at poll time.</b> Nodes that reach the poller through the inbox already due (every
  *       node, when polls are further apart than the timeouts) are expired on arrival, never linked into the wheel;
- *       the face returns them in an array-backed set ({@code PolledSet}) that hashes nothing unless asked.</li>
+ *       the face returns them in a list, not a hashed set.</li>
  *   <li><b>Removal is lazy</b>: a removed node stays linked until its bucket comes due, and the wheel is purged when
  *       removed nodes could be half of it, so memory stays proportional to the live nodes.</li>
  * </ul>
@@ -42,7 +43,7 @@ final class ExpiryWheel<N extends ExpiryNode> {
 
     /** Returned by {@link #touch} when the expiry did not change. */
     static final long UNCHANGED = 0L;
-    /** Returned by {@link #touch} when the node is removed, closing, or expired and not revivable. */
+    /** Returned by {@link #touch} when the node is removed, closing, or expired. */
     static final long REJECTED = -1L;
 
     private static final long NANOS_PER_MILLI = IntervalClock.NANOS_PER_MILLI;
@@ -94,34 +95,23 @@ final class ExpiryWheel<N extends ExpiryNode> {
     }
 
     /**
-     * Moves a node's expiry.
+     * Moves a node's expiry. An expired node stays expired (a session, once expired, is never touched back to life).
      *
-     * @param revive whether an expired node comes back to life (ZooKeeper's {@code ExpiryQueue} re-tracks it)
-     * @return the new expiry, {@link #UNCHANGED}, or {@link #REJECTED}
+     * @return the new expiry, {@link #UNCHANGED}, or {@link #REJECTED} if the node is removed, closing or expired
      */
-    long touch(N node, long newExpiry, boolean revive) {
+    long touch(N node, long newExpiry) {
         while (true) {
             long s = node.state();
-            if (s == ExpiryNode.REMOVED) {
+            if (s <= 0 || (s & ExpiryNode.CLOSING) != 0) {
                 return REJECTED;
             }
-            if (s > 0) {
-                if ((s & ExpiryNode.CLOSING) != 0) {
-                    return REJECTED;
+            if (s == newExpiry) {
+                return UNCHANGED;
+            }
+            if (node.casState(s, newExpiry)) {
+                if (newExpiry < s) {
+                    movedEarlier.offer(node); // filed too late now: the next poll re-files it
                 }
-                if (s == newExpiry) {
-                    return UNCHANGED;
-                }
-                if (node.casState(s, newExpiry)) {
-                    if (newExpiry < s) {
-                        movedEarlier.offer(node); // filed too late now: the next poll re-files it
-                    }
-                    return newExpiry;
-                }
-            } else if (!revive) {
-                return REJECTED;
-            } else if (node.casState(s, newExpiry)) {
-                inbox.offer(node); // expired nodes are in no wheel and no inbox, and only one reviver wins
                 return newExpiry;
             }
         }

@@ -64,8 +64,12 @@ final class KeyRing {
     /** Drops every filing of every slot. */
     void clear() {
         for (int s = 0; s <= SLOTS; s++) {
-            keys[s] = new Object[MIN_LENGTH];
-            tags[s] = new long[MIN_LENGTH];
+            if (keys[s].length > MIN_LENGTH) {
+                keys[s] = new Object[MIN_LENGTH];
+                tags[s] = new long[MIN_LENGTH];
+            } else {
+                Arrays.fill(keys[s], 0, sizes[s], null);
+            }
             sizes[s] = 0;
         }
         filings = 0;

@@ -2,6 +2,7 @@ package io.clockwork.expiry;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
  * A concurrent hash table from object keys to one {@code long} state each, stored inline: the key and its state sit
@@ -33,6 +34,9 @@ import java.lang.invoke.VarHandle;
  *   <li><b>Rebuild</b> (under the segment lock) freezes each state by CAS to {@link #MOVING} and copies the frozen
  *       value, so an update racing the copy either lands before it (and is copied) or fails and retries on the new
  *       arrays once they are published. A reader that meets {@code MOVING} waits for that publication.</li>
+ *   <li><b>Fresh keys.</b> Each segment logs the index of every key inserted since its owner last asked
+ *       ({@link #drainFresh}), under the lock the insertion holds anyway: 4 bytes per new key, where a message to
+ *       the owner would cost an object. A rebuild maps the logged indexes to the new arrays.</li>
  * </ul>
  */
 final class KeyStateTable {
@@ -46,6 +50,7 @@ final class KeyStateTable {
     static final int SEGMENTS = 1 << SEGMENT_BITS;
 
     private static final int MIN_CAPACITY = 16;
+    private static final int MIN_FRESH = 8;
     private static final int MAX_CAPACITY = 1 << 26;
     private static final Object TOMBSTONE = new Object();
     private static final VarHandle KEY = MethodHandles.arrayElementVarHandle(Object[].class);
@@ -139,6 +144,7 @@ final class KeyStateTable {
             KEY.setRelease(a.keys, i, key);
             seg.used++;
             seg.live++;
+            seg.logFresh(i);
             return true;
         }
     }
@@ -175,6 +181,35 @@ final class KeyStateTable {
         return (int) Math.min(Integer.MAX_VALUE, sum);
     }
 
+    /** @return how many keys were inserted since {@link #drainFresh} last ran; a moment's estimate */
+    long freshCount() {
+        long sum = 0;
+        for (Segment seg : segments) {
+            sum += seg.freshCount;
+        }
+        return sum;
+    }
+
+    /**
+     * Visits the place of every key inserted since the last call (or since a {@link #scan} that forgot them) and is
+     * still present, then forgets them; one segment at a time, holding its lock.
+     */
+    void drainFresh(SlotVisitor visitor) {
+        for (Segment seg : segments) {
+            synchronized (seg) {
+                Slots a = seg.slots;
+                for (int k = 0; k < seg.freshCount; k++) {
+                    int i = seg.fresh[k];
+                    Object key = a.keys[i];
+                    if (key != TOMBSTONE) { // removed since
+                        visitor.visit(a, i, key, a.hashes[i]);
+                    }
+                }
+                seg.forgetFresh();
+            }
+        }
+    }
+
     /** Receives a key and its state. */
     interface Visitor {
         void visit(Object key, long state);
@@ -190,7 +225,7 @@ final class KeyStateTable {
             if (s >= 0) {
                 visitor.visit(key, s);
             }
-        });
+        }, false);
     }
 
     /** Receives the place of a key: its arrays and index, where its state may be read and CASed. */
@@ -202,10 +237,16 @@ final class KeyStateTable {
      * Visits the place of every key, one segment at a time in memory order, holding that segment's lock: no key is
      * inserted, removed or moved in it meanwhile, but states may change by CAS. O(capacity), and sequential, so a
      * pass over a large table costs far less per key than as many lookups.
+     *
+     * @param forgetFresh whether to forget the fresh keys of each segment scanned (see {@link #drainFresh}), for an
+     *                    owner that learns about every key from the scan
      */
-    void scan(SlotVisitor visitor) {
+    void scan(SlotVisitor visitor, boolean forgetFresh) {
         for (Segment seg : segments) {
             synchronized (seg) {
+                if (forgetFresh) {
+                    seg.forgetFresh();
+                }
                 Slots a = seg.slots;
                 for (int i = 0; i <= a.mask; i++) {
                     Object k = a.keys[i];
@@ -269,6 +310,8 @@ final class KeyStateTable {
         volatile Slots slots = new Slots(MIN_CAPACITY);
         int used; // keys and tombstones; guarded by this
         int live; // keys; guarded by this
+        int[] fresh = new int[MIN_FRESH]; // indexes of keys inserted since the last drain; guarded by this
+        int freshCount;                    // guarded by this
         long q1;
         long q2;
         long q3;
@@ -276,6 +319,20 @@ final class KeyStateTable {
         long q5;
         long q6;
         long q7;
+
+        void logFresh(int i) {
+            if (freshCount == fresh.length) {
+                fresh = Arrays.copyOf(fresh, freshCount * 2);
+            }
+            fresh[freshCount++] = i;
+        }
+
+        void forgetFresh() {
+            freshCount = 0;
+            if (fresh.length > MIN_FRESH) {
+                fresh = new int[MIN_FRESH]; // a burst of insertions does not hold its log's memory
+            }
+        }
 
         /**
          * Copies the live keys into arrays sized for {@code keys} of them at most half full, freezing each state
@@ -287,6 +344,7 @@ final class KeyStateTable {
                 capacity <<= 1;
             }
             Slots next = new Slots(capacity);
+            int[] moved = freshCount > 0 ? new int[old.mask + 1] : null; // old index to new, for the fresh log
             for (int i = 0; i <= old.mask; i++) {
                 Object k = old.keys[i];
                 if (k == null || k == TOMBSTONE) {
@@ -306,6 +364,19 @@ final class KeyStateTable {
                 next.keys[j] = k;
                 next.hashes[j] = old.hashes[i];
                 next.states[j] = s;
+                if (moved != null) {
+                    moved[i] = j + 1; // 0: not copied
+                }
+            }
+            if (moved != null) {
+                int kept = 0;
+                for (int k = 0; k < freshCount; k++) {
+                    int j = moved[fresh[k]] - 1;
+                    if (j >= 0) {
+                        fresh[kept++] = j;
+                    }
+                }
+                freshCount = kept;
             }
             used = live;
             slots = next; // publishes the copied entries

@@ -10,7 +10,7 @@ import java.util.function.Consumer;
  * key, its hash and its bucket link). Thread-safe: lookups take no lock and write nothing; insertions and removals
  * lock one of {@value #STRIPES} stripes of buckets; the table doubles without stopping lookups. Subclasses say where
  * a node keeps its hash and link and how its key compares: {@link ForExpiryNodes} for {@link ExpiryNode}s (keyed by
- * objects in {@code ExpiryQueue}, by {@code long} session ids in {@code SessionTracker}), and {@code RotatingMap}'s
+ * {@code long} session ids in {@code SessionTracker}, or by objects), and {@code RotatingMap}'s
  * table of its entries.
  *
  * <h2>Why</h2>

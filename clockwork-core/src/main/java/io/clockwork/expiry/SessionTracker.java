@@ -198,7 +198,7 @@ public final class SessionTracker {
                 return true;
             }
         }
-        wheel.touch(session, expiry, false);
+        wheel.touch(session, expiry);
         return false;
     }
 
@@ -213,7 +213,7 @@ public final class SessionTracker {
         checkOpen();
         ExpiryQueue.checkTimeout(timeoutMs);
         SessionImpl session = sessionsById.get(id, NodeTable.hash(id));
-        return session != null && wheel.touch(session, wheel.expiryAfter(timeoutMs), false) != ExpiryWheel.REJECTED;
+        return session != null && wheel.touch(session, wheel.expiryAfter(timeoutMs)) != ExpiryWheel.REJECTED;
     }
 
     /**

@@ -54,4 +54,19 @@ class KeyRingTest {
         ring.sort(0, (key, tag) -> !seen.add(key));
         assertThat(seen).containsExactly("again");
     }
+
+    @Test
+    void clearDropsEveryFilingOfEverySlot() {
+        for (int i = 0; i < 1000; i++) {
+            ring.add(i % (KeyRing.SLOTS + 1), i, i);
+        }
+        ring.clear();
+        assertThat(ring.size()).isZero();
+        for (int s = 0; s <= KeyRing.SLOTS; s++) {
+            assertThat(ring.size(s)).isZero();
+            ring.sort(s, (key, tag) -> {
+                throw new AssertionError("a filing survived clear: " + key);
+            });
+        }
+    }
 }
