@@ -3,6 +3,7 @@ package io.clockwork.expiry;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A concurrent hash table from object keys to one {@code long} state each, stored inline: the key and its state sit
@@ -258,6 +259,23 @@ final class KeyStateTable {
         }
     }
 
+    /** @return the longest distance of a key from its home index, in slots; for tests */
+    int longestProbe() {
+        int longest = 0;
+        for (Segment seg : segments) {
+            synchronized (seg) {
+                Slots a = seg.slots;
+                for (int i = 0; i <= a.mask; i++) {
+                    Object k = a.keys[i];
+                    if (k != null && k != TOMBSTONE) {
+                        longest = Math.max(longest, (i - a.home(a.hashes[i])) & a.mask);
+                    }
+                }
+            }
+        }
+        return longest;
+    }
+
     /** @return the number of slots, for tests */
     int capacity() {
         int sum = 0;
@@ -274,6 +292,7 @@ final class KeyStateTable {
         final long[] states;
         final int mask;
         private final int shift;
+        private final int seed;
 
         Slots(int capacity) {
             keys = new Object[capacity];
@@ -281,11 +300,18 @@ final class KeyStateTable {
             states = new long[capacity];
             mask = capacity - 1;
             shift = 32 - Integer.numberOfTrailingZeros(capacity);
+            seed = ThreadLocalRandom.current().nextInt();
         }
 
-        /** The home index of a hash: Fibonacci hashing, so that keys of one segment spread over all its slots. */
+        /**
+         * The home index of a hash: Fibonacci hashing, so that keys of one segment spread over all its slots, of the
+         * hash mixed with a seed drawn for these arrays. Without the seed, a key's home in smaller arrays would be its
+         * old home scaled down; after removals in table order (an expiry storm's, removed as polled) the keys left
+         * sit at one end of the old arrays, would land in one cluster of the new ones, and linear probing through it
+         * would cost quadratic time.
+         */
         int home(int hash) {
-            return (hash * 0x9E3779B9) >>> shift;
+            return ((hash ^ seed) * 0x9E3779B9) >>> shift;
         }
 
         /** Keys and tombstones allowed before a rebuild: three quarters of the slots, so probes stay short. */
