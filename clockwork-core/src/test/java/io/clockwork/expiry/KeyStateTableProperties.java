@@ -2,6 +2,7 @@ package io.clockwork.expiry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.clockwork.expiry.NodeTableProperties.Key;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -16,26 +17,14 @@ import net.jqwik.api.Provide;
 
 /**
  * Random insert/remove/set/lookup sequences on {@link KeyStateTable} against a {@link HashMap}. Keys are equal but
- * not identical to the ones inserted (so lookups go through {@code equals}), their hash codes collide on purpose,
- * and sequences are long enough to grow, shrink and shed tombstones several times. The log of fresh keys must give
- * exactly the keys inserted since the last drain and still present, at their current place, across rebuilds.
+ * not identical to the ones inserted (so lookups go through {@code equals}), their hash codes collide on purpose
+ * (the keys of {@link NodeTableProperties}), and sequences are long enough to grow, shrink and shed tombstones
+ * several times. The log of fresh keys must give exactly the keys inserted since the last drain and still present,
+ * at their current place, across rebuilds.
  */
 class KeyStateTableProperties {
 
     record Op(int kind, int key, long state) { }
-
-    /** A key whose hash code is chosen, so that several keys share a home slot. */
-    record Key(int id, int hash) {
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key && ((Key) o).id == id;
-        }
-    }
 
     @Provide
     Arbitrary<List<Op>> ops() {
