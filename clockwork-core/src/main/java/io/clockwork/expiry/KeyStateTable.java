@@ -125,6 +125,7 @@ final class KeyStateTable {
      *
      * @param state its state, not negative
      * @return true if inserted, false if the key was present (nothing changed)
+     * @throws IllegalStateException if the key's segment is full (about 50 million keys)
      */
     boolean insert(Object key, int hash, long state) {
         Segment seg = segments[hash & (SEGMENTS - 1)];
@@ -135,6 +136,10 @@ final class KeyStateTable {
             }
             if (seg.used + 1 > a.maxUsed()) {
                 a = seg.rebuild(a, seg.live + 1);
+                if (seg.used + 1 > a.maxUsed()) { // at MAX_CAPACITY: probing needs empty slots to end
+                    throw new IllegalStateException("table full: a segment holds at most " + a.maxUsed()
+                            + " keys, " + (long) a.maxUsed() * SEGMENTS + " in all");
+                }
             }
             int i = a.home(hash);
             while (a.keys[i] != null) {
