@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -80,7 +80,6 @@ public final class ExpiryQueue<E> {
     private final KeyStateTable elements = new KeyStateTable();
     private final IntervalClock clock;
     private final MpscInbox<Filing> inbox = MpscInbox.counting(Filing.SEQUENCER);
-    private final AtomicInteger insertions = new AtomicInteger();
     private final ReentrantLock pollLock = new ReentrantLock();
     private final KeyRing ring = new KeyRing(); // guarded by pollLock
     private long reachedMs;                     // guarded by pollLock: every boundary up to it has been polled
@@ -137,10 +136,10 @@ public final class ExpiryQueue<E> {
         while (true) {
             int i = KeyStateTable.indexOf(a, elem, hash);
             if (i < 0) {
-                // A fresh filing number, so that a filing left over from an earlier life of an equal element (removed
-                // and added again) does not look valid; one that does after 2^18 insertions is harmless: two valid
+                // A random filing number, so that a filing left over from an earlier life of an equal element (removed
+                // and added again) does not look valid; one that does by chance (1 in 2^18) is harmless: two valid
                 // filings of one element cost a second look at it, and its expiry is a CAS that happens once.
-                int filing = insertions.getAndIncrement() & FILING_MASK;
+                int filing = ThreadLocalRandom.current().nextInt() & FILING_MASK;
                 if (elements.insert(elem, hash, ((long) filing << TIME_BITS) | expiry)) {
                     return expiry; // the table logs it for the poller: see KeyStateTable.drainFresh
                 }
