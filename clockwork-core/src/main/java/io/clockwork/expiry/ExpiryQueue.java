@@ -140,7 +140,7 @@ public final class ExpiryQueue<E> {
                 // and added again) does not look valid; one that does by chance (1 in 2^18) is harmless: two valid
                 // filings of one element cost a second look at it, and its expiry is a CAS that happens once.
                 int filing = ThreadLocalRandom.current().nextInt() & FILING_MASK;
-                if (elements.insert(elem, hash, ((long) filing << TIME_BITS) | expiry)) {
+                if (elements.insert(elem, hash, live(filing, expiry))) {
                     return expiry; // the table logs it for the poller: see KeyStateTable.drainFresh
                 }
                 a = elements.slots(hash); // inserted meanwhile by another thread
@@ -154,12 +154,12 @@ public final class ExpiryQueue<E> {
             if (s == KeyStateTable.REMOVED) {
                 continue; // removed meanwhile: look again, and add it afresh
             }
-            boolean live = (s & EXPIRED) == 0;
+            boolean isLive = (s & EXPIRED) == 0;
             long current = s & TIME_MASK;
-            if (live && current == expiry) {
+            if (isLive && current == expiry) {
                 return NONE;
             }
-            if (live && expiry > current) {
+            if (isLive && expiry > current) {
                 if (KeyStateTable.cas(a, i, s, (s & ~TIME_MASK) | expiry)) {
                     return expiry; // its filing stays where it is, and will be moved when the poller meets it
                 }
@@ -167,7 +167,7 @@ public final class ExpiryQueue<E> {
             }
             // Moved earlier than its filing, or revived after expiring: a new filing with a new number.
             int filing = (filingOf(s) + 1) & FILING_MASK;
-            if (KeyStateTable.cas(a, i, s, ((long) filing << TIME_BITS) | expiry)) {
+            if (KeyStateTable.cas(a, i, s, live(filing, expiry))) {
                 inbox.offer(new Filing(elem, tag(hash, filing), expiry));
                 return expiry;
             }
@@ -307,7 +307,7 @@ public final class ExpiryQueue<E> {
                     }
                 } else {
                     int filing = (filingOf(s) + 1) & FILING_MASK;
-                    if (KeyStateTable.cas(a, i, s, ((long) filing << TIME_BITS) | expiry)) {
+                    if (KeyStateTable.cas(a, i, s, live(filing, expiry))) {
                         ring.add(KeyRing.slotOf(expiry, interval), key, tag(hash, filing));
                         return;
                     }
@@ -377,6 +377,11 @@ public final class ExpiryQueue<E> {
 
     private static long tag(int hash, int filing) {
         return ((long) hash << 32) | filing;
+    }
+
+    /** The state of a live element with this filing number and expiry. */
+    private static long live(int filing, long expiry) {
+        return ((long) filing << TIME_BITS) | expiry;
     }
 
     private static int filingOf(long state) {

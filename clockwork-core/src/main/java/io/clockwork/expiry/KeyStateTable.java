@@ -327,30 +327,15 @@ final class KeyStateTable {
     }
 
     /**
-     * A lock, its arrays and its counts. Padded on both sides of its fields, so that the volatile {@code slots} that
-     * every lookup reads does not share a line with another segment's counts, which insertions write.
+     * A lock, its arrays and its counts. Padded ({@link LinePadded}), so that the volatile {@code slots} that every
+     * lookup reads does not share a line with the previous segment's counts, which insertions write.
      */
-    @SuppressWarnings("unused")
-    private static final class Segment {
-        long p1;
-        long p2;
-        long p3;
-        long p4;
-        long p5;
-        long p6;
-        long p7;
+    private static final class Segment extends LinePadded {
         volatile Slots slots = new Slots(MIN_CAPACITY);
         int used; // keys and tombstones; guarded by this
         int live; // keys; guarded by this
         int[] fresh = new int[MIN_FRESH]; // indexes of keys inserted since the last drain; guarded by this
         int freshCount;                    // guarded by this
-        long q1;
-        long q2;
-        long q3;
-        long q4;
-        long q5;
-        long q6;
-        long q7;
 
         void logFresh(int i) {
             if (freshCount == fresh.length) {

@@ -457,16 +457,8 @@ abstract class NodeTable<N> {
         }
     }
 
-    /** One lock stripe and its entry count, padded so that two stripes' lock words rarely share a cache line. */
-    @SuppressWarnings("unused")
-    private static final class Stripe {
-        long p1;
-        long p2;
-        long p3;
-        long p4;
-        long p5;
-        long p6;
-        long p7;
+    /** One lock stripe and its entry count, padded ({@link LinePadded}) so that two stripes rarely share a line. */
+    private static final class Stripe extends LinePadded {
         int count; // guarded by this
     }
 }
