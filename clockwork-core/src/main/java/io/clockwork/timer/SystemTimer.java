@@ -209,7 +209,7 @@ public class SystemTimer implements Timer {
             return;
         }
         try {
-            core.scheduleAt(entry, deadline);
+            core.scheduleAt(entry, deadline, delayNanos);
         } catch (IllegalStateException stopped) {
             timerTask.unbind(entry);
             throw closedError();

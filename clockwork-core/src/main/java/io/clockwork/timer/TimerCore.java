@@ -19,10 +19,10 @@ import java.util.function.Predicate;
  * thread that drives the wheel (the "owner").
  *
  * <h2>Design</h2>
- * Producers never touch the wheel: they compute a deadline, CAS the entry onto an intrusive {@link MpscInbox} (which
- * counts it too, so a schedule costs one locked instruction) and, only if the owner is asleep past that deadline,
- * unpark it. Cancel is one CAS on the entry plus a plain store on the cancelling thread's own counter cell
- * ({@link OwnedCellCounter}); the owner drops cancelled entries when it meets them (taking them from the inbox,
+ * Producers never touch the wheel: they compute a deadline, hand the entry over through their own lane
+ * ({@link ProducerLanes}: a release store, no locked instruction; threads without a lane CAS it onto a shared
+ * {@link MpscInbox}) and, only if the owner is asleep past that deadline, unpark it. Cancel is one CAS on the entry
+ * plus a plain store of the cancelling thread's count in its lane; the owner drops cancelled entries when it meets them (taking them from the inbox,
  * sweeping the nursery, cascading or expiring a bucket), and purges when cancelled entries exceed half of those it
  * holds, so memory stays within a constant factor of the live timers even when nearly all are cancelled
  * (request-timeout workloads).
@@ -35,10 +35,17 @@ import java.util.function.Predicate;
  * slower, from the extra GC work.
  *
  * <p>Wake-up protocol (Dekker style on two volatiles): the owner publishes {@code wakeAt} (when it intends to wake)
- * and then re-checks the inbox; a producer pushes and then reads {@code wakeAt}. One of them sees the other, so an
- * earlier timer never waits for a later wake-up, and producers whose timer is not earlier pay no syscall.
+ * and then re-checks the inbox and lanes; a producer hands its entry over and then reads {@code wakeAt}. With a
+ * fence on both sides one of them sees the other, so an earlier timer never waits for a later wake-up, and producers
+ * whose timer is not earlier pay no syscall. The owner's side always has its fence (a volatile store). The
+ * producer's side has it through the inbox CAS, or an explicit fence, only for entries due within
+ * {@link #MAX_PARK_NANOS} plus a tick: a lane entry due later needs no wake-up, because the owner never sleeps
+ * longer than {@link #MAX_PARK_NANOS} without looking at the lanes again. Before a longer sleep (an idle timer,
+ * or a Kafka reaper's wait) it first sleeps that long with {@code wakeAt} published, then looks again; a producer
+ * that read a stale {@code wakeAt} had published its entry a few nanoseconds earlier, and the second look finds it.
+ * So the fence is paid only by timers due within about 10 ms, and request timeouts are longer.
  *
- * <p>Cache lines: a producer reads only this object's final fields, the {@code wakeAt} word and its inbox stripe.
+ * <p>Cache lines: a producer reads only this object's final fields, the {@code wakeAt} word and its lane.
  * Everything the owner writes as it works (counters, the processed tick) lives in {@link #slots}, a padded array
  * whose words sit at least 128 bytes from anything else, so the owner's writes never invalidate a line a producer
  * needs; likewise producers compute deadlines from copies of the wheel's origin and tick rather than reading the
@@ -54,6 +61,8 @@ final class TimerCore<E extends TimerEntry> {
      */
     static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final int PURGE_FLOOR = 1024;
+    /** Pause between the two lane drains of {@link #abandonAll}. */
+    private static final long STOP_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** Ticks between nursery sweeps. */
     static final int NURSERY_TICKS = 4;
 
@@ -78,7 +87,10 @@ final class TimerCore<E extends TimerEntry> {
     private final long tickNanos;
     /** Counts schedules too (see {@link MpscInbox}): a counter beside it would cost a second locked instruction. */
     private final MpscInbox<E> inbox;
-    private final OwnedCellCounter cancelled = new OwnedCellCounter();
+    /** The first choice for a schedule: a release store instead of the inbox's CAS (see {@link ProducerLanes}). */
+    private final ProducerLanes<E> lanes = new ProducerLanes<>();
+    /** Delays from which a lane entry needs no fence: the owner looks at the lanes sooner than they fall due. */
+    private final long fenceFreeDelay;
     private final long[] slots = new long[SLOT_COUNT];
     private volatile boolean stopped;
     /** Written once per owner thread, not per pass. */
@@ -124,6 +136,7 @@ final class TimerCore<E extends TimerEntry> {
         this.nurseryNanos = tickNanos > Long.MAX_VALUE / NURSERY_TICKS ? Long.MAX_VALUE : tickNanos * NURSERY_TICKS;
         this.origin = originNanos;
         this.tickNanos = tickNanos;
+        this.fenceFreeDelay = tickNanos > Long.MAX_VALUE - MAX_PARK_NANOS ? Long.MAX_VALUE : MAX_PARK_NANOS + tickNanos;
         slots[WAKE_AT] = AWAKE;
     }
 
@@ -150,7 +163,7 @@ final class TimerCore<E extends TimerEntry> {
      * @throws RejectedExecutionException if {@code maxPending} timers are pending
      */
     void schedule(E entry, long delayNanos) {
-        scheduleAt(entry, deadlineAfter(delayNanos));
+        scheduleAt(entry, deadlineAfter(delayNanos), delayNanos);
     }
 
     /**
@@ -179,11 +192,12 @@ final class TimerCore<E extends TimerEntry> {
     /**
      * Hands an entry with a precomputed deadline to the owner, as {@link #schedule} does. Any thread.
      *
-     * @param deadline a deadline in wheel time, from {@link #deadlineAfter}
+     * @param deadline   a deadline in wheel time, from {@link #deadlineAfter}
+     * @param delayNanos the delay the deadline was computed from
      * @throws IllegalStateException       if the timer is stopped
      * @throws RejectedExecutionException if {@code maxPending} timers are pending
      */
-    void scheduleAt(E entry, long deadline) {
+    void scheduleAt(E entry, long deadline, long delayNanos) {
         if (stopped) {
             throw stoppedError();
         }
@@ -192,14 +206,20 @@ final class TimerCore<E extends TimerEntry> {
                     + " pending timers, the maximum set by maxPending(" + maxPending + ")");
         }
         entry.deadline(deadline);
-        inbox.offer(entry);
+        if (!lanes.offer(entry)) {
+            inbox.offer(entry); // its CAS orders the offer before the read of wakeAt below
+        } else if (delayNanos < fenceFreeDelay) {
+            // The owner may be deciding to sleep past this deadline right now: order the lane's release store
+            // before the read of wakeAt, so that one of us sees the other (the owner's side is in awaitWork).
+            VarHandle.fullFence();
+        }
         long w = (long) SLOT.getVolatile(slots, WAKE_AT);
         if (w != AWAKE && deadline <= w - tickNanos && SLOT.compareAndSet(slots, WAKE_AT, w, AWAKE)) {
             LockSupport.unpark(owner);
         }
         if (stopped && entry.transition(TimerEntry.CANCELLED)) {
             // Raced with stop(): the owner's final sweep did not take the entry, so it is ours to reject.
-            cancelled.increment();
+            lanes.countCancel();
             throw stoppedError();
         }
     }
@@ -211,7 +231,7 @@ final class TimerCore<E extends TimerEntry> {
 
     /** @return true if no entry waits in the inbox for the owner to take it; any thread */
     boolean inboxIsEmpty() {
-        return inbox.isEmpty();
+        return inbox.isEmpty() && lanes.isEmpty();
     }
 
     /** @return entries the owner holds (wheel and nursery), cancelled ones not yet dropped included; owner only */
@@ -221,15 +241,15 @@ final class TimerCore<E extends TimerEntry> {
 
     /** Records a successful cancel CAS. Any thread. */
     void entryCancelled() {
-        cancelled.increment();
+        lanes.countCancel();
     }
 
     /** @return scheduled minus cancelled, expired and abandoned; exact when no thread is mid-operation */
     long pendingCount() {
         // Settled and cancelled first: each counts only entries already offered, so the difference never
         // counts an entry twice while operations are in flight.
-        long gone = (long) SLOT.getVolatile(slots, SETTLED) + cancelled.sum();
-        return Math.max(0L, inbox.offeredCount() - gone);
+        long gone = (long) SLOT.getVolatile(slots, SETTLED) + lanes.cancelledCount();
+        return Math.max(0L, inbox.offeredCount() + lanes.producedCount() - gone);
     }
 
     /**
@@ -247,6 +267,7 @@ final class TimerCore<E extends TimerEntry> {
             nextSweep = elapsed > Long.MAX_VALUE - nurseryNanos ? Long.MAX_VALUE : elapsed + nurseryNanos;
         }
         inbox.drain(linkOrDrop);
+        lanes.drain(linkOrDrop);
         slots[EXPIRED_THIS_ROUND] = 0;
         wheel.advance(now, expireOrDrop);
         long tick = wheel.elapsed(now) / tickNanos;
@@ -267,7 +288,7 @@ final class TimerCore<E extends TimerEntry> {
 
     /** @return true if the inbox or the wheel holds work due now (owner only) */
     boolean hasDueWork() {
-        return !inbox.isEmpty() || wheel.delayToNext(ticker.read()) == 0;
+        return !inboxIsEmpty() || wheel.delayToNext(ticker.read()) == 0;
     }
 
     private void expireOrDrop(E e) {
@@ -287,17 +308,26 @@ final class TimerCore<E extends TimerEntry> {
      */
     void awaitWork(long maxNanos) {
         claimOwnership();
-        long now = ticker.read();
-        long untilNext = wheel.delayToNext(now);
-        if (!nursery.isEmpty()) {
-            untilNext = Math.min(untilNext, Math.max(0L, nextSweep - wheel.elapsed(now)));
-        }
+        long start = ticker.read();
+        long untilNext = untilNextWork(start);
         if (untilNext <= 0) {
             return;
         }
-        SLOT.setVolatile(slots, WAKE_AT, wheel.deadlineAfter(now, untilNext));
-        if (inbox.isEmpty() && !stopped) {
-            long delay = Math.min(untilNext, maxNanos);
+        SLOT.setVolatile(slots, WAKE_AT, wheel.deadlineAfter(start, untilNext));
+        long delay = Math.min(untilNext, maxNanos);
+        if (delay > MAX_PARK_NANOS && inboxIsEmpty() && !stopped) {
+            // A grace period before a long sleep. A producer whose lane entry falls due no sooner than
+            // MAX_PARK_NANOS from now publishes it with a release store and no fence, then reads wakeAt: it may
+            // read AWAKE while the check above misses its entry (each thread's store still on its way to the
+            // other). A store reaches other cores within nanoseconds, so the check after this bounded sleep finds
+            // the entry; a producer that reads wakeAt after the store above sees the long sleep and wakes us.
+            LockSupport.parkNanos(this, MAX_PARK_NANOS);
+            long now = ticker.read();
+            // Re-read the time: a ManualTicker's listener may have woken us (consuming the unpark) to expire.
+            long waited = now - start;
+            delay = Math.min(untilNextWork(now), maxNanos == Long.MAX_VALUE ? maxNanos : maxNanos - waited);
+        }
+        if (delay > 0 && inboxIsEmpty() && !stopped) {
             if (delay == Long.MAX_VALUE) {
                 LockSupport.park(this);
             } else {
@@ -305,6 +335,15 @@ final class TimerCore<E extends TimerEntry> {
             }
         }
         SLOT.setVolatile(slots, WAKE_AT, AWAKE);
+    }
+
+    /** @return nanoseconds from {@code now} until the wheel or the nursery next has work; owner only */
+    private long untilNextWork(long now) {
+        long untilNext = wheel.delayToNext(now);
+        if (!nursery.isEmpty()) {
+            untilNext = Math.min(untilNext, Math.max(0L, nextSweep - wheel.elapsed(now)));
+        }
+        return untilNext;
     }
 
     /** Wakes the owner if it sleeps. Any thread. */
@@ -335,6 +374,12 @@ final class TimerCore<E extends TimerEntry> {
             }
         };
         inbox.drain(abandon);
+        lanes.drain(abandon);
+        // A producer that published into its lane just as the timer stopped may have read "not stopped" while
+        // the drain above missed its entry (the lanes publish without a fence); its store becomes visible within
+        // nanoseconds, so a second drain after a short pause takes it.
+        LockSupport.parkNanos(this, STOP_GRACE_NANOS);
+        lanes.drain(abandon);
         nursery.sweep(e -> true, abandon);
         wheel.clear(abandon);
         SLOT.setRelease(slots, SETTLED, slots[SETTLED] + count[0]);
@@ -357,7 +402,7 @@ final class TimerCore<E extends TimerEntry> {
     }
 
     private void purgeIfWorthIt() {
-        long waiting = cancelled.sum() - slots[CANCELLED_DROPPED];
+        long waiting = lanes.cancelledCount() - slots[CANCELLED_DROPPED];
         if (waiting > PURGE_FLOOR && waiting * 2 > heldCount()) {
             sweepNursery();
             slots[CANCELLED_DROPPED] += wheel.removeIf(e -> !e.isPending());

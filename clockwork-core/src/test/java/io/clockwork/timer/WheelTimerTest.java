@@ -331,4 +331,34 @@ class WheelTimerTest {
             assertThat(ranAfter.get()).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
         }
     }
+
+    /**
+     * Lane schedules due after MAX_PARK_NANOS skip the fence; an idle driver first sleeps that long, then sleeps
+     * without a bound. Scheduling from a fresh thread at every point of that cycle (during the bounded sleep, at its
+     * end, long after) must still wake the driver in time: each task must run within a generous second.
+     */
+    @Test
+    void idleRealClockTimerWakesForFarTimersScheduledAtAnyPointOfItsSleep() throws Exception {
+        try (WheelTimer timer = WheelTimer.create()) {
+            long delay = TimerCore.MAX_PARK_NANOS + TimeUnit.MILLISECONDS.toNanos(5);
+            for (int round = 0; round < 24; round++) {
+                // the previous task ran, so the driver is idle; let it sleep for 0 to 23 ms before the schedule
+                long pause = TimeUnit.MILLISECONDS.toNanos(round);
+                long slept = System.nanoTime();
+                while (System.nanoTime() - slept < pause) {
+                    Thread.onSpinWait();
+                }
+                AtomicReference<Long> ranAfter = new AtomicReference<>();
+                Thread producer = new Thread(() -> {
+                    long start = System.nanoTime();
+                    timer.schedule(() -> ranAfter.set(System.nanoTime() - start), delay, TimeUnit.NANOSECONDS);
+                });
+                producer.start();
+                producer.join();
+                Await.until("round " + round + " ran", () -> ranAfter.get() != null);
+                assertThat(ranAfter.get()).as("round %d: ran after", round)
+                        .isBetween(delay, delay + TimeUnit.SECONDS.toNanos(1));
+            }
+        }
+    }
 }
