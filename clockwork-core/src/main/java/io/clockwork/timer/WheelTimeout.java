@@ -36,6 +36,11 @@ final class WheelTimeout extends TimerEntry implements Timeout, Runnable {
         return state() == CANCELLED;
     }
 
+    /** @return the timer this timeout was scheduled on */
+    WheelTimer timer() {
+        return timer;
+    }
+
     @Override
     public Runnable task() {
         return task;

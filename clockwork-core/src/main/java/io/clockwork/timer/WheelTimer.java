@@ -6,7 +6,6 @@ import io.clockwork.wheel.TimingWheel;
 
 import java.time.Duration;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executor;
@@ -140,7 +139,8 @@ public final class WheelTimer implements AutoCloseable {
      * that never ran and now never will. Later calls return an empty set. Tasks already handed to an executor are
      * the executor's; it is not shut down.
      *
-     * @return the abandoned timeouts
+     * @return the abandoned timeouts: an unmodifiable set whose {@code contains} and {@code size} take constant time
+     *         and which copies the timeouts into a list only when first iterated
      * @throws IllegalStateException if called from a task running on the timer's own thread
      */
     public Set<Timeout> stop() {
@@ -182,9 +182,7 @@ public final class WheelTimer implements AutoCloseable {
                 core.awaitWork(core.isIdle() ? Long.MAX_VALUE : TimerCore.MAX_PARK_NANOS);
             }
         } finally {
-            Set<Timeout> abandoned = new HashSet<>();
-            core.abandonAll(abandoned::add);
-            unrun = Collections.unmodifiableSet(abandoned);
+            unrun = new AbandonedTimeouts(this, core, core.abandonAll());
             if (tickerListener != null) {
                 ((ManualTicker) core.ticker()).removeListener(tickerListener);
             }

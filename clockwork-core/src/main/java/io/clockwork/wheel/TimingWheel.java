@@ -292,6 +292,27 @@ public final class TimingWheel<E extends WheelEntry> {
         });
     }
 
+    /**
+     * Visits every linked entry, in no particular order, leaving them linked. The visitor must not link or unlink
+     * entries. O(size + levels).
+     *
+     * @param visitor receives each entry
+     */
+    @SuppressWarnings("unchecked")
+    public void forEach(Consumer<? super E> visitor) {
+        for (WheelEntry e = due.next; e != due; e = e.next) {
+            visitor.accept((E) e);
+        }
+        for (int level = 0; level < levels; level++) {
+            for (long bitsSet = occupied[level]; bitsSet != 0; bitsSet &= bitsSet - 1) {
+                Bucket bucket = buckets[(level << bits) + Long.numberOfTrailingZeros(bitsSet)];
+                for (WheelEntry e = bucket.next; e != bucket; e = e.next) {
+                    visitor.accept((E) e);
+                }
+            }
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private int removeIf(Bucket bucket, Predicate<? super E> filter) {
         int removed = 0;

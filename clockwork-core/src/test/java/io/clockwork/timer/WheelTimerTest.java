@@ -195,6 +195,41 @@ class WheelTimerTest {
     }
 
     @Test
+    void stopSetHoldsExactlyTheAbandonedTimeoutsWherePendingOnesWaited() throws Exception {
+        // Pending timeouts wait in the wheel, in the nursery and in the hand-off from producers; cancelled ones that
+        // the driver has not dropped yet sit among them and must not be in the set, nor another timer's timeouts.
+        WheelTimer timer = manualTimer();
+        WheelTimer other = manualTimer();
+        List<Timeout> pending = new ArrayList<>();
+        List<Timeout> cancelled = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            Timeout t = timer.schedule(() -> { }, Duration.ofMillis(1 + i % 2000));
+            if (i % 3 == 0) {
+                t.cancel();
+                cancelled.add(t);
+            } else {
+                pending.add(t);
+            }
+        }
+        quiesce(timer); // most are now filed in the wheel or held in the nursery
+        for (int i = 0; i < 100; i++) {
+            pending.add(timer.schedule(() -> { }, Duration.ofHours(1))); // some still on their way at the stop
+        }
+        Timeout foreign = other.schedule(() -> { }, Duration.ofHours(1));
+        Set<Timeout> unrun = timer.stop();
+        assertThat(unrun).hasSize(pending.size()).containsExactlyInAnyOrderElementsOf(pending);
+        assertThat(unrun).as("a set equal to the same timeouts in a HashSet").isEqualTo(new java.util.HashSet<>(pending));
+        for (Timeout t : cancelled) {
+            assertThat(unrun.contains(t)).isFalse();
+        }
+        assertThat(unrun.contains(foreign)).isFalse();
+        assertThat(unrun.contains("not a timeout")).isFalse();
+        assertThatThrownBy(() -> unrun.add(foreign)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> unrun.iterator().remove()).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(pending).allMatch(t -> !t.isExpired() && !t.isCancelled() && !t.cancel());
+    }
+
+    @Test
     void stoppingFromOwnTaskIsRefused() {
         WheelTimer timer = manualTimer();
         AtomicReference<Throwable> error = new AtomicReference<>();
