@@ -1,5 +1,7 @@
 package io.clockwork.expiry;
 
+import io.clockwork.wheel.LinePadded;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;

@@ -1,5 +1,6 @@
 package io.clockwork.timer;
 
+import io.clockwork.wheel.LinePadded;
 import io.clockwork.wheel.WheelEntry;
 
 import java.lang.invoke.MethodHandles;
@@ -233,21 +234,8 @@ final class ProducerLanes<E extends WheelEntry> {
         return (int) ((t.getId() * 0x9E3779B97F4A7C15L) >>> 40) & mask;
     }
 
-    /** Padding laid out before a lane's fields (the JVM places superclass fields first). */
-    @SuppressWarnings("unused")
-    private abstract static class PadBefore {
-        private int p0;
-        private long p1;
-        private long p2;
-        private long p3;
-        private long p4;
-        private long p5;
-        private long p6;
-        private long p7;
-    }
-
     /** A lane's fields. The mutable ones are written by the lane's thread only, except {@link #first}. */
-    private abstract static class LaneFields extends PadBefore {
+    private abstract static class LaneFields extends LinePadded {
         final Thread owner;
         /** The lane's first chunk, until the owner takes it over (then null); published by the claiming CAS. */
         Object[] first;
