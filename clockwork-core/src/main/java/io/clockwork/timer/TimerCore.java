@@ -22,10 +22,10 @@ import java.util.function.Predicate;
  * Producers never touch the wheel: they compute a deadline, hand the entry over through their own lane
  * ({@link ProducerLanes}: a release store, no locked instruction; threads without a lane CAS it onto a shared
  * {@link MpscInbox}) and, only if the owner is asleep past that deadline, unpark it. Cancel is one CAS on the entry
- * plus a plain store of the cancelling thread's count in its lane; the owner drops cancelled entries when it meets them (taking them from the inbox,
- * sweeping the nursery, cascading or expiring a bucket), and purges when cancelled entries exceed half of those it
- * holds, so memory stays within a constant factor of the live timers even when nearly all are cancelled
- * (request-timeout workloads).
+ * plus a plain store of the cancelling thread's count in its lane; the owner drops cancelled entries when it meets
+ * them (taking them from the lanes or the inbox, sweeping the nursery, cascading or expiring a bucket), and purges
+ * when cancelled entries exceed half of those it holds, so memory stays within a constant factor of the live timers
+ * even when nearly all are cancelled (request-timeout workloads).
  *
  * <p>New entries due after the next sweep wait in a {@link Nursery} for up to {@value #NURSERY_TICKS} ticks before
  * they are filed: timers cancelled young, the common case for request timeouts, are then dropped in one sequential

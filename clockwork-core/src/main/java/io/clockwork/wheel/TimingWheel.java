@@ -281,18 +281,6 @@ public final class TimingWheel<E extends WheelEntry> {
     }
 
     /**
-     * Unlinks every entry and hands it to the sink, in no particular order; used when a face shuts down.
-     *
-     * @param sink receives each entry, already unlinked
-     */
-    public void clear(Consumer<? super E> sink) {
-        removeIf(e -> {
-            sink.accept(e);
-            return true;
-        });
-    }
-
-    /**
      * Visits every linked entry, in no particular order, leaving them linked. The visitor must not link or unlink
      * entries. O(size + levels).
      *

@@ -8,6 +8,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -218,7 +219,7 @@ class WheelTimerTest {
         Timeout foreign = other.schedule(() -> { }, Duration.ofHours(1));
         Set<Timeout> unrun = timer.stop();
         assertThat(unrun).hasSize(pending.size()).containsExactlyInAnyOrderElementsOf(pending);
-        assertThat(unrun).as("a set equal to the same timeouts in a HashSet").isEqualTo(new java.util.HashSet<>(pending));
+        assertThat(unrun).as("equal to a HashSet of the same timeouts").isEqualTo(new HashSet<>(pending));
         for (Timeout t : cancelled) {
             assertThat(unrun.contains(t)).isFalse();
         }
