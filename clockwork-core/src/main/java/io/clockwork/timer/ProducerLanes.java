@@ -30,6 +30,8 @@ import java.util.function.Consumer;
  * chunks but writes only their link slot once both threads have left them, unlinking each chunk it finishes: a
  * chunk that a collection happened to promote would otherwise keep every later chunk, and every entry in them,
  * alive through young collections until the next marking cycle (the "nepotism" of generational collectors).
+ * Entries already taken stay reachable from the chunk each thread is in: at most {@value #CHUNK} timeouts per lane,
+ * cancelled ones included, whatever the timer holds.
  *
  * <h2>Claiming</h2>
  * A thread hashes its id onto one of a few cells and claims the cell's lane, once, with a CAS; from then on only it
