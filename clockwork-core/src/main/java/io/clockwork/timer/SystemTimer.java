@@ -280,7 +280,7 @@ public class SystemTimer implements Timer {
             core.markStopped();
             ownerLock.lock(); // an advanceClock in progress sees the stop and returns promptly
             try {
-                core.abandonAll();
+                core.abandonAll(e -> { });
             } finally {
                 ownerLock.unlock();
             }

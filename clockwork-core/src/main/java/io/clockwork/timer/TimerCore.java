@@ -361,44 +361,32 @@ final class TimerCore<E extends TimerEntry> {
     }
 
     /**
-     * Abandons every pending entry, after {@link #markStopped()}, and leaves the owner holding them (and any cancelled
-     * entries not yet dropped) where they are, for {@link #forEachHeld}: handing them to a collection instead would
-     * allocate per entry and, as a collection of millions built in one go, burden the collector long after. Owner
-     * only; the owner does no other work afterwards.
+     * Abandons every pending entry (wheel, nursery, lanes and inbox), after {@link #markStopped()}, unlinking each
+     * so that the dead timer's entries do not keep one another reachable. Owner only; the owner does no other work
+     * afterwards.
      *
-     * @return how many entries were pending and now never will run
+     * @param sink receives each entry that was pending and now never will run
+     * @return how many there were
      */
-    long abandonAll() {
-        // Entries still on their way join the held ones, so that every abandoned entry is held.
-        Consumer<E> hold = nursery::add;
-        inbox.drain(hold);
-        lanes.drain(hold);
-        // A producer that published into its lane just as the timer stopped may have read "not stopped" while
-        // the drain above missed its entry (the lanes publish without a fence); its store becomes visible within
-        // nanoseconds, so a second drain after a short pause takes it.
-        LockSupport.parkNanos(this, STOP_GRACE_NANOS);
-        lanes.drain(hold);
+    long abandonAll(Consumer<? super E> sink) {
         long[] count = {0};
         Consumer<E> abandon = e -> {
             if (e.transition(TimerEntry.ABANDONED)) {
                 count[0]++;
+                sink.accept(e);
             }
         };
-        forEachHeld(abandon);
+        inbox.drain(abandon);
+        lanes.drain(abandon);
+        // A producer that published into its lane just as the timer stopped may have read "not stopped" while
+        // the drain above missed its entry (the lanes publish without a fence); its store becomes visible within
+        // nanoseconds, so a second drain after a short pause takes it.
+        LockSupport.parkNanos(this, STOP_GRACE_NANOS);
+        lanes.drain(abandon);
+        nursery.sweep(e -> true, abandon);
+        wheel.clear(abandon);
         SLOT.setRelease(slots, SETTLED, slots[SETTLED] + count[0]);
         return count[0];
-    }
-
-    /**
-     * Visits every entry the owner holds, in no particular order; after {@link #abandonAll()}, the abandoned entries
-     * are those among them whose state is {@code ABANDONED}. Owner only, or any thread that synchronised with the
-     * owner's last action after it stopped for good.
-     *
-     * @param visitor receives each entry; it must not schedule or cancel
-     */
-    void forEachHeld(Consumer<? super E> visitor) {
-        nursery.forEach(visitor);
-        wheel.forEach(visitor);
     }
 
     private void linkOrDrop(E e) {

@@ -140,7 +140,6 @@ public final class WheelTimer implements AutoCloseable {
      * the executor's; it is not shut down.
      *
      * @return the abandoned timeouts: an unmodifiable set whose {@code contains} and {@code size} take constant time
-     *         and which copies the timeouts into a list only when first iterated
      * @throws IllegalStateException if called from a task running on the timer's own thread
      */
     public Set<Timeout> stop() {
@@ -182,7 +181,9 @@ public final class WheelTimer implements AutoCloseable {
                 core.awaitWork(core.isIdle() ? Long.MAX_VALUE : TimerCore.MAX_PARK_NANOS);
             }
         } finally {
-            unrun = new AbandonedTimeouts(this, core, core.abandonAll());
+            AbandonedTimeouts abandoned = new AbandonedTimeouts(this);
+            core.abandonAll(abandoned::add);
+            unrun = abandoned;
             if (tickerListener != null) {
                 ((ManualTicker) core.ticker()).removeListener(tickerListener);
             }

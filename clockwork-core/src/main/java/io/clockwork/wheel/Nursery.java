@@ -52,18 +52,6 @@ public final class Nursery<E extends WheelEntry> {
     }
 
     /**
-     * Visits every held entry in scheduling order, leaving them held. The visitor must not add entries. O(size).
-     *
-     * @param visitor receives each entry
-     */
-    @SuppressWarnings("unchecked")
-    public void forEach(Consumer<? super E> visitor) {
-        for (WheelEntry e = head; e != null; e = e.next) {
-            visitor.accept((E) e);
-        }
-    }
-
-    /**
      * Empties the nursery in scheduling order: entries the filter calls alive go to the survivor sink (usually
      * {@link TimingWheel#schedule}), the others are dropped.
      *

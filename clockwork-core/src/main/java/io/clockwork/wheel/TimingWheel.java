@@ -281,24 +281,15 @@ public final class TimingWheel<E extends WheelEntry> {
     }
 
     /**
-     * Visits every linked entry, in no particular order, leaving them linked. The visitor must not link or unlink
-     * entries. O(size + levels).
+     * Unlinks every entry and hands it to the sink, in no particular order; used when a face shuts down.
      *
-     * @param visitor receives each entry
+     * @param sink receives each entry, already unlinked
      */
-    @SuppressWarnings("unchecked")
-    public void forEach(Consumer<? super E> visitor) {
-        for (WheelEntry e = due.next; e != due; e = e.next) {
-            visitor.accept((E) e);
-        }
-        for (int level = 0; level < levels; level++) {
-            for (long bitsSet = occupied[level]; bitsSet != 0; bitsSet &= bitsSet - 1) {
-                Bucket bucket = buckets[(level << bits) + Long.numberOfTrailingZeros(bitsSet)];
-                for (WheelEntry e = bucket.next; e != bucket; e = e.next) {
-                    visitor.accept((E) e);
-                }
-            }
-        }
+    public void clear(Consumer<? super E> sink) {
+        removeIf(e -> {
+            sink.accept(e);
+            return true;
+        });
     }
 
     @SuppressWarnings("unchecked")

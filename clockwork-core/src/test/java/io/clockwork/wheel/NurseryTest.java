@@ -25,20 +25,6 @@ class NurseryTest {
     }
 
     @Test
-    void forEachVisitsInSchedulingOrderAndLeavesEverythingHeld() {
-        Nursery<TestEntry> nursery = new Nursery<>();
-        for (int i = 0; i < 5; i++) {
-            nursery.add(new TestEntry(i, 1_000));
-        }
-        List<Integer> seen = new ArrayList<>();
-        nursery.forEach(e -> seen.add(e.id));
-        assertThat(seen).containsExactly(0, 1, 2, 3, 4);
-        List<Integer> swept = new ArrayList<>();
-        nursery.sweep(e -> true, e -> swept.add(e.id));
-        assertThat(swept).containsExactly(0, 1, 2, 3, 4);
-    }
-
-    @Test
     void survivorsCanBeFiledIntoAWheelAndExpireThere() {
         Nursery<TestEntry> nursery = new Nursery<>();
         TimingWheel<TestEntry> wheel = new TimingWheel<>(1_000, 64, 0);
