@@ -229,7 +229,7 @@ final class TimerCore<E extends TimerEntry> {
         return wheel.isEmpty() && nursery.isEmpty();
     }
 
-    /** @return true if no entry waits in the inbox for the owner to take it; any thread */
+    /** @return true if no entry waits in the inbox or a lane for the owner to take it; any thread */
     boolean inboxIsEmpty() {
         return inbox.isEmpty() && lanes.isEmpty();
     }
@@ -284,11 +284,6 @@ final class TimerCore<E extends TimerEntry> {
         if (owner != me) {
             owner = me;
         }
-    }
-
-    /** @return true if the inbox or the wheel holds work due now (owner only) */
-    boolean hasDueWork() {
-        return !inboxIsEmpty() || wheel.delayToNext(ticker.read()) == 0;
     }
 
     private void expireOrDrop(E e) {
