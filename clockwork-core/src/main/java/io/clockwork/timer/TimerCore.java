@@ -85,7 +85,10 @@ final class TimerCore<E extends TimerEntry> {
     private final long maxPending;
     private final long origin;
     private final long tickNanos;
-    /** Counts schedules too (see {@link MpscInbox}): a counter beside it would cost a second locked instruction. */
+    /**
+     * The hand-off for threads without a lane, and for nothing else. Counts schedules too (see {@link MpscInbox}): a
+     * counter beside it would cost a second locked instruction.
+     */
     private final MpscInbox<E> inbox;
     /** The first choice for a schedule: a release store instead of the inbox's CAS (see {@link ProducerLanes}). */
     private final ProducerLanes<E> lanes = new ProducerLanes<>();
