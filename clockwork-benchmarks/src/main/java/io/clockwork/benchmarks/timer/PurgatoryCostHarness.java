@@ -74,8 +74,8 @@ public final class PurgatoryCostHarness {
                     rows.add(Arrays.asList(r));
                 }
             } catch (IllegalStateException childFailed) {
-                // Netty's JVM has been seen to die in G1 ("Overflow during reference processing") after a round:
-                // report it in the table and go on with the other rivals rather than lose their figures.
+                // Without -XX:MarkStackSize=32M Netty's JVM died in G1 ("Overflow during reference processing"; see
+                // PurgatoryBenchmark): report a dead child in the table and go on with the other rivals.
                 rows.add(List.of(rival, "failed: " + childFailed.getMessage().replace('|', '/'), "", "", "", "", "",
                         ""));
             }
@@ -86,8 +86,11 @@ public final class PurgatoryCostHarness {
                 "rest ns/op", "process CPU ns/op", "one nanoTime() ns"), rows);
     }
 
-    /** One measured round, per operation. */
-    private record Round(double opsPerMicro, double wall, double producerCpu, double gcPause, double processCpu) {
+    /**
+     * One measured round: how many operations, and per operation the times in nanoseconds. The process's CPU time
+     * is read in the operating system's clock ticks (10 ms on Linux), so it means something over long rounds only.
+     */
+    record Round(long ops, double opsPerMicro, double wall, double producerCpu, double gcPause, double processCpu) {
 
         String row() {
             return String.format("%.2f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f", opsPerMicro, wall, producerCpu, gcPause,
@@ -130,7 +133,7 @@ public final class PurgatoryCostHarness {
                 System.out.println(); // keeps the loop's result alive
             }
             if (round >= warmup) {
-                Round r = new Round(ops * 1e3 / wall, (double) wall / ops, (double) cpu / ops, (double) gc / ops,
+                Round r = new Round(ops, ops * 1e3 / wall, (double) wall / ops, (double) cpu / ops, (double) gc / ops,
                         (double) process / ops);
                 System.out.println("round " + (round - warmup + 1) + ": " + r.row().replace('\t', ' '));
                 measured.add(r);

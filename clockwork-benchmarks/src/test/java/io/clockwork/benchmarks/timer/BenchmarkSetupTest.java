@@ -1,11 +1,14 @@
 package io.clockwork.benchmarks.timer;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /** Each benchmark's setup and one operation work for every rival, on tiny sizes (runs in about a second). */
 class BenchmarkSetupTest {
@@ -45,6 +48,31 @@ class BenchmarkSetupTest {
         } finally {
             benchmark.close();
         }
+    }
+
+    @ParameterizedTest
+    @MethodSource("rivals")
+    void costRoundRunsTheOperationsAskedForAndSplitsTheirTime(String timer) {
+        PurgatoryCostHarness.Round round = PurgatoryCostHarness.measure(timer, 0, 1, 0, 3 * 4096);
+        assertThat(round.ops()).isEqualTo(3 * 4096);
+        assertThat(round.wall()).isCloseTo(1e3 / round.opsPerMicro(), within(1e-9 * round.wall()));
+        // One thread's CPU time cannot exceed the wall time it ran in. (The process's CPU time comes in clock ticks
+        // of 10 ms, too coarse for a round this short.)
+        assertThat(round.producerCpu()).isPositive().isLessThanOrEqualTo(round.wall() * 1.1);
+        assertThat(round.gcPause()).isGreaterThanOrEqualTo(0);
+    }
+
+    @Test
+    void costRoundByTimeLastsAtLeastThatLong() {
+        long roundNanos = TimeUnit.MILLISECONDS.toNanos(20);
+        PurgatoryCostHarness.Round round = PurgatoryCostHarness.measure(Rivals.CLOCKWORK, 0, 1, roundNanos, 0);
+        assertThat(round.ops() * round.wall()).isGreaterThanOrEqualTo(roundNanos * 0.999);
+        assertThat(round.ops() % 4096).isZero();
+    }
+
+    @Test
+    void nanoTimeCostIsMeasured() {
+        assertThat(PurgatoryCostHarness.nanoTimeCost()).isPositive().isLessThan(10_000);
     }
 
     @ParameterizedTest
