@@ -30,8 +30,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Why the same number of operations for every rival, not the same time: the timers that are not cancelled (one
  * in ten, due up to a minute later) pile up, and what a collection costs depends on them. In a fixed time a faster
  * rival builds a larger timer, and a slower one may finish its iteration before a collection ever copies its
- * survivors twice, as it would in a broker that runs for hours: with 2 s iterations Kafka's timer spent 0 to 5 ns
- * per operation in collection pauses and ours 9 to 12 ({@link PurgatoryCostHarness} measures both designs). With
+ * survivors twice, as it would in a broker that runs for hours: with 2 s iterations Kafka's timer spent 4 to 9 ns
+ * per operation in collection pauses (0 to 14 from one iteration to the next) and ours 10 to 12; with equal work,
+ * 11 to 14 and 8 to 11 ({@link PurgatoryCostHarness} measures both designs). With
  * equal work every rival holds the same timers when it is collected, and {@value #OPS} operations are enough for
  * several young collections in every rival, so each survivor is copied as often as in a long run. Each iteration
  * gets a fresh timer, so survivors do not pile up across iterations either.

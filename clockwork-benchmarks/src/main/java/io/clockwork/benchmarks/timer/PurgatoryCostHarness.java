@@ -21,14 +21,16 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Why: the throughput benchmark says how fast each rival is; this says why, in terms a reader can check. It is a
  * diagnostic, not the figure to quote: the ratios to quote come from the JMH run. One fresh JVM per rival (as JMH
- * forks one per parameter), default JVM flags; the first rounds are warm-up and not reported.
+ * forks one per parameter) with this JVM's flags: run it with {@code -XX:MarkStackSize=32M}, as the benchmark's
+ * forks are (see {@link PurgatoryBenchmark}), or Netty's child may die. The first rounds are warm-up and not
+ * reported.
  *
  * <p>A round is {@code --ops} operations, as an iteration of the benchmark is; with {@code --seconds} it is that many
  * seconds instead, the design the benchmark had before, kept here to show what it did to the comparison (see
  * {@link PurgatoryBenchmark} for why).
  *
- * <p>Usage: {@code java -cp benchmarks.jar io.clockwork.benchmarks.timer.PurgatoryCostHarness [--timer
- * clockwork,kafka,netty] [--warmup 3] [--rounds 5] [--ops 33554432 | --seconds 2]}
+ * <p>Usage: {@code java -XX:MarkStackSize=32M -cp benchmarks.jar io.clockwork.benchmarks.timer.PurgatoryCostHarness
+ * [--timer clockwork,kafka,netty] [--warmup 3] [--rounds 5] [--ops 33554432 | --seconds 2]}
  */
 public final class PurgatoryCostHarness {
 

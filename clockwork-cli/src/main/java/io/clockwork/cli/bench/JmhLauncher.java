@@ -33,8 +33,9 @@ final class JmhLauncher {
     static final List<String> QUICK = List.of("-f", "1", "-wi", "1", "-w", "500ms", "-i", "2", "-r", "500ms");
     /**
      * JMH settings of a full {@code clockwork bench} run: one fork, 3 x 2 s warmup, 6 x 2 s measurement (the timer
-     * figures in docs/benchmarks.md come from the JMH command given there: two forks of 3 + 4 iterations). They override the classes' own annotations (a single-shot benchmark then takes 3 + 6
-     * shots); JMH's bare defaults (5 forks of 5 x 10 s for each rival) would take hours per suite.
+     * figures in docs/benchmarks.md come from the JMH command given there: two forks of 3 + 4 iterations). They
+     * override the classes' own annotations (a single-shot benchmark then takes 3 + 6 shots); JMH's bare defaults
+     * (5 forks of 5 x 10 s for each rival) would take hours per suite.
      */
     static final List<String> FULL = List.of("-f", "1", "-wi", "3", "-w", "2s", "-i", "6", "-r", "2s");
 
