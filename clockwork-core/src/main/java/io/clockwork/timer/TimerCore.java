@@ -35,9 +35,10 @@ import java.util.function.Predicate;
  * slower, from the extra GC work.
  *
  * <p>Wake-up protocol (Dekker style on two volatiles): the owner publishes {@code wakeAt} (when it intends to wake)
- * and then re-checks the inbox and lanes; a producer hands its entry over and then reads {@code wakeAt}. With a
- * fence on both sides one of them sees the other, so an earlier timer never waits for a later wake-up, and producers
- * whose timer is not earlier pay no syscall. The owner's side always has its fence (a volatile store). The
+ * and then takes in what the inbox and lanes hold, publishing an earlier time if something taken is due sooner
+ * ({@link #settleWakeAt}); a producer hands its entry over and then reads {@code wakeAt}. With a fence on both
+ * sides one of them sees the other, so an earlier timer never waits for a later wake-up, and producers whose timer
+ * is not earlier pay no syscall. The owner's side always has its fence (a volatile store). The
  * producer's side has it through the inbox CAS, or an explicit fence, only for entries due within
  * {@link #MAX_PARK_NANOS} plus a tick: a lane entry due later needs no wake-up, because the owner never sleeps
  * longer than {@link #MAX_PARK_NANOS} without looking at the lanes again. Before a longer sleep (an idle timer,
@@ -217,8 +218,12 @@ final class TimerCore<E extends TimerEntry> {
             VarHandle.fullFence();
         }
         long w = (long) SLOT.getVolatile(slots, WAKE_AT);
-        if (w != AWAKE && deadline <= w - tickNanos && SLOT.compareAndSet(slots, WAKE_AT, w, AWAKE)) {
-            LockSupport.unpark(owner);
+        while (w != AWAKE && deadline <= w - tickNanos) {
+            if (SLOT.compareAndSet(slots, WAKE_AT, w, AWAKE)) {
+                LockSupport.unpark(owner);
+                break;
+            }
+            w = (long) SLOT.getVolatile(slots, WAKE_AT); // the owner published an earlier wake-up meanwhile
         }
         if (stopped && entry.transition(TimerEntry.CANCELLED)) {
             // Raced with stop(): the owner's final sweep did not take the entry, so it is ours to reject.
@@ -303,6 +308,9 @@ final class TimerCore<E extends TimerEntry> {
     /**
      * Sleeps until the next bucket is due, an earlier timer arrives, {@code maxNanos} pass, or {@link #wake()}.
      * Owner only.
+     *
+     * @param maxNanos the longest sleep; capped at {@link #MAX_PARK_NANOS} if the owner holds entries once it has
+     *                 taken what producers handed over
      */
     void awaitWork(long maxNanos) {
         claimOwnership();
@@ -311,21 +319,25 @@ final class TimerCore<E extends TimerEntry> {
         if (untilNext <= 0) {
             return;
         }
-        SLOT.setVolatile(slots, WAKE_AT, wheel.deadlineAfter(start, untilNext));
-        long delay = Math.min(untilNext, maxNanos);
-        if (delay > MAX_PARK_NANOS && inboxIsEmpty() && !stopped) {
+        untilNext = settleWakeAt(start, untilNext);
+        long cap = isIdle() ? maxNanos : Math.min(maxNanos, MAX_PARK_NANOS);
+        long delay = Math.min(untilNext, cap);
+        if (delay > MAX_PARK_NANOS && !stopped) {
             // A grace period before a long sleep. A producer whose lane entry falls due no sooner than
             // MAX_PARK_NANOS from now publishes it with a release store and no fence, then reads wakeAt: it may
-            // read AWAKE while the check above misses its entry (each thread's store still on its way to the
-            // other). A store reaches other cores within nanoseconds, so the check after this bounded sleep finds
-            // the entry; a producer that reads wakeAt after the store above sees the long sleep and wakes us.
+            // read AWAKE while the owner's look misses its entry (each thread's store still on its way to the
+            // other). A store reaches other cores within nanoseconds, so the look after this bounded sleep finds
+            // the entry; a producer that reads wakeAt after it was published sees the long sleep and wakes us.
             LockSupport.parkNanos(this, MAX_PARK_NANOS);
             long now = ticker.read();
             // Re-read the time: a ManualTicker's listener may have woken us (consuming the unpark) to expire.
             long waited = now - start;
-            delay = Math.min(untilNextWork(now), maxNanos == Long.MAX_VALUE ? maxNanos : maxNanos - waited);
+            untilNext = untilNextWork(now);
+            untilNext = untilNext <= 0 ? 0 : settleWakeAt(now, untilNext);
+            cap = isIdle() ? maxNanos : Math.min(maxNanos, MAX_PARK_NANOS);
+            delay = Math.min(untilNext, cap == Long.MAX_VALUE ? cap : cap - waited);
         }
-        if (delay > 0 && inboxIsEmpty() && !stopped) {
+        if (delay > 0 && !stopped) {
             if (delay == Long.MAX_VALUE) {
                 LockSupport.park(this);
             } else {
@@ -333,6 +345,37 @@ final class TimerCore<E extends TimerEntry> {
             }
         }
         SLOT.setVolatile(slots, WAKE_AT, AWAKE);
+    }
+
+    /**
+     * The owner's side of the wake-up handshake: publishes when it means to wake, then takes in what producers
+     * handed over meanwhile and looks again, until nothing taken falls due before the published time. Owner only.
+     *
+     * <p>Why it takes entries rather than refusing to sleep while any wait: a producer that schedules without pause
+     * always has a fresh entry in its lane, and an owner that will not sleep past one spins, draining a few
+     * entries every microsecond and pulling each new timeout's cache line away while the producer is still
+     * writing the next one beside it. Entries due after the published time need no earlier wake-up: they are
+     * filed now, and whatever is handed over later is the producers' to signal (see the class comment).
+     *
+     * @param now       the ticker reading the wait starts from
+     * @param untilNext nanoseconds from {@code now} until the owner next has work, positive
+     * @return nanoseconds from {@code now} until the owner next has work, with everything taken in; 0 if now
+     */
+    private long settleWakeAt(long now, long untilNext) {
+        while (true) {
+            SLOT.setVolatile(slots, WAKE_AT, wheel.deadlineAfter(now, untilNext));
+            if (inbox.drain(linkOrDrop) + lanes.drain(linkOrDrop) == 0) {
+                return untilNext;
+            }
+            long after = untilNextWork(now);
+            if (after >= untilNext) {
+                return untilNext;
+            }
+            if (after <= 0) {
+                return 0;
+            }
+            untilNext = after;
+        }
     }
 
     /** @return nanoseconds from {@code now} until the wheel or the nursery next has work; owner only */
