@@ -1,6 +1,7 @@
 package io.clockwork.timer;
 
 import io.clockwork.time.ManualTicker;
+import io.clockwork.time.Ticker;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,6 +54,40 @@ class WheelTimerTest {
             timer.schedule(ran::countDown, Duration.ZERO);
             assertThat(ran.await(20, TimeUnit.SECONDS)).as("probe ran").isTrue();
         }
+    }
+
+    @Test
+    void driverSleepsBetweenPassesWhileAProducerKeepsScheduling() {
+        // A producer that never pauses always has a fresh timeout in its lane. The driver must take such timeouts
+        // in and sleep until it has work, not refuse to sleep while any wait: that spun a whole core. Its passes
+        // are counted by its clock reads (a few per pass); the clock stands still, so it has nothing to expire.
+        AtomicReference<Thread> driver = new AtomicReference<>();
+        AtomicLong driverReads = new AtomicLong();
+        Ticker stopped = () -> {
+            if (Thread.currentThread() == driver.get()) {
+                driverReads.incrementAndGet();
+            }
+            return 0L;
+        };
+        WheelTimer timer = track(WheelTimer.builder().ticker(stopped).name("steady-producer").threadFactory(r -> {
+            Thread t = new Thread(r, "steady-producer");
+            t.setDaemon(true);
+            driver.set(t);
+            return t;
+        }).build());
+        long start = System.nanoTime();
+        long scheduled = 0;
+        do {
+            for (int i = 0; i < 1_000; i++) {
+                timer.schedule(() -> { }, Duration.ofHours(1)).cancel();
+            }
+            scheduled += 1_000;
+        } while (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(300));
+        // Asleep between passes, it wakes every few milliseconds: some hundreds of reads. Spinning, it made
+        // tens of thousands of passes in this time.
+        assertThat(driverReads.get()).as("driver clock reads while %d timers were scheduled", scheduled)
+                .isLessThan(5_000);
+        assertThat(timer.pendingCount()).isZero();
     }
 
     @Test
