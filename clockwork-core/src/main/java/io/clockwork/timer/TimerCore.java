@@ -352,10 +352,11 @@ final class TimerCore<E extends TimerEntry> {
      * handed over meanwhile and looks again, until nothing taken falls due before the published time. Owner only.
      *
      * <p>Why it takes entries rather than refusing to sleep while any wait: a producer that schedules without pause
-     * always has a fresh entry in its lane, and an owner that will not sleep past one spins, draining a few
-     * entries every microsecond and pulling each new timeout's cache line away while the producer is still
-     * writing the next one beside it. Entries due after the published time need no earlier wake-up: they are
-     * filed now, and whatever is handed over later is the producers' to signal (see the class comment).
+     * always has a fresh entry in its lane, and an owner that will not sleep past one spins, draining a few dozen
+     * entries every few microseconds: 47,000 to 490,000 passes a second under the purgatory benchmark's load,
+     * where one per tick is meant, and a third of a core. Entries due after the published time need no earlier
+     * wake-up: they are filed now, and whatever is handed over later is the producers' to signal (see the class
+     * comment).
      *
      * @param now       the ticker reading the wait starts from
      * @param untilNext nanoseconds from {@code now} until the owner next has work, positive
