@@ -320,8 +320,7 @@ final class TimerCore<E extends TimerEntry> {
             return;
         }
         untilNext = settleWakeAt(start, untilNext);
-        long cap = isIdle() ? maxNanos : Math.min(maxNanos, MAX_PARK_NANOS);
-        long delay = Math.min(untilNext, cap);
+        long delay = Math.min(untilNext, longestSleep(maxNanos));
         if (delay > MAX_PARK_NANOS && !stopped) {
             // A grace period before a long sleep. A producer whose lane entry falls due no sooner than
             // MAX_PARK_NANOS from now publishes it with a release store and no fence, then reads wakeAt: it may
@@ -334,7 +333,7 @@ final class TimerCore<E extends TimerEntry> {
             long waited = now - start;
             untilNext = untilNextWork(now);
             untilNext = untilNext <= 0 ? 0 : settleWakeAt(now, untilNext);
-            cap = isIdle() ? maxNanos : Math.min(maxNanos, MAX_PARK_NANOS);
+            long cap = longestSleep(maxNanos);
             delay = Math.min(untilNext, cap == Long.MAX_VALUE ? cap : cap - waited);
         }
         if (delay > 0 && !stopped) {
@@ -345,6 +344,11 @@ final class TimerCore<E extends TimerEntry> {
             }
         }
         SLOT.setVolatile(slots, WAKE_AT, AWAKE);
+    }
+
+    /** @return {@code maxNanos}, capped at {@link #MAX_PARK_NANOS} while the owner holds entries to purge */
+    private long longestSleep(long maxNanos) {
+        return isIdle() ? maxNanos : Math.min(maxNanos, MAX_PARK_NANOS);
     }
 
     /**
