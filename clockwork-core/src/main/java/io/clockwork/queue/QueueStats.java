@@ -11,20 +11,37 @@ import java.util.Optional;
  * @param ready     messages due and waiting for a consumer
  * @param inFlight  messages delivered and not yet acked, nacked or timed out
  * @param dead      messages in the dead-letter set
+ * @param lost      messages the backend can no longer deliver because its store dropped part of their state (on
+ *                  Redis: keys evicted under memory pressure, see {@code RedisDelayedQueue}): counted, never silently
+ *                  forgotten. Always 0 in process.
  * @param nextDueIn time until the earliest delayed message is due; empty if none is delayed
  */
-public record QueueStats(long delayed, long ready, long inFlight, long dead, Optional<Duration> nextDueIn) {
+public record QueueStats(long delayed, long ready, long inFlight, long dead, long lost,
+                         Optional<Duration> nextDueIn) {
 
     /** Validates the counts. */
     public QueueStats {
-        if (delayed < 0 || ready < 0 || inFlight < 0 || dead < 0) {
+        if (delayed < 0 || ready < 0 || inFlight < 0 || dead < 0 || lost < 0) {
             throw new IllegalArgumentException("counts must not be negative: delayed=" + delayed + ", ready="
-                    + ready + ", inFlight=" + inFlight + ", dead=" + dead);
+                    + ready + ", inFlight=" + inFlight + ", dead=" + dead + ", lost=" + lost);
         }
         Objects.requireNonNull(nextDueIn, "nextDueIn");
     }
 
-    /** @return every message the queue holds, dead letters included */
+    /**
+     * Counts of a queue that has lost nothing.
+     *
+     * @param delayed   messages not yet due
+     * @param ready     messages due and waiting for a consumer
+     * @param inFlight  messages delivered and not yet acked
+     * @param dead      dead letters
+     * @param nextDueIn time until the earliest delayed message is due
+     */
+    public QueueStats(long delayed, long ready, long inFlight, long dead, Optional<Duration> nextDueIn) {
+        this(delayed, ready, inFlight, dead, 0, nextDueIn);
+    }
+
+    /** @return every message the queue holds, dead letters included (lost messages are not held) */
     public long total() {
         return delayed + ready + inFlight + dead;
     }
