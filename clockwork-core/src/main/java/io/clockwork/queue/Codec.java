@@ -29,7 +29,13 @@ public interface Codec<V> {
      */
     V decode(byte[] bytes);
 
-    /** @return the strict UTF-8 codec: malformed input fails to decode rather than turning into U+FFFD */
+    /**
+     * The strict UTF-8 codec: a string with an unpaired surrogate fails to encode, and malformed bytes fail to decode,
+     * each with a {@link CodecException}, rather than turning into '?' or U+FFFD. So every value it accepts comes
+     * back equal, and no two different values share a payload.
+     *
+     * @return the codec
+     */
     static Codec<String> string() {
         return StringCodec.INSTANCE;
     }
@@ -46,7 +52,17 @@ public interface Codec<V> {
         @Override
         public byte[] encode(String value) {
             Objects.requireNonNull(value, "value");
-            return value.getBytes(StandardCharsets.UTF_8);
+            // The JDK's encoder is the fast path; it writes '?' for an unpaired surrogate, so bytes without a '?'
+            // prove the string well-formed, and only strings with a '?' pay for the walk over their chars.
+            byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+            if (Utf8.containsQuestionMark(bytes)) {
+                int checked = Utf8.encodedLength(value);
+                if (checked < 0) {
+                    throw new CodecException("Codec.string(): value is not well-formed Unicode, so UTF-8 cannot encode"
+                            + " it: " + Utf8.describeUnpaired(value, checked), null);
+                }
+            }
+            return bytes;
         }
 
         @Override

@@ -90,10 +90,13 @@ public interface DelayedQueue<V> extends AutoCloseable {
     /**
      * Adds a message under the caller's id, unless a message with that id is already in the queue.
      *
-     * @param id    the id: not empty, at most {@link #MAX_ID_BYTES} UTF-8 bytes
+     * @param id    the id: not empty, well-formed Unicode (no unpaired surrogate: the id must round-trip through
+     *              UTF-8, as Redis keeps it as bytes), at most {@link #MAX_ID_BYTES} UTF-8 bytes
      * @param value the value
      * @param delay how long until it is due
      * @return true if added; false, changing nothing, if the id is delayed, ready, in flight or dead
+     * @throws IllegalArgumentException if the id is empty, holds an unpaired surrogate or is too long (the message
+     *                                  names {@code id}), or as for {@link #offer(Object, Duration)}
      * @see #offer(Object, Duration)
      */
     boolean offer(String id, V value, Duration delay);
@@ -126,8 +129,8 @@ public interface DelayedQueue<V> extends AutoCloseable {
      * @param delay    how long until they are due; zero or negative: due now; at most {@link #MAX_DELAY}
      * @return the ids added, in iteration order; an id missing from it was delayed, ready, in flight or dead and
      *         is unchanged
-     * @throws IllegalArgumentException if there are more than {@link #MAX_BATCH} entries, an id is empty or too
-     *                                  long, the delay exceeds {@link #MAX_DELAY} or an encoded value exceeds the
+     * @throws IllegalArgumentException if there are more than {@link #MAX_BATCH} entries, an id is empty, holds an
+     *                                  unpaired surrogate or is too long, the delay exceeds {@link #MAX_DELAY} or an encoded value exceeds the
      *                                  maximum payload size (nothing is stored)
      * @throws CodecException           if the codec cannot encode a value (nothing is stored)
      * @throws IllegalStateException    if the queue is closed
@@ -139,6 +142,8 @@ public interface DelayedQueue<V> extends AutoCloseable {
      *
      * @param id the message id
      * @return true if this call removed it; false if unknown, dead, acked or already cancelled
+     * @throws IllegalArgumentException if the id could never be offered: empty, holding an unpaired surrogate or
+     *                                  longer than {@link #MAX_ID_BYTES} UTF-8 bytes
      */
     boolean cancel(String id);
 
@@ -148,6 +153,8 @@ public interface DelayedQueue<V> extends AutoCloseable {
      * @param id    the message id
      * @param delay the new delay; zero or negative: due now; at most {@link #MAX_DELAY}
      * @return true if moved; false if unknown, in flight, dead or gone
+     * @throws IllegalArgumentException if the id could never be offered (as for {@link #cancel}) or the delay
+     *                                  exceeds {@link #MAX_DELAY}
      */
     boolean reschedule(String id, Duration delay);
 
@@ -213,6 +220,7 @@ public interface DelayedQueue<V> extends AutoCloseable {
      *
      * @param id the message id
      * @return true if it was dead and is now ready
+     * @throws IllegalArgumentException if the id could never be offered (as for {@link #cancel})
      */
     boolean requeueDead(String id);
 

@@ -231,7 +231,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
     @Override
     public boolean cancel(String id) {
-        Objects.requireNonNull(id, "id");
+        settings.checkId(id);
         lock.lock();
         try {
             checkOpen();
@@ -250,7 +250,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
     @Override
     public boolean reschedule(String id, Duration delay) {
-        Objects.requireNonNull(id, "id");
+        settings.checkId(id);
         long delayNanos = settings.delayNanos(delay);
         lock.lock();
         try {
@@ -422,7 +422,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
     @Override
     public boolean requeueDead(String id) {
-        Objects.requireNonNull(id, "id");
+        settings.checkId(id);
         lock.lock();
         try {
             checkOpen();

@@ -1,6 +1,5 @@
 package io.clockwork.queue;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -107,18 +106,28 @@ public final class QueueSettings<V> {
     }
 
     /**
-     * Checks a caller-supplied message id.
+     * Checks a caller-supplied message id, in one pass over its chars and without allocating.
+     *
+     * <p>An id must round-trip through UTF-8, because Redis keeps it as UTF-8 bytes: a string with an unpaired
+     * surrogate has no UTF-8 form, and encoders write '?' in its place, so "a", U+D800, "b" and "a", U+DC00, "b"
+     * would both become {@code "a?b"}. Every backend rejects such ids, so that an id means the same everywhere.
      *
      * @param id the id
      * @return the id
-     * @throws IllegalArgumentException if empty or longer than {@link DelayedQueue#MAX_ID_BYTES} UTF-8 bytes
+     * @throws NullPointerException     if null
+     * @throws IllegalArgumentException if empty, holding an unpaired surrogate, or longer than
+     *                                  {@link DelayedQueue#MAX_ID_BYTES} UTF-8 bytes
      */
     public String checkId(String id) {
         Objects.requireNonNull(id, "id");
         if (id.isEmpty()) {
             throw new IllegalArgumentException("id must not be empty");
         }
-        int bytes = id.getBytes(StandardCharsets.UTF_8).length;
+        int bytes = Utf8.encodedLength(id);
+        if (bytes < 0) {
+            throw new IllegalArgumentException("id must be well-formed Unicode, which round-trips through UTF-8;"
+                    + " it has " + Utf8.describeUnpaired(id, bytes));
+        }
         if (bytes > DelayedQueue.MAX_ID_BYTES) {
             throw new IllegalArgumentException("id must be at most " + DelayedQueue.MAX_ID_BYTES
                     + " UTF-8 bytes, was " + bytes);

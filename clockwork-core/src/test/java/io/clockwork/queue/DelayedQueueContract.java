@@ -681,6 +681,56 @@ public abstract class DelayedQueueContract {
     }
 
     @Test
+    void idsWithUnpairedSurrogatesAreRejectedNamingTheId() throws Exception {
+        DelayedQueue<String> q = queue();
+        // UTF-8 cannot encode a lone surrogate: encoders write '?' for each, so the first two would both be "a?b"
+        // on a backend that keeps ids as bytes; the last holds a low and a high surrogate in the wrong order.
+        List<String> malformed = List.of("a\uD800b", "a\uDC00b", "\uD800", "ab\uDBFF", "\uDC00\uD800x");
+        String existing = q.offer("a?b", "kept", FAR) ? "a?b" : null;
+        for (String bad : malformed) {
+            Map<String, String> batch = new LinkedHashMap<>();
+            batch.put("fine", "v");
+            batch.put(bad, "w");
+            List<Callable<?>> calls = List.of(
+                    () -> q.offer(bad, "v", Duration.ZERO),
+                    () -> q.offerAll(batch, Duration.ZERO),
+                    () -> q.cancel(bad),
+                    () -> q.reschedule(bad, Duration.ZERO),
+                    () -> q.requeueDead(bad));
+            for (Callable<?> call : calls) {
+                assertThatThrownBy(call::call).as("id %s", bad.codePoints().mapToObj(Integer::toHexString).toList())
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageStartingWith("id ").hasMessageContaining("surrogate");
+            }
+        }
+        assertThat(countsOf(q)).as("nothing stored, nothing moved").isEqualTo(counts(1, 0, 0, 0));
+        assertThat(existing).isNotNull();
+        assertThat(q.offer("fine", "v", Duration.ZERO)).as("the rejected batches did not take the id").isTrue();
+
+        // Well-formed supplementary characters are fine, count four UTF-8 bytes each and stay distinct.
+        String grin = "\uD83D\uDE00"; // U+1F600
+        assertThat(q.offer("a" + grin + "b", "v", Duration.ZERO)).isTrue();
+        assertThat(q.offer("a" + grin + "b", "v", Duration.ZERO)).as("same id: deduplicated").isFalse();
+        assertThat(q.offer(grin.repeat(DelayedQueue.MAX_ID_BYTES / 4), "v", Duration.ZERO)).isTrue();
+        assertThatThrownBy(() -> q.offer(grin.repeat(DelayedQueue.MAX_ID_BYTES / 4) + "x", "v", Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(String.valueOf(DelayedQueue.MAX_ID_BYTES)).hasMessageContaining("257");
+        assertThat(q.cancel("a?b")).as("the id '?' itself is an ordinary id").isTrue();
+    }
+
+    @Test
+    void valueWithAnUnpairedSurrogateIsRefusedByTheStringCodecAndNothingIsStored() {
+        DelayedQueue<String> q = queue();
+        assertThatThrownBy(() -> q.offer("a\uD800b", Duration.ZERO)).isInstanceOf(CodecException.class)
+                .hasMessageContaining("Codec.string()").hasMessageContaining("surrogate");
+        assertThatThrownBy(() -> q.offer("own", "a\uDC00b", Duration.ZERO)).isInstanceOf(CodecException.class);
+        assertThatThrownBy(() -> q.offerAll(List.of("fine", "x\uDBFF"), Duration.ZERO))
+                .isInstanceOf(CodecException.class);
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+        assertThat(q.offer("own", "a?b \uD83D\uDE00", Duration.ZERO)).as("the failed offer did not take the id").isTrue();
+    }
+
+    @Test
     void useAfterCloseFailsNamingTheQueue() throws Exception {
         DelayedQueue<String> q = queue();
         String id = q.offer("kept", Duration.ZERO);
