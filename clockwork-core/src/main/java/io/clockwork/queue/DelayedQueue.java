@@ -77,14 +77,18 @@ public interface DelayedQueue<V> extends AutoCloseable {
      * Adds a message under a new id; the {@code long, TimeUnit} form Redisson's {@code RDelayedQueue} has.
      *
      * @param value the value
-     * @param delay how long until it is due, in {@code unit}
+     * @param delay how long until it is due, in {@code unit}; zero or negative (down to {@link Long#MIN_VALUE} of
+     *              any unit): due now; at most {@link #MAX_DELAY}, checked in {@code unit}, so that amounts a
+     *              {@link Duration} cannot hold are rejected as too long rather than overflowing
      * @param unit  the unit of {@code delay}
      * @return the message id
+     * @throws IllegalArgumentException if the delay exceeds {@link #MAX_DELAY} (the message names {@code delay} and
+     *                                  {@code MAX_DELAY}), or as for {@link #offer(Object, Duration)}
+     * @throws NullPointerException     if {@code value} or {@code unit} is null
      * @see #offer(Object, Duration)
      */
     default String offer(V value, long delay, TimeUnit unit) {
-        java.util.Objects.requireNonNull(unit, "unit");
-        return offer(value, Duration.of(delay, unit.toChronoUnit()));
+        return offer(value, QueueSettings.delayOf(delay, unit));
     }
 
     /**
@@ -130,8 +134,8 @@ public interface DelayedQueue<V> extends AutoCloseable {
      * @return the ids added, in iteration order; an id missing from it was delayed, ready, in flight or dead and
      *         is unchanged
      * @throws IllegalArgumentException if there are more than {@link #MAX_BATCH} entries, an id is empty, holds an
-     *                                  unpaired surrogate or is too long, the delay exceeds {@link #MAX_DELAY} or an encoded value exceeds the
-     *                                  maximum payload size (nothing is stored)
+     *                                  unpaired surrogate or is too long, the delay exceeds {@link #MAX_DELAY} or an
+     *                                  encoded value exceeds the maximum payload size (nothing is stored)
      * @throws CodecException           if the codec cannot encode a value (nothing is stored)
      * @throws IllegalStateException    if the queue is closed
      */

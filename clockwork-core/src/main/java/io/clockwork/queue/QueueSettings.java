@@ -2,6 +2,7 @@ package io.clockwork.queue;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The options every {@link DelayedQueue} backend shares, and the argument checks that follow from them, so that
@@ -65,8 +66,7 @@ public final class QueueSettings<V> {
     public long delayNanos(Duration delay) {
         Objects.requireNonNull(delay, "delay");
         if (delay.compareTo(DelayedQueue.MAX_DELAY) > 0) {
-            throw new IllegalArgumentException("delay must be at most " + DelayedQueue.MAX_DELAY.toMillis()
-                    + " ms (DelayedQueue.MAX_DELAY, 2^52 ms: due times are exact doubles), was " + delay);
+            throw delayTooLong(delay.toString());
         }
         if (delay.isNegative()) {
             return 0L;
@@ -76,6 +76,38 @@ public final class QueueSettings<V> {
         } catch (ArithmeticException beyondLong) {
             return Long.MAX_VALUE;
         }
+    }
+
+    /**
+     * Converts a {@code long, TimeUnit} delay into the {@link Duration} the queue's methods take, for the
+     * {@code long, TimeUnit} overloads. It compares in {@code unit} first, so amounts too large for a
+     * {@code Duration} fail with the same error as any delay above {@link DelayedQueue#MAX_DELAY}, never with an
+     * {@link ArithmeticException}; negative amounts below {@code -MAX_DELAY} become {@code -MAX_DELAY}, which means
+     * "due now" like any negative delay.
+     *
+     * @param delay the amount
+     * @param unit  its unit
+     * @return the delay, in [{@code -MAX_DELAY}, {@code MAX_DELAY}]
+     * @throws NullPointerException     if {@code unit} is null
+     * @throws IllegalArgumentException if the delay exceeds {@link DelayedQueue#MAX_DELAY}
+     */
+    public static Duration delayOf(long delay, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit");
+        // MAX_DELAY in whole units, rounded down (saturated at Long.MAX_VALUE for nanoseconds): a larger amount is
+        // above MAX_DELAY, and an amount within +/- this bound converts to a Duration without overflow.
+        long max = unit.convert(DelayedQueue.MAX_DELAY);
+        if (delay > max) {
+            throw delayTooLong(delay + " " + unit);
+        }
+        if (delay < -max) {
+            return DelayedQueue.MAX_DELAY.negated();
+        }
+        return Duration.of(delay, unit.toChronoUnit());
+    }
+
+    private static IllegalArgumentException delayTooLong(String given) {
+        return new IllegalArgumentException("delay must be at most " + DelayedQueue.MAX_DELAY.toMillis()
+                + " ms (DelayedQueue.MAX_DELAY, 2^52 ms: due times are exact doubles), was " + given);
     }
 
     /**

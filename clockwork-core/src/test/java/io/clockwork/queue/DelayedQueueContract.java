@@ -270,6 +270,15 @@ public abstract class DelayedQueueContract {
         assertThat(q.reschedule(id, Duration.ofMillis(-1))).as("in flight").isFalse();
     }
 
+    @Test
+    void hugeNegativeDelayInTimeUnitsMeansDueNow() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer("days", Long.MIN_VALUE, TimeUnit.DAYS);
+        q.offer("millis", Long.MIN_VALUE, TimeUnit.MILLISECONDS);
+        q.offer("nanos", Long.MIN_VALUE, TimeUnit.NANOSECONDS);
+        assertThat(values(drain(q))).containsExactly("days", "millis", "nanos");
+    }
+
     // ---- cancel and reschedule ----
 
     @Test
@@ -654,6 +663,32 @@ public abstract class DelayedQueueContract {
     }
 
     @Test
+    void hugeDelayInTimeUnitsIsRejectedNamingMaxDelay() throws Exception {
+        DelayedQueue<String> q = queue();
+        String limit = String.valueOf(DelayedQueue.MAX_DELAY.toMillis());
+        // Long.MAX_VALUE of every unit from microseconds up exceeds MAX_DELAY, most of them beyond what a Duration
+        // holds; Long.MAX_VALUE nanoseconds (292 years) is within it.
+        List<TimeUnit> units = List.of(TimeUnit.DAYS, TimeUnit.HOURS, TimeUnit.MINUTES, TimeUnit.SECONDS,
+                TimeUnit.MILLISECONDS, TimeUnit.MICROSECONDS);
+        for (TimeUnit unit : units) {
+            assertThatThrownBy(() -> q.offer("v", Long.MAX_VALUE, unit)).as("%s", unit)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("delay ").hasMessageContaining("MAX_DELAY").hasMessageContaining(limit);
+        }
+        long maxMillis = DelayedQueue.MAX_DELAY.toMillis();
+        assertThatThrownBy(() -> q.offer("v", maxMillis + 1, TimeUnit.MILLISECONDS))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MAX_DELAY");
+        assertThatThrownBy(() -> q.offer("v", maxMillis / 1000 / 86_400 + 1, TimeUnit.DAYS))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MAX_DELAY");
+        assertThat(countsOf(q)).as("nothing stored").isEqualTo(counts(0, 0, 0, 0));
+
+        q.offer("longest", maxMillis, TimeUnit.MILLISECONDS);
+        q.offer("whole days", maxMillis / 1000 / 86_400, TimeUnit.DAYS);
+        q.offer("292 years", Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+        assertThat(countsOf(q)).isEqualTo(counts(3, 0, 0, 0));
+    }
+
+    @Test
     void payloadAboveMaxPayloadBytesIsRejectedNamingTheLimit() throws Exception {
         DelayedQueue<String> q = queue(b -> b.maxPayloadBytes(8));
         q.offer("12345678", Duration.ZERO);
@@ -727,7 +762,8 @@ public abstract class DelayedQueueContract {
         assertThatThrownBy(() -> q.offerAll(List.of("fine", "x\uDBFF"), Duration.ZERO))
                 .isInstanceOf(CodecException.class);
         assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
-        assertThat(q.offer("own", "a?b \uD83D\uDE00", Duration.ZERO)).as("the failed offer did not take the id").isTrue();
+        assertThat(q.offer("own", "a?b \uD83D\uDE00", Duration.ZERO)).as("the failed offer did not take the id")
+                .isTrue();
     }
 
     @Test
