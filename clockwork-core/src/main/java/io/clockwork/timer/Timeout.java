@@ -3,9 +3,9 @@ package io.clockwork.timer;
 /**
  * A handle to a task scheduled on a {@link WheelTimer}. Thread-safe.
  *
- * <p>A timeout ends in exactly one of three ways: it expires (its task is run or handed to the executor), it is
- * cancelled, or its timer stops first (then {@link WheelTimer#stop()} returns it). Whichever happens first wins;
- * the others become no-ops.
+ * <p>A timeout ends in exactly one of three ways: it expires (its task is run or handed to the executor; an
+ * executor's refusal is reported as a {@link TimeoutRejectedException}), it is cancelled, or its timer stops first
+ * (then {@link WheelTimer#stop()} returns it). Whichever happens first wins; the others become no-ops.
  */
 public interface Timeout {
 
@@ -17,7 +17,10 @@ public interface Timeout {
      */
     boolean cancel();
 
-    /** @return true once the timer has taken the task to run (it may still be running) */
+    /**
+     * @return true once the timer has taken the task to run: it may still be running, or, if the timer's executor
+     *         refused it, it never runs (the timer then reported a {@link TimeoutRejectedException})
+     */
     boolean isExpired();
 
     /** @return true if {@link #cancel()} succeeded */

@@ -13,6 +13,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
@@ -34,7 +35,9 @@ import java.util.function.BiConsumer;
  * <h2>Tasks</h2>
  * Tasks run on the driver thread unless an {@link Builder#executor(Executor) executor} is set; then a slow task
  * delays nothing else. A task that throws is reported to the {@link Builder#failureHandler failure handler} (by
- * default logged) and the timer keeps running.
+ * default logged) and the timer keeps running. A due timeout that the executor refuses is reported there too, as a
+ * {@link TimeoutRejectedException} carrying the timeout, and counted in {@link #rejectedCount()}; the timer does
+ * not retry it nor run it itself (see {@link Builder#executor(Executor)}).
  */
 public final class WheelTimer implements AutoCloseable {
 
@@ -44,6 +47,8 @@ public final class WheelTimer implements AutoCloseable {
     private final TimerCore<WheelTimeout> core;
     private final Executor executor;
     private final BiConsumer<? super Timeout, ? super Throwable> failureHandler;
+    /** Timeouts the executor refused; written by the driver thread only when one is refused. */
+    private final AtomicLong rejected = new AtomicLong();
     private final Thread driver;
     private final Runnable tickerListener;
     private volatile Set<Timeout> unrun;
@@ -129,6 +134,16 @@ public final class WheelTimer implements AutoCloseable {
         return core.pendingCount();
     }
 
+    /**
+     * Counts the due timeouts whose task the {@link Builder#executor(Executor) executor} refused, each of which was
+     * reported to the failure handler as a {@link TimeoutRejectedException}. Any thread.
+     *
+     * @return refusals since the timer was built; always 0 without an executor
+     */
+    public long rejectedCount() {
+        return rejected.get();
+    }
+
     /** @return the timer's name, also its thread's name with the default thread factory */
     public String name() {
         return core.name();
@@ -197,9 +212,15 @@ public final class WheelTimer implements AutoCloseable {
         }
         try {
             executor.execute(timeout);
-        } catch (RuntimeException rejected) {
-            reportFailure(timeout, rejected);
+        } catch (Throwable refusal) {
+            refused(timeout, refusal);
         }
+    }
+
+    /** The executor threw instead of taking the timeout: count it and report it, on the driver thread. */
+    private void refused(WheelTimeout timeout, Throwable refusal) {
+        rejected.incrementAndGet();
+        reportFailure(timeout, new TimeoutRejectedException(name(), timeout, executor, refusal));
     }
 
     void reportFailure(Timeout timeout, Throwable failure) {
@@ -212,7 +233,11 @@ public final class WheelTimer implements AutoCloseable {
     }
 
     private static void logFailure(Timeout timeout, Throwable failure) {
-        LOG.log(System.Logger.Level.WARNING, "timer task " + timeout.task() + " threw", failure);
+        if (failure instanceof TimeoutRejectedException refusal) {
+            LOG.log(System.Logger.Level.WARNING, refusal.getMessage(), refusal.getCause());
+        } else {
+            LOG.log(System.Logger.Level.WARNING, "timer task " + timeout.task() + " threw", failure);
+        }
     }
 
     private static long saturatedNanos(Duration d) {
@@ -324,7 +349,21 @@ public final class WheelTimer implements AutoCloseable {
         }
 
         /**
-         * @param executor runs expired tasks, so a slow task delays no other; default: the driver thread
+         * Sets what runs expired tasks, so that a slow task delays no other; default: the driver thread.
+         *
+         * <p>If the executor refuses a due timeout ({@code execute} throws, as a saturated or shut-down
+         * {@code ThreadPoolExecutor} does with its default policy), that task does not run: the timer reports it to
+         * the {@link #failureHandler failure handler} as a {@link TimeoutRejectedException}, which carries the
+         * {@link Timeout} and has the executor's exception as its cause, and counts it in
+         * {@link WheelTimer#rejectedCount()}; the default handler logs it as a refusal. The timeout stays expired
+         * ({@link Timeout#isExpired()} is true, {@link Timeout#cancel()} returns false) and is not among those
+         * {@link WheelTimer#stop()} returns. The timer neither retries nor runs the task on its own thread: a
+         * refusal is the executor's back-pressure or its shutdown, and running the task anyway would put it on the
+         * thread the executor exists to keep free. To run refused tasks on the timer thread instead, give the
+         * executor that policy (a {@code ThreadPoolExecutor} with {@code CallerRunsPolicy}); an executor that drops
+         * tasks without throwing ({@code DiscardPolicy}) hides them from the timer.
+         *
+         * @param executor runs expired tasks; its {@code execute} is called on the driver thread
          * @return this builder
          */
         public Builder executor(Executor executor) {
@@ -350,7 +389,9 @@ public final class WheelTimer implements AutoCloseable {
         }
 
         /**
-         * @param failureHandler told about each task that throws (and each executor rejection); default: logged
+         * @param failureHandler told, on the thread where it happened, about each task that throws (with what it
+         *                       threw) and each timeout the executor refuses (with a
+         *                       {@link TimeoutRejectedException}); default: logged through {@link System.Logger}
          * @return this builder
          */
         public Builder failureHandler(BiConsumer<? super Timeout, ? super Throwable> failureHandler) {

@@ -14,9 +14,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -320,16 +323,75 @@ class WheelTimerTest {
     }
 
     @Test
-    void executorRejectionIsReportedNotLost() {
+    void executorRejectionIsReportedAsARejectionCarryingTheTimeoutWhichNeverRuns() throws Exception {
+        AtomicReference<Timeout> reportedTimeout = new AtomicReference<>();
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-        WheelTimer timer = track(WheelTimer.builder().ticker(ticker)
-                .executor(r -> {
-                    throw new RejectedExecutionException("full");
-                })
-                .failureHandler((t, e) -> failures.add(e)).build());
-        timer.schedule(() -> { }, Duration.ZERO);
+        AtomicInteger refusals = new AtomicInteger(1);
+        Executor refusesOnce = r -> {
+            if (refusals.getAndDecrement() > 0) {
+                throw new RejectedExecutionException("full");
+            }
+            r.run();
+        };
+        WheelTimer timer = track(WheelTimer.builder().ticker(ticker).name("refused").executor(refusesOnce)
+                .failureHandler((t, e) -> {
+                    reportedTimeout.set(t);
+                    failures.add(e);
+                }).build());
+        AtomicInteger ran = new AtomicInteger();
+        Timeout refused = timer.schedule(ran::incrementAndGet, Duration.ofMillis(1));
+        ticker.advance(Duration.ofMillis(1));
         Await.until("rejection reported", () -> !failures.isEmpty());
-        assertThat(failures.peek()).hasMessage("full");
+
+        assertThat(failures).singleElement().isInstanceOfSatisfying(TimeoutRejectedException.class, e -> {
+            assertThat(e.timeout()).isSameAs(refused);
+            assertThat(e).isInstanceOf(RejectedExecutionException.class)
+                    .hasMessageContaining("refused").hasMessageContaining("will not run")
+                    .hasCauseInstanceOf(RejectedExecutionException.class).cause().hasMessage("full");
+        });
+        assertThat(reportedTimeout.get()).isSameAs(refused);
+        assertThat(timer.rejectedCount()).isOne();
+        // A refused timeout has expired: the timer's part is done, so it is neither pending nor cancellable.
+        assertThat(refused.isExpired()).isTrue();
+        assertThat(refused.isCancelled()).isFalse();
+        assertThat(refused.cancel()).isFalse();
+        assertThat(timer.pendingCount()).isZero();
+
+        // The timer goes on: the next timeout reaches the executor and runs; the refused one never did.
+        CountDownLatch next = new CountDownLatch(1);
+        timer.schedule(next::countDown, Duration.ofMillis(1));
+        ticker.advance(Duration.ofMillis(1));
+        assertThat(next.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(ran).hasValue(0);
+        assertThat(timer.rejectedCount()).isOne();
+        assertThat(timer.stop()).as("not abandoned at stop: reported when refused").doesNotContain(refused);
+    }
+
+    @Test
+    void shutDownExecutorsRefusalIsReportedDistinctlyFromATaskThatThrowsRejectedExecutionException()
+            throws Exception {
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+        try {
+            WheelTimer timer = track(WheelTimer.builder().ticker(ticker).executor(pool)
+                    .failureHandler((t, e) -> failures.add(e)).build());
+            timer.schedule(() -> {
+                throw new RejectedExecutionException("thrown by the task itself");
+            }, Duration.ZERO);
+            Await.until("task failure reported", () -> failures.size() == 1);
+            assertThat(failures.peek()).isNotInstanceOf(TimeoutRejectedException.class)
+                    .hasMessage("thrown by the task itself");
+            assertThat(timer.rejectedCount()).isZero();
+
+            pool.shutdown();
+            Timeout late = timer.schedule(() -> { }, Duration.ZERO);
+            Await.until("refusal reported", () -> failures.size() == 2);
+            assertThat(failures).last().isInstanceOfSatisfying(TimeoutRejectedException.class,
+                    e -> assertThat(e.timeout()).isSameAs(late));
+            assertThat(timer.rejectedCount()).isOne();
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
