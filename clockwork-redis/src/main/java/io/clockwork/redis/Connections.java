@@ -8,12 +8,15 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -51,6 +54,18 @@ abstract class Connections implements AutoCloseable {
 
     /** @return whether the server is a Redis Cluster */
     abstract boolean cluster();
+
+    /**
+     * A master of the deployment, for checks of its configuration.
+     *
+     * @param where    its address, e.g. {@code 127.0.0.1:7001}
+     * @param commands commands sent to it alone
+     */
+    record Master(String where, RedisClusterAsyncCommands<byte[], byte[]> commands) {
+    }
+
+    /** @return every master: the server itself, or each master of the Cluster as the client knows it now */
+    abstract List<Master> masters();
 
     @Override
     public abstract void close();
@@ -137,6 +152,11 @@ abstract class Connections implements AutoCloseable {
         }
 
         @Override
+        List<Master> masters() {
+            return List.of(new Master(where(), shared.async()));
+        }
+
+        @Override
         public void close() {
             shared.close();
             if (owned) {
@@ -170,6 +190,18 @@ abstract class Connections implements AutoCloseable {
         @Override
         boolean cluster() {
             return true;
+        }
+
+        @Override
+        List<Master> masters() {
+            List<Master> masters = new ArrayList<>();
+            for (RedisClusterNode node : shared.getPartitions()) {
+                if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+                    masters.add(new Master(node.getUri().getHost() + ":" + node.getUri().getPort(),
+                            shared.getConnection(node.getNodeId()).async()));
+                }
+            }
+            return masters;
         }
 
         @Override

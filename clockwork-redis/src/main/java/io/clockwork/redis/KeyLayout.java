@@ -14,7 +14,9 @@ import java.nio.charset.StandardCharsets;
  * cw:{name:p}:meta      HASH  id -&gt; "state attempts seq:payload"
  * cw:{name:p}:reason    HASH  id -&gt; why it died
  * cw:{name:p}:seq       STRING counter: FIFO tie-break and delivery receipts
+ * cw:{name:p}:lost      STRING messages dropped because Redis evicted part of their state
  * cw:{name:0}:signal    LIST  at most one wake-up token for blocked pollers (one per queue, in partition 0's slot)
+ * cw:{name:0}:config    HASH  the queue's partition count, written when the queue is first created
  * </pre>
  *
  * Redis Cluster hashes only the text between the first <code>{</code> and the next <code>}</code>, so every key of a
@@ -23,7 +25,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class KeyLayout {
 
-    private static final String[] PARTS = {"pending", "inflight", "dead", "payload", "meta", "reason", "seq"};
+    private static final String[] PARTS = {"pending", "inflight", "dead", "payload", "meta", "reason", "seq", "lost"};
 
     private final byte[][][] keys;
     private final byte[] signalKey;
@@ -61,6 +63,42 @@ final class KeyLayout {
     /** @return the key blocked pollers wait on */
     byte[] signalKey() {
         return signalKey;
+    }
+
+    /**
+     * @param name the queue's name
+     * @return the key of the queue's stored configuration (partition 0's slot)
+     */
+    static byte[] configKey(String name) {
+        return bytes(prefix(name, 0) + "config");
+    }
+
+    /**
+     * @param name      the queue's name
+     * @param partition the partition
+     * @return the partition's sequence counter, created by its first offer
+     */
+    static byte[] seqKey(String name, int partition) {
+        return bytes(prefix(name, partition) + "seq");
+    }
+
+    /**
+     * @param name      the queue's name
+     * @param partition the partition
+     * @return every key the partition may have, and for partition 0 the queue's signal and configuration keys, all
+     *         in the partition's slot
+     */
+    static byte[][] allKeys(String name, int partition) {
+        int extra = partition == 0 ? 2 : 0;
+        byte[][] k = new byte[PARTS.length + extra][];
+        for (int i = 0; i < PARTS.length; i++) {
+            k[i] = bytes(prefix(name, partition) + PARTS[i]);
+        }
+        if (partition == 0) {
+            k[PARTS.length] = bytes(prefix(name, 0) + "signal");
+            k[PARTS.length + 1] = configKey(name);
+        }
+        return k;
     }
 
     /** @return how many partitions */

@@ -135,19 +135,19 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private volatile long waiterDownUntil;
     private volatile boolean closed;
 
-    private RedisDelayedQueue(Builder<V> b, Connections connections) {
+    private RedisDelayedQueue(Builder<V> b, Connections connections, ScriptRunner scripts, int partitions) {
         this.settings = b.frozen();
         this.connections = connections;
-        this.keys = new KeyLayout(settings.name(), b.partitions, connections.cluster());
-        this.selector = new PartitionSelector(b.partitions);
+        this.keys = new KeyLayout(settings.name(), partitions, connections.cluster());
+        this.selector = new PartitionSelector(partitions);
         this.ticker = b.ticker;
-        this.partitionDownUntil = b.partitions > 1 ? new AtomicLongArray(b.partitions) : null;
-        this.partitionEmptyUntil = b.partitions > 1 ? new AtomicLongArray(b.partitions) : null;
-        this.offers = batchers(b.partitions, MAX_BATCH, Script.OFFER, this::splitOffers);
-        this.acks = batchers(b.partitions, MAX_BATCH, Script.ACK, RedisDelayedQueue::splitAcks);
-        this.polls = batchers(b.partitions, Integer.MAX_VALUE, Script.POLL, RedisDelayedQueue::splitPolls);
+        this.partitionDownUntil = partitions > 1 ? new AtomicLongArray(partitions) : null;
+        this.partitionEmptyUntil = partitions > 1 ? new AtomicLongArray(partitions) : null;
+        this.offers = batchers(partitions, MAX_BATCH, Script.OFFER, this::splitOffers);
+        this.acks = batchers(partitions, MAX_BATCH, Script.ACK, RedisDelayedQueue::splitAcks);
+        this.polls = batchers(partitions, Integer.MAX_VALUE, Script.POLL, this::splitPolls);
         this.waiterDownUntil = ticker.read();
-        this.scripts = new ScriptRunner(connections, settings.name(), b.commandTimeout, b.retryFor, b.ticker);
+        this.scripts = scripts;
         this.waiter = new SignalWaiter(connections, keys.signalKey(), this::signal);
         this.recheckMillis = b.recheckInterval.toMillis();
         this.maxAttemptsArg = arg(settings.maxAttempts());
@@ -600,14 +600,15 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     /**
-     * Poll reply: {k, next event, must signal, k x (id, META value)}: the first k calls get one message each, in
-     * order, the others {0, next event, 0}.
+     * Poll reply: {k, next event, must signal, lost, k x (id, META value)}: the first k calls get one message each,
+     * in order, the others {0, next event, 0}; lost messages are reported here, once for the batch.
      */
-    private static void splitPolls(List<Call> batch, List<Object> reply) {
+    private void splitPolls(List<Call> batch, List<Object> reply) {
+        reportLost(reply);
         long k = (Long) reply.get(0);
         for (int i = 0; i < batch.size(); i++) {
             if (i < k) {
-                int at = 3 + 2 * i;
+                int at = 4 + 2 * i;
                 batch.get(i).complete(Arrays.asList(1L, -1L, i == 0 ? reply.get(2) : 0L, reply.get(at),
                         reply.get(at + 1)));
             } else {
@@ -867,12 +868,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         // Partitioned: one attempt, then the poll moves on (a down partition is retried on the next pass).
         List<Object> r = partitionDownUntil == null ? scripts.run("poll", Script.POLL, keys.keys(p), args)
                 : scripts.runOnce("poll", Script.POLL, keys.keys(p), args);
+        reportLost(r);
         long k = (Long) r.get(0);
         if ((Long) r.get(2) == 1L) {
             signal();
         }
         for (int i = 0; i < k; i++) {
-            int at = 3 + 2 * i;
+            int at = 4 + 2 * i;
             String id = string(r.get(at));
             Taken t = Taken.parse((byte[]) r.get(at + 1));
             long receipt = t.receipt();
@@ -932,6 +934,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         long ready = 0;
         long inFlight = 0;
         long dead = 0;
+        long lost = 0;
         long nextDue = -1;
         for (int p = 0; p < keys.partitions(); p++) {
             List<Object> r = scripts.run("stats", Script.STATS, keys.keys(p), maxAttemptsArg, arg(SWEEP_LIMIT));
@@ -939,12 +942,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             ready += (Long) r.get(1);
             inFlight += (Long) r.get(2);
             dead += (Long) r.get(3);
+            lost += (Long) r.get(5);
             long next = (Long) r.get(4);
             if (next >= 0 && (nextDue < 0 || next < nextDue)) {
                 nextDue = next;
             }
         }
-        return new QueueStats(delayed, ready, inFlight, dead,
+        return new QueueStats(delayed, ready, inFlight, dead, lost,
                 nextDue < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(nextDue)));
     }
 
@@ -997,6 +1001,34 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public String name() {
         return settings.name();
+    }
+
+    /** @return the partition count in use: the one stored with the queue (see {@link Builder#partitions(int)}) */
+    public int partitions() {
+        return keys.partitions();
+    }
+
+    /**
+     * Deletes every key of this queue on Redis: all partitions' messages (delayed, ready, in flight and dead), its
+     * counters, its wake-up signal and its stored partition count. Other clients of the queue then find it empty,
+     * and the next client built creates it again. This client stays open. O(partitions) commands; each key is
+     * deleted in O(its size), so a large queue blocks Redis for as long as {@code DEL} takes.
+     *
+     * @return how many keys existed and were deleted
+     * @throws RedisQueueException if Redis fails
+     */
+    public long delete() {
+        checkOpen();
+        long deleted = 0;
+        for (int p = 0; p < keys.partitions(); p++) {
+            try {
+                deleted += scripts.<Long>await(connections.commands().del(KeyLayout.allKeys(settings.name(), p)));
+            } catch (RuntimeException e) {
+                throw new RedisQueueException("queue '" + settings.name() + "' on " + connections.where()
+                        + ": delete of partition " + p + " failed: " + e.getMessage(), e);
+            }
+        }
+        return deleted;
     }
 
     /** @return how many times this queue sent {@code SCRIPT LOAD} (once per script, again after NOSCRIPT) */
@@ -1091,6 +1123,19 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         });
     }
 
+    /**
+     * Logs the messages a poll reply says were lost: found with part of their state evicted by Redis, dropped and
+     * counted (see {@link Builder#allowEvictingServer()}). Rare, so each occurrence is a warning.
+     */
+    private void reportLost(List<Object> pollReply) {
+        long lost = (Long) pollReply.get(3);
+        if (lost > 0) {
+            LOG.log(System.Logger.Level.WARNING, () -> "queue '" + settings.name() + "' on " + connections.where()
+                    + ": " + lost + " message(s) found with part of their state evicted by Redis were dropped "
+                    + "(counted in stats().lost()); set maxmemory-policy noeviction to keep every message");
+        }
+    }
+
     /** @return wake-up signals this client sent with {@code signal.lua}, and requests folded into those */
     long[] signalCounts() {
         return new long[] {signalsSent.sum(), signalsCoalesced.sum()};
@@ -1155,6 +1200,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         private Duration retryFor;
         private Duration recheckInterval;
         private Ticker ticker;
+        private boolean allowEvictingServer;
+        private boolean openExisting;
 
         private Builder(Supplier<Connections> connect, String where, String name, Codec<V> codec) {
             this.connect = connect;
@@ -1164,8 +1211,14 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         }
 
         /**
+         * Sets the partition count the client expects. The count is stored with the queue by the first client that
+         * creates it; a client built without this option uses the stored count (1 for a new queue), and one built
+         * with another count than the stored one fails at {@link #build()} naming both, so clients can never
+         * disagree (they would file messages where others never look). Changing the count of a live queue is a
+         * migration (docs/redis-queue.md, "Changing the partition count").
+         *
          * @param partitions how many partitions (distinct hash tags) to split the queue into, in [1, 1024];
-         *                   default 1. Every client of the queue must use the same number.
+         *                   default: the stored count, or 1 for a new queue
          * @return this builder
          */
         public Builder<V> partitions(int partitions) {
@@ -1231,15 +1284,45 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         }
 
         /**
-         * Connects and returns the queue.
+         * Accepts a server whose {@code maxmemory-policy} is not {@code noeviction}. By default {@link #build()}
+         * refuses such a server (on every master of a Cluster), because under memory pressure Redis then deletes
+         * whole keys: a queue silently loses its schedule (every message in it), the states and payloads of its
+         * messages, its dead letters, its stored partition count or its counter of lost messages. With this option
+         * the queue runs anyway and loses what Redis evicts: a message whose state is partly gone is dropped when a
+         * script meets it and counted in {@link QueueStats#lost()} and in a log line, so the rest keeps flowing; but
+         * what was evicted is gone. Use it only where losing messages is acceptable (a cache-like queue) or where
+         * {@code maxmemory} can never be reached.
+         *
+         * @return this builder
+         */
+        public Builder<V> allowEvictingServer() {
+            checkUnset(allowEvictingServer, "allowEvictingServer");
+            allowEvictingServer = true;
+            return this;
+        }
+
+        /**
+         * Makes {@link #build()} fail with {@link QueueNotFoundException}, writing nothing, if no client ever
+         * created the queue on this server; for operators' tools, where a mistyped name must not create a queue.
+         *
+         * @return this builder
+         */
+        public Builder<V> openExisting() {
+            checkUnset(openExisting, "openExisting");
+            openExisting = true;
+            return this;
+        }
+
+        /**
+         * Connects, checks the server and the queue's stored partition count, and returns the queue.
          *
          * @return the queue
-         * @throws RedisQueueException if Redis cannot be reached
+         * @throws RedisQueueException    if Redis cannot be reached, or its {@code maxmemory-policy} may evict keys
+         *                                (see {@link #allowEvictingServer()})
+         * @throws IllegalStateException  if {@link #partitions(int)} differs from the count stored with the queue
+         * @throws QueueNotFoundException with {@link #openExisting()}, if the queue does not exist
          */
         public RedisDelayedQueue<V> build() {
-            if (partitions == 0) {
-                partitions = 1;
-            }
             commandTimeout = commandTimeout != null ? commandTimeout : DEFAULT_COMMAND_TIMEOUT;
             retryFor = retryFor != null ? retryFor : Duration.ZERO;
             recheckInterval = recheckInterval != null ? recheckInterval : DEFAULT_RECHECK_INTERVAL;
@@ -1253,7 +1336,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                         + e.getMessage(), e);
             }
             try {
-                return new RedisDelayedQueue<>(this, c);
+                ScriptRunner scripts = new ScriptRunner(c, s.name(), commandTimeout, retryFor, ticker);
+                if (!allowEvictingServer) {
+                    EvictionCheck.requireNoEviction(c, scripts, s.name());
+                }
+                int stored = StoredPartitions.resolve(scripts, c, s.name(), partitions, openExisting);
+                return new RedisDelayedQueue<>(this, c, scripts, stored);
             } catch (RuntimeException e) {
                 c.close();
                 throw e;

@@ -32,7 +32,9 @@ enum Script {
     DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER),
     EXISTS("exists", ScriptOutputType.INTEGER),
     /** Takes only the signal key, so it gets no prelude. */
-    SIGNAL("signal", ScriptOutputType.INTEGER);
+    SIGNAL("signal", ScriptOutputType.INTEGER, false),
+    /** Takes the config key, so it gets no prelude. */
+    OPEN("open", ScriptOutputType.MULTI, false);
 
     private final String fileName;
     private final ScriptOutputType output;
@@ -40,9 +42,14 @@ enum Script {
     private final String sha;
 
     Script(String name, ScriptOutputType output) {
+        this(name, output, true);
+    }
+
+    /** @param prelude whether the script takes a partition's keys, and so gets the helpers of common.lua */
+    Script(String name, ScriptOutputType output, boolean prelude) {
         this.fileName = name + ".lua";
         this.output = output;
-        String text = name.equals("signal") ? resource(fileName) : resource("common.lua") + resource(fileName);
+        String text = prelude ? resource("common.lua") + resource(fileName) : resource(fileName);
         this.body = text.getBytes(StandardCharsets.UTF_8);
         this.sha = sha1(body);
     }

@@ -7,7 +7,8 @@ local PAYLOAD = KEYS[4]   -- HASH  id -> encoded value: only for messages stored
 local META = KEYS[5]      -- HASH  id -> "<state> <attempts> <seq>:<payload>", see parse_meta
 local REASON = KEYS[6]    -- HASH  id -> why it died
 local SEQ = KEYS[7]       -- STRING per-partition counter: FIFO tie-break within a due time, and delivery receipts
-local SIGNAL = KEYS[8]    -- LIST  wake-up for blocked pollers; nil when it lives in another cluster slot
+local LOST = KEYS[8]      -- STRING messages found with part of their state evicted by Redis, and dropped
+local SIGNAL = KEYS[9]    -- LIST  wake-up for blocked pollers; nil when it lives in another cluster slot
 local MAX_ATTEMPTS = tonumber(ARGV[1])
 
 -- Replicate effects, not the script, so that writes may follow TIME: the default since Redis 5, a no-op since 7.
@@ -80,6 +81,22 @@ local function get_meta(id)
     return parse_meta(id, redis.call('HGET', META, id))
 end
 
+-- A message whose state is half gone: its member is in a sorted set but its META value is missing, or belongs to a
+-- later scheduling of the same id (META was evicted and the id offered again). Redis evicts whole keys under
+-- memory pressure when maxmemory-policy is not noeviction (the client refuses such a server unless told to accept
+-- it). The caller has already removed the member; this counts the message in LOST, and in lost_now for the reply,
+-- so that it is reported instead of wedging the queue or vanishing without a word.
+local lost_now = 0
+local function lose()
+    lost_now = lost_now + 1
+    redis.call('INCR', LOST)
+end
+
+-- Whether the META value parsed from v belongs to member m (the same scheduling: m's 16-hex prefix is its seq).
+local function owns(m, seq)
+    return seq ~= nil and tonumber(string.sub(m, 1, 16), 16) == seq
+end
+
 -- The attempt number of the delivery in flight, from a META state and attempts.
 local function in_flight_attempt(state, attempts)
     if state == 'F' then
@@ -145,12 +162,16 @@ local function sweep(now, limit)
         local m = expired[i]
         local id = id_of(m)
         redis.call('ZREM', INFLIGHT, m)
-        local state, attempts, _, tail, legacy = get_meta(id)
-        attempts = in_flight_attempt(state, attempts)
-        if attempts >= MAX_ATTEMPTS then
-            bury(id, attempts, max_attempts_reason(), now, tail, legacy)
+        local state, attempts, seq, tail, legacy = get_meta(id)
+        if (state ~= 'D' and state ~= 'F') or not owns(m, seq) then
+            lose()
         else
-            schedule(id, attempts, tonumber(expired[i + 1]), now, tail, legacy)
+            attempts = in_flight_attempt(state, attempts)
+            if attempts >= MAX_ATTEMPTS then
+                bury(id, attempts, max_attempts_reason(), now, tail, legacy)
+            else
+                schedule(id, attempts, tonumber(expired[i + 1]), now, tail, legacy)
+            end
         end
     end
 end

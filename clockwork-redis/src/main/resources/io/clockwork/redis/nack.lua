@@ -1,11 +1,17 @@
 -- nack: ARGV maxAttempts, id, receipt, retry delay ms. If this delivery still holds the message (its member
 -- <receipt><id> is in INFLIGHT), schedules it again or, after its last allowed attempt, buries it.
--- Returns {held 0/1, client must signal 0/1}. O(log n).
+-- Returns {held 0/1, client must signal 0/1}; a message whose state was evicted is counted lost and not held.
+-- O(log n).
 local id = ARGV[2]
-if redis.call('ZREM', INFLIGHT, member(tonumber(ARGV[3]), id)) == 0 then
+local receipt = tonumber(ARGV[3])
+if redis.call('ZREM', INFLIGHT, member(receipt, id)) == 0 then
     return {0, 0}
 end
-local state, attempts, _, tail, legacy = get_meta(id)
+local state, attempts, seq, tail, legacy = get_meta(id)
+if seq ~= receipt then
+    lose()
+    return {0, 0}
+end
 attempts = in_flight_attempt(state, attempts)
 local now, ceil = now_floor_ceil()
 if attempts >= MAX_ATTEMPTS then

@@ -1,9 +1,11 @@
 -- poll: ARGV maxAttempts, sweep limit, visibility ms, n. Returns expired deliveries (at most `sweep limit`) to the
 -- schedule, then takes up to n of the earliest messages due by the server's clock, in order, and puts them in
 -- flight (n: how many pollers of one client were waiting for this partition at once, or a batch poll's size).
--- Returns {k taken, ms until the next event or -1 (only when k < n), client must signal 0/1,
+-- Returns {k taken, ms until the next event or -1 (only when k < n), client must signal 0/1, messages lost,
 --          then id and META value "D <attempts> <seq>:<payload>" for each message taken}: the client reads the
---          delivery's attempt (attempts + 1), receipt (seq) and payload from the META value itself.
+--          delivery's attempt (attempts + 1), receipt (seq) and payload from the META value itself. Messages lost
+--          are those found with part of their state evicted (see lose() in common.lua), by the sweep or among the
+--          heads: each is dropped and counted, and the others are taken as usual.
 -- Taking a message moves its member from PENDING to INFLIGHT and changes nothing else: its META value stays (see
 -- common.lua), and its receipt is the sequence it was scheduled under (every scheduling takes a new one and a
 -- scheduled message is delivered at most once, so a receipt belongs to one delivery). A legacy META value (see
@@ -15,8 +17,8 @@ sweep(now, tonumber(ARGV[2]))
 local n = tonumber(ARGV[4])
 local heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now, 'LIMIT', 0, n + 1)
 local k = math.min(n, #heads)
-local result = {k, -1, 0}
-local more = #heads > k
+local result = {0, -1, 0, 0}
+local taken = 0
 if k > 0 then
     local ids = {}
     for i = 1, k do
@@ -28,22 +30,42 @@ if k > 0 then
     local scored = {}
     for i = 1, k do
         local v = metas[i]
-        if not string.find(v, ':', 1, true) then
-            -- Legacy (no ':' in it at all): move its payload into META now, under the same sequence.
-            local state, attempts, seq, tail = parse_meta(ids[i], v)
-            set_meta(ids[i], state, attempts, seq, tail, true)
-            v = redis.call('HGET', META, ids[i])
+        local m = heads[i]
+        if v then
+            -- "D <attempts> <seq>:...": the 16 characters after the second space are the member's prefix, unless
+            -- the value is legacy (seq in decimal, no ':' after it) or belongs to a later scheduling of the id.
+            local sp = string.find(v, ' ', 3, true)
+            if not sp or string.byte(v, sp + 17) ~= 58 then -- 58: ':'
+                local state, attempts, seq, tail = parse_meta(ids[i], v)
+                if owns(m, seq) then
+                    set_meta(ids[i], state, attempts, seq, tail, true)
+                    v = redis.call('HGET', META, ids[i])
+                else
+                    v = nil
+                end
+            elseif string.sub(v, sp + 1, sp + 16) ~= string.sub(m, 1, 16) then
+                v = nil
+            end
         end
-        scored[2 * i - 1] = visible_until
-        scored[2 * i] = heads[i]
-        result[2 * i + 2] = ids[i]
-        result[2 * i + 3] = v
+        if v then
+            taken = taken + 1
+            scored[2 * taken - 1] = visible_until
+            scored[2 * taken] = m
+            result[2 * taken + 3] = ids[i]
+            result[2 * taken + 4] = v
+        else
+            lose()
+        end
     end
-    redis.call('ZADD', INFLIGHT, unpack(scored))
+    if taken > 0 then
+        redis.call('ZADD', INFLIGHT, unpack(scored))
+    end
 end
-if k < n then
+result[1] = taken
+result[4] = lost_now
+if taken < n then
     result[2] = next_event_in(now)
-elseif more then
+elseif #heads > k then
     -- More is ready: pass the wake-up on so another blocked poller takes it.
     result[3] = signal()
 end

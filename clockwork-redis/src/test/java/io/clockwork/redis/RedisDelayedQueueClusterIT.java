@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A partitioned {@link RedisDelayedQueue} on a real 3-master Redis Cluster, through a shared cluster client. */
 @ExtendWith(RedisClusterExtension.class)
@@ -163,6 +164,25 @@ class RedisDelayedQueueClusterIT {
             assertThat(q.stats().total()).isZero();
             long[] signals = q.signalCounts();
             assertThat(signals[0]).as("signal.lua calls from partitions outside the signal's slot").isPositive();
+        }
+    }
+
+    @Test
+    void buildChecksTheEvictionPolicyOfEveryMaster() {
+        RedisServerProcess third = cluster.node(2);
+        third.call("CONFIG", "SET", "maxmemory-policy", "allkeys-lfu");
+        try {
+            assertThatThrownBy(() -> RedisDelayedQueue.builder(client, "evicting-master", Codec.string())
+                    .partitions(3).build())
+                    .isInstanceOf(RedisQueueException.class)
+                    .hasMessageContaining(third.port() + " has maxmemory-policy allkeys-lfu")
+                    .hasMessageContaining("noeviction");
+            try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(client, "evicting-master", Codec.string())
+                    .partitions(3).allowEvictingServer().build()) {
+                assertThat(q.partitions()).isEqualTo(3);
+            }
+        } finally {
+            third.call("CONFIG", "SET", "maxmemory-policy", "noeviction");
         }
     }
 }
