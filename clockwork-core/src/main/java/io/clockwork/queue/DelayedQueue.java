@@ -40,6 +40,19 @@ import java.util.concurrent.TimeUnit;
  * the partitions that answered kept their messages; retrying {@link #offerAll(Map, Duration)} with the same ids is
  * then safe, as ids deduplicate.
  *
+ * <h2>Values and their size</h2>
+ * A queue with a {@link Codec} stores each value as the bytes the codec makes of it: a consumer receives a decoded
+ * copy, an encoded value larger than the queue's {@code maxPayloadBytes} (default
+ * {@value DelayedQueueBuilder#DEFAULT_MAX_PAYLOAD_BYTES} bytes) is rejected with an
+ * {@link IllegalArgumentException} naming the queue, the size and the limit, and dead letters carry the bytes. Every
+ * backend with a codec behaves alike here: the checks and their messages are shared.
+ *
+ * <p><b>Without a codec</b> (only {@link InMemoryDelayedQueue} allows it) the differences are exactly these: values
+ * are kept by reference, so a consumer receives the very object that was offered and changes to it are visible to
+ * both sides; there is no size limit, and {@code maxPayloadBytes} cannot be set (the builder fails, as it has no
+ * bytes to measure); no value fails to encode or decode, so no message dies for a codec error; and
+ * {@link DeadLetter#payload()} is empty. Ids, delays, batches, order and the life of a message are the same.
+ *
  * @param <V> the type of the message values
  */
 public interface DelayedQueue<V> extends AutoCloseable {
@@ -66,8 +79,8 @@ public interface DelayedQueue<V> extends AutoCloseable {
      * @param value the value, encoded by the queue's codec
      * @param delay how long until it is due; zero or negative: due now; at most {@link #MAX_DELAY}
      * @return the message id
-     * @throws IllegalArgumentException if the delay exceeds {@link #MAX_DELAY} or the encoded value exceeds the
-     *                                  queue's maximum payload size
+     * @throws IllegalArgumentException if the delay exceeds {@link #MAX_DELAY} or, with a codec, the encoded value
+     *                                  exceeds the queue's {@code maxPayloadBytes}
      * @throws CodecException           if the codec cannot encode the value (nothing is stored)
      * @throws IllegalStateException    if the queue is closed
      */

@@ -95,7 +95,8 @@ public abstract class DelayedQueueBuilder<V, B extends DelayedQueueBuilder<V, B>
     }
 
     /**
-     * @param maxPayloadBytes the largest encoded value, in [1, 512 MiB]; default 1 MiB
+     * @param maxPayloadBytes the largest encoded value, in [1, 512 MiB]; default 1 MiB. It measures the codec's
+     *                        bytes, so a backend without a codec refuses it at {@code build()}.
      * @return this builder
      */
     public B maxPayloadBytes(int maxPayloadBytes) {
@@ -106,6 +107,16 @@ public abstract class DelayedQueueBuilder<V, B extends DelayedQueueBuilder<V, B>
         }
         this.maxPayloadBytes = maxPayloadBytes;
         return self();
+    }
+
+    /** @return whether {@link #codec(Codec)} was called */
+    protected final boolean isCodecSet() {
+        return codec != null;
+    }
+
+    /** @return the value given to {@link #maxPayloadBytes(int)}, or 0 if it was not called */
+    protected final int explicitMaxPayloadBytes() {
+        return maxPayloadBytes;
     }
 
     /**

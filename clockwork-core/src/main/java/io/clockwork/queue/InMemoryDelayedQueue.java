@@ -42,11 +42,11 @@ import java.util.function.Consumer;
  *       nacked, cancelled, rescheduled, killed or delivered again, so stale receipts fail instead of touching
  *       someone else's delivery.</li>
  * </ul>
- * Without a codec values are kept by reference (no copy, no size limit, and dead letters carry an empty payload);
- * with one they are encoded on offer and decoded on poll outside the lock, and a value that cannot be decoded
- * goes to the dead letters with the codec's error as its reason, as on Redis. After {@link #close()}, every
- * operation but {@link #name()} and {@code close()} throws, a {@link Delivery}'s {@code ack} and {@code nack}
- * included.
+ * Without a codec values are kept by reference (no copy, no size limit, and dead letters carry an empty payload;
+ * see {@link Builder}); with one they are encoded on offer, with Redis's size limit, and decoded on poll outside the
+ * lock, and a value that cannot be decoded goes to the dead letters with the codec's error as its reason, as on
+ * Redis. After {@link #close()}, every operation but {@link #name()} and {@code close()} throws, a
+ * {@link Delivery}'s {@code ack} and {@code nack} included.
  *
  * @param <V> the type of the message values
  */
@@ -779,6 +779,13 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
      * Builds an {@link InMemoryDelayedQueue}: the shared options of {@link DelayedQueueBuilder} plus the ticker.
      * Not thread-safe.
      *
+     * <p>The codec is optional here, unlike on Redis. With one, values are encoded on offer and decoded on poll, and
+     * {@code maxPayloadBytes} (default 1 MiB) limits the encoded size with the same error as Redis, so a queue
+     * behaves as its Redis counterpart will. Without one, values are kept by reference: a consumer receives the
+     * very object offered (no copy: changes to it are visible to whoever holds it), there is no size limit
+     * ({@code maxPayloadBytes} cannot be set: {@link #build()} fails), nothing can fail to encode or decode, and
+     * dead letters carry an empty payload.
+     *
      * @param <V> the value type
      */
     public static final class Builder<V> extends DelayedQueueBuilder<V, Builder<V>> {
@@ -801,11 +808,19 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
 
         /**
-         * Builds the queue; without a codec it keeps values by reference and {@code maxPayloadBytes} does not apply.
+         * Builds the queue. Without a {@link #codec codec} it keeps values by reference, with no size limit (see
+         * "Without a codec" in {@link DelayedQueue}); {@link #maxPayloadBytes} then has no bytes to measure, so
+         * setting it without a codec is an error rather than a limit silently ignored.
          *
          * @return a new, empty, open queue
+         * @throws IllegalStateException if {@code maxPayloadBytes} was set without a codec
          */
         public InMemoryDelayedQueue<V> build() {
+            if (explicitMaxPayloadBytes() != 0 && !isCodecSet()) {
+                throw new IllegalStateException("maxPayloadBytes(" + explicitMaxPayloadBytes() + ") needs a codec:"
+                        + " without one the queue keeps values by reference and has no bytes to measure; set codec(...)"
+                        + " as well, or leave maxPayloadBytes unset");
+            }
             QueueSettings<V> settings = settings("in-memory-" + QUEUE_NUMBER.incrementAndGet(), null);
             return new InMemoryDelayedQueue<>(settings, ticker != null ? ticker : Ticker.system());
         }

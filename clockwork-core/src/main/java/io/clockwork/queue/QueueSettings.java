@@ -49,7 +49,7 @@ public final class QueueSettings<V> {
         return maxAttempts;
     }
 
-    /** @return the largest encoded value accepted */
+    /** @return the largest encoded value accepted; without a codec nothing is encoded and it is not checked */
     public int maxPayloadBytes() {
         return maxPayloadBytes;
     }

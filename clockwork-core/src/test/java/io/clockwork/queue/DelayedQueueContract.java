@@ -692,12 +692,27 @@ public abstract class DelayedQueueContract {
     void payloadAboveMaxPayloadBytesIsRejectedNamingTheLimit() throws Exception {
         DelayedQueue<String> q = queue(b -> b.maxPayloadBytes(8));
         q.offer("12345678", Duration.ZERO);
+        // The same type and message on every backend: both check through QueueSettings.encode.
+        String nineBytes = "value of queue '" + q.name() + "' is 9 bytes encoded, above maxPayloadBytes (8)";
         assertThatThrownBy(() -> q.offer("123456789", Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("maxPayloadBytes").hasMessageContaining("8");
+                .hasMessage(nineBytes);
         assertThatThrownBy(() -> q.offer("big", "éééé€", Duration.ZERO))
-                .as("the limit counts encoded bytes").isInstanceOf(IllegalArgumentException.class);
+                .as("the limit counts encoded bytes").isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("value of queue '" + q.name() + "' is 11 bytes encoded, above maxPayloadBytes (8)");
+        assertThatThrownBy(() -> q.offerAll(List.of("fine", "123456789"), Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage(nineBytes);
+        assertThatThrownBy(() -> q.offerAll(Map.of("big", "123456789"), Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage(nineBytes);
         assertThat(countsOf(q)).isEqualTo(counts(0, 1, 0, 0));
         assertThat(take(q).value()).isEqualTo("12345678");
+
+        DelayedQueue<String> byDefault = queue();
+        int limit = DelayedQueueBuilder.DEFAULT_MAX_PAYLOAD_BYTES;
+        byDefault.offer("x".repeat(limit), Duration.ZERO);
+        assertThatThrownBy(() -> byDefault.offer("x".repeat(limit + 1), Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("value of queue '" + byDefault.name()
+                        + "' is " + (limit + 1) + " bytes encoded, above maxPayloadBytes (" + limit + ")");
+        assertThat(countsOf(byDefault)).isEqualTo(counts(0, 1, 0, 0));
     }
 
     @Test

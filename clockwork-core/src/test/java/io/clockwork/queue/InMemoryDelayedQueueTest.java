@@ -209,8 +209,8 @@ class InMemoryDelayedQueueTest extends DelayedQueueContract {
     @Test
     void withoutACodecValuesAreKeptByReferenceAndNotSizeLimited() throws Exception {
         InMemoryDelayedQueue<StringBuilder> q = track(InMemoryDelayedQueue.<StringBuilder>builder().ticker(ticker)
-                .maxPayloadBytes(1).maxAttempts(1).build());
-        StringBuilder value = new StringBuilder("not encodable, and longer than one byte");
+                .maxAttempts(1).build());
+        StringBuilder value = new StringBuilder("x".repeat(DelayedQueueBuilder.DEFAULT_MAX_PAYLOAD_BYTES + 1));
         q.offer(value, Duration.ZERO);
         Delivery<StringBuilder> d = q.poll(Duration.ZERO);
         assertThat(d.value()).isSameAs(value);
@@ -219,6 +219,21 @@ class InMemoryDelayedQueueTest extends DelayedQueueContract {
         assertThat(letter.payload()).as("no codec, no bytes").isEmpty();
         assertThat(q.requeueDead(letter.id())).isTrue();
         assertThat(q.poll(Duration.ZERO).value()).isSameAs(value);
+    }
+
+    @Test
+    void maxPayloadBytesWithoutACodecFailsAtBuildNamingTheOption() throws Exception {
+        InMemoryDelayedQueue.Builder<String> noCodec = InMemoryDelayedQueue.<String>builder().ticker(ticker)
+                .maxPayloadBytes(10);
+        assertThatThrownBy(noCodec::build).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("maxPayloadBytes(10)").hasMessageContaining("codec");
+
+        // With a codec the option holds, with Redis's error.
+        InMemoryDelayedQueue<String> q = track(InMemoryDelayedQueue.<String>builder().ticker(ticker)
+                .codec(Codec.string()).maxPayloadBytes(10).build());
+        q.offer("0123456789", Duration.ZERO);
+        assertThatThrownBy(() -> q.offer("0123456789a", Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("value of queue '" + q.name() + "' is 11 bytes encoded, above maxPayloadBytes (10)");
     }
 
     @Test
