@@ -145,7 +145,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         this.partitionEmptyUntil = partitions > 1 ? new AtomicLongArray(partitions) : null;
         this.offers = batchers(partitions, MAX_BATCH, Script.OFFER, this::splitOffers);
         this.acks = batchers(partitions, MAX_BATCH, Script.ACK, RedisDelayedQueue::splitAcks);
-        this.polls = batchers(partitions, Integer.MAX_VALUE, Script.POLL, this::splitPolls);
+        this.polls = batchers(partitions, Integer.MAX_VALUE, Script.POLL, RedisDelayedQueue::splitPolls);
         this.waiterDownUntil = ticker.read();
         this.scripts = scripts;
         this.waiter = new SignalWaiter(connections, keys.signalKey(), this::signal);
@@ -601,18 +601,19 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     /**
      * Poll reply: {k, next event, must signal, lost, k x (id, META value)}: the first k calls get one message each,
-     * in order, the others {0, next event, 0}; lost messages are reported here, once for the batch.
+     * in order, the others {0, next event, 0, lost}; each shaped as the reply of a poll of one message, the first
+     * call carrying the signal flag and the count of lost messages.
      */
-    private void splitPolls(List<Call> batch, List<Object> reply) {
-        reportLost(reply);
+    private static void splitPolls(List<Call> batch, List<Object> reply) {
         long k = (Long) reply.get(0);
         for (int i = 0; i < batch.size(); i++) {
+            Object lost = i == 0 ? reply.get(3) : 0L;
             if (i < k) {
                 int at = 4 + 2 * i;
-                batch.get(i).complete(Arrays.asList(1L, -1L, i == 0 ? reply.get(2) : 0L, reply.get(at),
+                batch.get(i).complete(Arrays.asList(1L, -1L, i == 0 ? reply.get(2) : 0L, lost, reply.get(at),
                         reply.get(at + 1)));
             } else {
-                batch.get(i).complete(Arrays.asList(0L, reply.get(1), 0L));
+                batch.get(i).complete(Arrays.asList(0L, reply.get(1), 0L, lost));
             }
         }
     }
@@ -838,14 +839,15 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             // Concurrent pollers of this partition share one script call (a group commit), one message each.
             List<Object> r = batched("poll", partitionDownUntil == null ? scripts.retryNanos() : 0, polls[p],
                     new Call(), Script.POLL, p);
+            reportLost(r);
             if ((Long) r.get(0) == 0L) {
                 return r.get(1);
             }
             if ((Long) r.get(2) == 1L) {
                 signal();
             }
-            String id = string(r.get(3));
-            Taken t = Taken.parse((byte[]) r.get(4));
+            String id = string(r.get(4));
+            Taken t = Taken.parse((byte[]) r.get(5));
             long receipt = t.receipt();
             try {
                 return new RedisDelivery<>(this, p, id, settings.decode(t.payload()), t.attempt(), receipt);
