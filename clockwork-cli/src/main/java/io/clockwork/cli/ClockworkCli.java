@@ -4,6 +4,10 @@ import io.clockwork.cli.bench.BenchCommand;
 import io.clockwork.cli.demo.DemoCommand;
 import io.clockwork.cli.queue.QueueCommand;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,6 +32,13 @@ public final class ClockworkCli implements Runnable {
     @Spec
     CommandSpec spec;
 
+    private final Map<String, String> env;
+    private final List<RedisTarget> secrets = new ArrayList<>();
+
+    private ClockworkCli(Map<String, String> env) {
+        this.env = env;
+    }
+
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(), "missing command: demo, queue or bench");
@@ -48,17 +59,69 @@ public final class ClockworkCli implements Runnable {
      * @return a new command line for {@code clockwork}
      */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new ClockworkCli());
+        return commandLine(System.getenv());
+    }
+
+    /**
+     * Builds the configured command line with the given environment instead of the process's, so that tests can
+     * set variables such as {@value RedisOptions#ENV}.
+     *
+     * @param env the environment variables the commands see
+     * @return a new command line for {@code clockwork}
+     */
+    public static CommandLine commandLine(Map<String, String> env) {
+        CommandLine cl = new CommandLine(new ClockworkCli(Map.copyOf(Objects.requireNonNull(env, "env"))));
         cl.setParameterExceptionHandler(ClockworkCli::usageError);
         cl.setExecutionExceptionHandler(ClockworkCli::failure);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        addRedisHelp(cl);
         return cl;
+    }
+
+    /** Adds the "Redis server" help section, before the footer, to every command that takes a Redis server. */
+    private static void addRedisHelp(CommandLine cl) {
+        if (cl.getCommandSpec().findOption("--redis-file") != null) {
+            cl.getHelpSectionMap().put(RedisOptions.HELP_SECTION, help -> RedisOptions.HELP);
+            List<String> keys = new ArrayList<>(cl.getHelpSectionKeys());
+            keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER_HEADING),
+                    RedisOptions.HELP_SECTION);
+            cl.setHelpSectionKeys(keys);
+        }
+        cl.getSubcommands().values().forEach(ClockworkCli::addRedisHelp);
+    }
+
+    /** @return a root command on the process's environment, for commands used without {@link #commandLine()} */
+    static ClockworkCli systemEnvironment() {
+        return new ClockworkCli(System.getenv());
+    }
+
+    /**
+     * @param name an environment variable
+     * @return its value, or null
+     */
+    String env(String name) {
+        return env.get(name);
+    }
+
+    /** @param target a server whose password every error line of this command line must hide */
+    void secret(RedisTarget target) {
+        secrets.add(target);
+    }
+
+    private static String redact(CommandLine cl, String line) {
+        String s = line;
+        if (cl.getCommandSpec().root().userObject() instanceof ClockworkCli root) {
+            for (RedisTarget t : root.secrets) {
+                s = t.redact(s);
+            }
+        }
+        return s;
     }
 
     /** Bad usage: one line naming the command and the problem, then exit code 2 (not picocli's full usage text). */
     private static int usageError(ParameterException ex, String[] args) {
         CommandLine cl = ex.getCommandLine();
-        String message = oneLine(ex.getMessage());
+        String message = redact(cl, oneLine(ex.getMessage()));
         if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
             message += "; did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?";
         }
@@ -74,7 +137,7 @@ public final class ClockworkCli implements Runnable {
         PrintWriter err = cl.getErr();
         String what = ex instanceof CliException ? ex.getMessage()
                 : ex.getClass().getSimpleName() + ": " + ex.getMessage();
-        err.println(cl.getCommandSpec().qualifiedName() + ": error: " + oneLine(what));
+        err.println(cl.getCommandSpec().qualifiedName() + ": error: " + redact(cl, oneLine(what)));
         if (Boolean.getBoolean("clockwork.debug")) {
             ex.printStackTrace(err);
         }

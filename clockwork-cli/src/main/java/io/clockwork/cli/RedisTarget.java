@@ -3,6 +3,7 @@ package io.clockwork.cli;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.redis.RedisDelayedQueue;
+import io.lettuce.core.RedisURI;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -10,34 +11,56 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URLDecoder;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * A Redis server given on the command line as {@code redis://[user:password@]host[:port][/db]} (or {@code rediss://}),
+ * A Redis server given as {@code redis://[[user:]password@]host[:port][/db][?verifyPeer=...]} (or {@code rediss://}),
  * checked for form when parsed and for reachability before use. Immutable.
  *
  * <p>Why a reachability check of its own: Lettuce waits up to its 10 s connect timeout for a host that drops packets;
  * an operator typing a wrong host deserves an answer in about a second, so a plain TCP connect with a short timeout
  * runs first and turns "refused", "unknown host" and "timed out" into one clear line.
+ *
+ * <p>The password never leaves this class in a message: errors show the URI with its credentials replaced by
+ * {@code ***} (as {@code Connections.describe} does in the library), and {@link #redact(String)} scrubs the password
+ * from any other text, such as an error the client library reports.
  */
 public final class RedisTarget {
 
     /** Default time a first TCP connect may take before the server counts as unreachable. */
     public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    /** The values Lettuce accepts for a {@code rediss://} URI's {@code verifyPeer} parameter. */
+    static final String VERIFY_PEER_VALUES = "NONE, CA or FULL";
     private static final int DEFAULT_PORT = 6379;
+    /** Shorter passwords are not scrubbed from free text: replacing every "ab" would garble the message. */
+    private static final int MIN_SCRUBBED = 4;
+    /** The credentials of a URI-like text: everything between "scheme://" and the last '@' of the authority. */
+    private static final Pattern CREDENTIALS = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*://)([^/?#]*)@");
+    private static final Pattern VERIFY_PEER = Pattern.compile("(?:^|&)verifyPeer=([^&]*)");
 
     private final String uri;
     private final String host;
     private final int port;
+    private final String shown;
+    private final String password;
+    private final String rawPassword;
 
-    private RedisTarget(String uri, String host, int port) {
+    private RedisTarget(String uri, String host, int port, String shown, String password, String rawPassword) {
         this.uri = uri;
         this.host = host;
         this.port = port;
+        this.shown = shown;
+        this.password = password;
+        this.rawPassword = rawPassword;
     }
 
     /**
@@ -45,20 +68,33 @@ public final class RedisTarget {
      *
      * @param text the URI as typed
      * @return the target
-     * @throws IllegalArgumentException if it is not a {@code redis://} or {@code rediss://} URI with a host
+     * @throws IllegalArgumentException if it is not a {@code redis://} or {@code rediss://} URI with a host; the
+     *                                  message shows the text with its credentials replaced by {@code ***}
      */
     public static RedisTarget parse(String text) {
         Objects.requireNonNull(text, "text");
-        String hint = "'" + text + "' is not a Redis URI (expected redis://host:port, e.g. redis://127.0.0.1:6379)";
-        URI u;
-        try {
-            u = new URI(text.strip());
-        } catch (URISyntaxException e) {
+        String t = text.strip();
+        String quoted = "'" + redactUri(t) + "'";
+        String hint = quoted + " is not a Redis URI (expected redis://host:port, e.g. redis://127.0.0.1:6379)";
+        int colon = t.indexOf("://");
+        String scheme = colon < 0 ? "" : t.substring(0, colon).toLowerCase(Locale.ROOT);
+        if (scheme.equals("redis-socket") || scheme.equals("redis+socket")) {
+            throw new IllegalArgumentException(quoted + ": Unix sockets are not supported (the client needs Netty's "
+                    + "native transport, which the clockwork command does not ship); use redis://host:port");
+        }
+        if (scheme.endsWith("-sentinel")) {
+            throw new IllegalArgumentException(quoted + ": Sentinel URIs are not supported; give the master's "
+                    + "redis://host:port");
+        }
+        if (!scheme.equals("redis") && !scheme.equals("rediss")) {
             throw new IllegalArgumentException(hint);
         }
-        String scheme = u.getScheme();
-        if (scheme == null || !(scheme.equalsIgnoreCase("redis") || scheme.equalsIgnoreCase("rediss"))) {
-            throw new IllegalArgumentException(hint);
+        URI u;
+        try {
+            u = new URI(t);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(hint + "; characters such as @ : / in a password must be "
+                    + "percent-encoded (@ as %40)");
         }
         if (u.getHost() == null || u.getHost().isBlank()) {
             throw new IllegalArgumentException(hint);
@@ -69,13 +105,51 @@ public final class RedisTarget {
         }
         String path = u.getPath() == null ? "" : u.getPath();
         if (!path.isEmpty() && !path.matches("/\\d{0,2}")) {
-            throw new IllegalArgumentException("'" + text + "': the path must be a database number, e.g. /0");
+            throw new IllegalArgumentException(quoted + ": the path must be a database number, e.g. /0");
+        }
+        if (u.getRawQuery() != null) {
+            Matcher verify = VERIFY_PEER.matcher(u.getRawQuery());
+            if (verify.find() && !verify.group(1).toUpperCase(Locale.ROOT).matches("NONE|CA|FULL")) {
+                throw new IllegalArgumentException(quoted + ": verifyPeer must be " + VERIFY_PEER_VALUES + ", was '"
+                        + verify.group(1) + "'");
+            }
+        }
+        String rawUserInfo = u.getRawUserInfo();
+        String rawPassword = rawUserInfo == null ? null
+                : rawUserInfo.indexOf(':') >= 0 ? rawUserInfo.substring(rawUserInfo.indexOf(':') + 1) : rawUserInfo;
+        String password = rawPassword == null ? null : URLDecoder.decode(rawPassword.replace("+", "%2B"),
+                StandardCharsets.UTF_8);
+        try {
+            RedisURI.create(t); // the client's own parser: the query's parameters (timeout, clientName, ...)
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(quoted + ": " + scrub(String.valueOf(e.getMessage()), password,
+                    rawPassword));
         }
         String host = u.getHost().startsWith("[") ? u.getHost().substring(1, u.getHost().length() - 1) : u.getHost();
-        return new RedisTarget(text.strip(), host, port);
+        return new RedisTarget(t, host, port, redactUri(t), password, rawPassword);
     }
 
-    /** @return the URI as given */
+    /**
+     * Hides the credentials of a URI-like text, even one that does not parse: {@code redis://user:secret@h} becomes
+     * {@code redis://user:***@h}, {@code redis://secret@h} becomes {@code redis://***@h} (Lettuce reads a lone user
+     * part as the password), and a text without a scheme loses everything before its last {@code @}.
+     *
+     * @param text a URI, or what was typed as one
+     * @return the text without its password
+     */
+    public static String redactUri(String text) {
+        Matcher m = CREDENTIALS.matcher(text);
+        if (m.find()) {
+            String userInfo = m.group(2);
+            int colon = userInfo.indexOf(':');
+            String user = colon >= 0 ? userInfo.substring(0, colon + 1) : "";
+            return m.group(1) + user + "***@" + text.substring(m.end());
+        }
+        int at = text.lastIndexOf('@');
+        return at < 0 ? text : "***" + text.substring(at);
+    }
+
+    /** @return the URI as given, password included: for the client library only, never for a message */
     public String uri() {
         return uri;
     }
@@ -83,6 +157,31 @@ public final class RedisTarget {
     /** @return host:port, for messages (never the password) */
     public String where() {
         return host + ":" + port;
+    }
+
+    /** @return whether the URI carries a password */
+    public boolean hasPassword() {
+        return password != null && !password.isEmpty();
+    }
+
+    /**
+     * Scrubs this target's password from a text, for messages that quote what another library said.
+     *
+     * @param text a message, or null
+     * @return the message with every occurrence of the password (as typed or decoded) replaced by {@code ***}
+     */
+    public String redact(String text) {
+        return text == null ? null : scrub(text, password, rawPassword);
+    }
+
+    private static String scrub(String text, String password, String rawPassword) {
+        String s = text;
+        for (String secret : new String[] {rawPassword, password}) {
+            if (secret != null && secret.length() >= MIN_SCRUBBED) {
+                s = s.replace(secret, "***");
+            }
+        }
+        return s;
     }
 
     /**
@@ -103,7 +202,7 @@ public final class RedisTarget {
             throw new CliException("cannot reach Redis at " + where() + ": no answer within "
                     + DurationConverter.format(timeout), e);
         } catch (IOException e) {
-            throw new CliException("cannot reach Redis at " + where() + ": " + e.getMessage(), e);
+            throw new CliException("cannot reach Redis at " + where() + ": " + redact(e.getMessage()), e);
         }
     }
 
@@ -129,11 +228,9 @@ public final class RedisTarget {
                     .partitions(partitions)
                     .commandTimeout(Duration.ofSeconds(5))
                     .build();
-        } catch (IllegalArgumentException e) {
-            throw e;
         } catch (RuntimeException e) {
             throw new CliException("cannot open queue '" + name + "' on Redis at " + where() + ": "
-                    + ClockworkCli.oneLine(rootMessage(e)), e);
+                    + ClockworkCli.oneLine(redact(rootMessage(e))), e);
         }
     }
 
@@ -145,9 +242,10 @@ public final class RedisTarget {
         return t.getMessage() != null ? t.getMessage() : t.toString();
     }
 
+    /** @return the URI without its password, e.g. {@code rediss://ops:***@10.0.0.5:6380/2} */
     @Override
     public String toString() {
-        return "redis://" + where();
+        return shown;
     }
 
     /** Picocli converter: a malformed URI is bad usage (exit 2) with one line saying what was expected. */

@@ -2,6 +2,7 @@ package io.clockwork.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Map;
 
 /** Runs {@code clockwork} in-process with captured output, as the tests' single entry point. */
 public final class Cli {
@@ -18,13 +19,25 @@ public final class Cli {
     }
 
     /**
+     * Runs a command line in an empty environment, so that a variable such as {@code CLOCKWORK_REDIS_URI} set where
+     * the tests run cannot change what they test.
+     *
      * @param args the command line
      * @return exit code and output
      */
     public static Result run(String... args) {
+        return run(Map.of(), args);
+    }
+
+    /**
+     * @param env  the environment variables the command sees
+     * @param args the command line
+     * @return exit code and output
+     */
+    public static Result run(Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = ClockworkCli.commandLine()
+        int exit = ClockworkCli.commandLine(env)
                 .setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true))
                 .execute(args);

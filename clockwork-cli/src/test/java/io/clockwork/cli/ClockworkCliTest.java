@@ -2,9 +2,10 @@ package io.clockwork.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ClockworkCliTest {
 
@@ -26,6 +27,50 @@ class ClockworkCliTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).startsWith("Usage: clockwork " + command);
         assertThat(r.err()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"demo", "queue stats", "queue list", "queue peek", "queue cancel", "queue requeue-dead",
+        "queue purge-dead"})
+    void everyCommandOnRedisExplainsTheUriItsSourcesAndTheirOrder(String command) {
+        Cli.Result r = Cli.run((command + " --help").split(" "));
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("--redis=URI", "--redis-file=PATH", "CLOCKWORK_REDIS_URI",
+                "--redis wins over --redis-file, which wins over the", "redis://host:port",
+                "redis://:password@host:port", "redis://user:password@host:port", "redis://host:port/2",
+                "rediss://host:port", "verifyPeer=CA", "NONE, CA or FULL", "@ as %40");
+        assertThat(r.out().lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(80));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "redis://127.0.0.1:6379|redis://127.0.0.1:6379",
+        "redis://ops:hunter22@h:6379/2|redis://ops:***@h:6379/2",
+        "redis://:hunter22@h|redis://:***@h",
+        "redis://hunter22@h|redis://***@h",
+        "rediss://ops:p@ss@h:6380|rediss://ops:***@h:6380",
+        "ops:hunter22@h:6379|***@h:6379"})
+    void aUriShownInAMessageHasNoPassword(String typed, String shown) {
+        assertThat(RedisTarget.redactUri(typed)).isEqualTo(shown);
+    }
+
+    @Test
+    void aParsedTargetShowsItselfWithoutItsPassword() {
+        RedisTarget t = RedisTarget.parse("rediss://ops:hunter%4022@10.0.0.5:6380/2?verifyPeer=CA");
+        assertThat(t).hasToString("rediss://ops:***@10.0.0.5:6380/2?verifyPeer=CA");
+        assertThat(t.where()).isEqualTo("10.0.0.5:6380");
+        assertThat(t.hasPassword()).isTrue();
+        assertThat(t.redact("auth failed for hunter@22 (hunter%4022)")).isEqualTo("auth failed for *** (***)");
+    }
+
+    @Test
+    void unixSocketsAndSentinelsAreRefusedWithAReason() {
+        Cli.Result socket = Cli.run("demo", "--redis", "redis-socket:///tmp/redis.sock");
+        assertThat(socket.exit()).isEqualTo(2);
+        assertThat(socket.err()).contains("Unix sockets are not supported");
+        Cli.Result sentinel = Cli.run("demo", "--redis", "redis-sentinel://h:26379?sentinelMasterId=m");
+        assertThat(sentinel.exit()).isEqualTo(2);
+        assertThat(sentinel.err()).contains("Sentinel URIs are not supported");
     }
 
     @Test

@@ -1,10 +1,12 @@
 package io.clockwork.cli.demo;
 
 import io.clockwork.cli.DurationConverter;
+import io.clockwork.cli.RedisOptions;
 import io.clockwork.cli.RedisTarget;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -30,8 +32,8 @@ import picocli.CommandLine.Spec;
             "The report reconciles every order id: each must be cancelled or delivered, never neither (lost) or "
                     + "both. Lateness is delivery time minus due time (wall clock).",
             "",
-            "Without --redis the queue is the in-process InMemoryDelayedQueue. With --redis the queue lives in "
-                    + "Redis: run '--role producer' (or 'all') once and any number of '--role worker' processes "
+            "Without a Redis server the queue is the in-process InMemoryDelayedQueue. With one (--redis, "
+                    + "--redis-file or " + RedisOptions.ENV + ") the queue lives in Redis: run '--role producer' (or 'all') once and any number of '--role worker' processes "
                     + "on the same --queue; workers send receipts back through Redis and the producer "
                     + "reconciles them. A worker process exits once the queue has been idle for 3 s."},
         footer = {"", "Exit codes: 0 every order accounted for, 1 an order was lost (or Redis failed), 2 bad usage.",
@@ -53,9 +55,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--redis", paramLabel = "URI", converter = RedisTarget.Converter.class,
-            description = "Run on Redis at URI (redis://host:port) instead of in-process.")
-    RedisTarget redis;
+    /** Runs the demo on Redis instead of in-process when any of its sources names a server. */
+    @Mixin
+    RedisOptions server;
 
     @Option(names = "--queue", paramLabel = "NAME", defaultValue = "clockwork-demo",
             description = "The orders queue's name on Redis (default: ${DEFAULT-VALUE}).")
@@ -106,6 +108,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        RedisTarget redis = server.target();
         check(orders >= 1 && orders <= 10_000_000, "--orders must be 1 to 10,000,000, was " + orders);
         check(workers >= 1 && workers <= 256, "--workers must be 1 to 256, was " + workers);
         check(crashes >= 0 && crashes <= workers, "--crashes must be 0 to --workers (" + workers + "), was "

@@ -1,5 +1,6 @@
 package io.clockwork.cli.queue;
 
+import io.clockwork.cli.RedisOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {"Inspects and repairs a RedisDelayedQueue, for operators.",
             "",
-            "Every subcommand takes --redis URI and --queue NAME (plus --partitions and --max-attempts if the "
+            "Every subcommand takes the server (--redis URI, --redis-file PATH or the environment variable "
+                    + RedisOptions.ENV + ") and --queue NAME (plus --partitions and --max-attempts if the "
                     + "queue's clients change them). A queue with no messages in any state is reported as unknown "
                     + "(exit 1): Redis keeps no keys for it, so the name is most likely mistyped."},
         subcommands = {QueueStatsCommand.class, QueuePeekCommand.class, QueueListCommand.class,

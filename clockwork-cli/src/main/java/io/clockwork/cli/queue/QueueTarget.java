@@ -1,6 +1,7 @@
 package io.clockwork.cli.queue;
 
 import io.clockwork.cli.CliException;
+import io.clockwork.cli.RedisOptions;
 import io.clockwork.cli.RedisTarget;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
@@ -8,6 +9,7 @@ import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.redis.RedisDelayedQueue;
 import java.time.Duration;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -27,9 +29,10 @@ public final class QueueTarget {
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
 
-    @Option(names = "--redis", paramLabel = "URI", required = true, converter = RedisTarget.Converter.class,
-            description = "The Redis server, redis://host:port.")
-    RedisTarget redis;
+    @Mixin
+    RedisOptions server;
+
+    private RedisTarget redis;
 
     @Option(names = "--queue", paramLabel = "NAME", required = true, description = "The queue's name.")
     String queue;
@@ -48,6 +51,7 @@ public final class QueueTarget {
      * @return the queue, with raw byte values
      */
     DelayedQueue<byte[]> open() {
+        redis = server.required();
         if (partitions < 1 || partitions > 1024) {
             throw new ParameterException(mixee.commandLine(), "--partitions must be 1 to 1024, was " + partitions);
         }
