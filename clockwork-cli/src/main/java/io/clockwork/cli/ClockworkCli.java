@@ -13,13 +13,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The {@code clockwork} command: the end-to-end demo, Redis queue administration and benchmark reports. Not
  * thread-safe: one instance parses and runs one command line.
  *
  * <p>Exit codes: 0 success, 1 failure (including a demo that lost messages), 2 bad usage. Every error is one line on
- * standard error, so scripts can show it as is; {@code --help} on any command explains its options.
+ * standard error, so scripts can show it as is; {@code --help} on any command explains its options. An unknown
+ * command or argument is bad usage even beside {@code --help}, so a typo in a script never passes as success.
  */
 @Command(name = "clockwork",
         mixinStandardHelpOptions = true,
@@ -71,6 +73,7 @@ public final class ClockworkCli implements Runnable {
      */
     public static CommandLine commandLine(Map<String, String> env) {
         CommandLine cl = new CommandLine(new ClockworkCli(Map.copyOf(Objects.requireNonNull(env, "env"))));
+        cl.setExecutionStrategy(ClockworkCli::execute);
         cl.setParameterExceptionHandler(ClockworkCli::usageError);
         cl.setExecutionExceptionHandler(ClockworkCli::failure);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -118,18 +121,51 @@ public final class ClockworkCli implements Runnable {
         return s;
     }
 
+    /**
+     * Runs the last command of the line, as picocli does, after refusing arguments that picocli ignores when
+     * {@code --help} or {@code --version} is given: {@code clockwork queue no-such --help} is bad usage, not the queue
+     * command's help.
+     */
+    private static int execute(CommandLine.ParseResult parseResult) {
+        for (CommandLine.ParseResult pr = parseResult; pr != null; pr = pr.subcommand()) {
+            if (!pr.unmatched().isEmpty()) {
+                throw new UnmatchedArgumentException(pr.commandSpec().commandLine(), pr.unmatched());
+            }
+        }
+        return new CommandLine.RunLast().execute(parseResult);
+    }
+
     /** Bad usage: one line naming the command and the problem, then exit code 2 (not picocli's full usage text). */
     private static int usageError(ParameterException ex, String[] args) {
         CommandLine cl = ex.getCommandLine();
         String message = redact(cl, oneLine(ex.getMessage()));
-        if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
-            message += "; did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?";
+        if (ex instanceof UnmatchedArgumentException unmatched) {
+            String unknown = unknownSubcommand(cl, unmatched);
+            if (unknown != null) {
+                message = unknown;
+            }
+            if (!unmatched.getSuggestions().isEmpty()) {
+                message += "; did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?";
+            }
         }
         PrintWriter err = cl.getErr();
         err.println(cl.getCommandSpec().qualifiedName() + ": " + message + " (see '"
                 + cl.getCommandSpec().qualifiedName() + " --help')");
         err.flush();
         return CommandLine.ExitCode.USAGE;
+    }
+
+    /**
+     * @return e.g. {@code unknown subcommand 'no-such' (valid: stats, peek, ...)} when the first unmatched argument
+     *         stands where a command that has subcommands expects one, else null
+     */
+    private static String unknownSubcommand(CommandLine cl, UnmatchedArgumentException ex) {
+        List<String> unmatched = ex.getUnmatched();
+        if (cl.getSubcommands().isEmpty() || unmatched.isEmpty() || unmatched.get(0).startsWith("-")) {
+            return null;
+        }
+        return "unknown " + (cl.getParent() == null ? "command" : "subcommand") + " '" + unmatched.get(0)
+                + "' (valid: " + String.join(", ", cl.getSubcommands().keySet()) + ")";
     }
 
     /** A failure: one line, exit code 1; a stack trace only for unexpected errors and only with -Dclockwork.debug. */

@@ -96,6 +96,32 @@ class ClockworkCliTest {
         assertThat(r.err()).startsWith("clockwork: ").contains("demoo").contains("did you mean demo?");
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "no-such|clockwork: unknown command 'no-such' (valid: demo, queue, bench)",
+        "no-such --help|clockwork: unknown command 'no-such' (valid: demo, queue, bench)",
+        "--help no-such|clockwork: unknown command 'no-such' (valid: demo, queue, bench)",
+        "--version no-such|clockwork: unknown command 'no-such' (valid: demo, queue, bench)",
+        "queue no-such|clockwork queue: unknown subcommand 'no-such' (valid: stats, peek, list, cancel, requeue-dead, "
+                + "purge-dead)",
+        "queue no-such --help|clockwork queue: unknown subcommand 'no-such' (valid: stats, peek, list, cancel, "
+                + "requeue-dead, purge-dead)",
+        "queue --help no-such|clockwork queue: unknown subcommand 'no-such' (valid: stats, peek, list, cancel, "
+                + "requeue-dead, purge-dead)",
+        "queue stat --help|clockwork queue: unknown subcommand 'stat' (valid: stats, peek, list, cancel, "
+                + "requeue-dead, purge-dead); did you mean stats",
+        "queue stats no-such --help|clockwork queue stats: Unmatched argument at index 2: 'no-such'",
+        "queue stats --bogus --help|clockwork queue stats: Unknown option: '--bogus'",
+        "demo extra --help|clockwork demo: Unmatched argument at index 1: 'extra'",
+        "bench --bogus --help|clockwork bench: Unknown option: '--bogus'"})
+    void anUnknownSubcommandOrArgumentIsBadUsageEvenWithHelp(String args, String error) {
+        Cli.Result r = Cli.run(args.split(" "));
+        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.errLines()).isEqualTo(1);
+        assertThat(r.err()).startsWith(error);
+    }
+
     @Test
     void misspelledOptionSuggestsTheRightOne() {
         Cli.Result r = Cli.run("demo", "--ordrs", "5");
