@@ -293,6 +293,6 @@ final class ScriptRunner {
                 + TimeUnit.NANOSECONDS.toMillis(elapsedNanos) + " ms" : "";
         String kind = isTransient(e) ? "Redis unreachable or not answering" : "Redis error";
         return new RedisQueueException("queue '" + queueName + "' on " + connections.where() + ": " + operation
-                + " failed" + retried + ": " + kind + ": " + e.getMessage(), e);
+                + " failed" + retried + ": " + kind + ": " + FailureCause.explain(e), e);
     }
 }
