@@ -172,8 +172,12 @@ final class FailureCause {
         }
         if ((t instanceof RedisConnectionException && m.startsWith("Connection closed prematurely"))
                 || (t instanceof SocketException && m.contains("reset"))) {
-            return "the server at " + at + " closed the connection during the handshake (" + m + "): "
-                    + (a.tls() ? "is the port a TLS port?" : "if the port is a TLS port, use rediss://");
+            if (a.tls() && a.reached() == Reached.TCP) {
+                return "TLS handshake failed: the server at " + at + " closed the connection (" + m + "): is the "
+                        + "port a TLS port?";
+            }
+            return "the server at " + at + " closed the connection during the handshake (" + m + ")"
+                    + (a.tls() ? "" : ": if the port is a TLS port, use rediss://");
         }
         return null;
     }
