@@ -2,6 +2,7 @@ package io.clockwork.cli;
 
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
+import io.clockwork.redis.QueueNotFoundException;
 import io.clockwork.redis.RedisDelayedQueue;
 import io.lettuce.core.RedisURI;
 import java.io.IOException;
@@ -207,7 +208,7 @@ public final class RedisTarget {
     }
 
     /**
-     * Checks reachability, then opens a queue on the target.
+     * Checks reachability, then opens a queue on the target, creating it if no client has.
      *
      * @param name              the queue's name
      * @param codec             the value codec
@@ -218,16 +219,43 @@ public final class RedisTarget {
      * @return the open queue
      * @throws CliException if the server cannot be reached or refuses the connection
      */
-    public <V> DelayedQueue<V> open(String name, Codec<V> codec, Duration visibilityTimeout, int maxAttempts,
+    public <V> RedisDelayedQueue<V> open(String name, Codec<V> codec, Duration visibilityTimeout, int maxAttempts,
             int partitions) {
+        return open(name, codec, visibilityTimeout, maxAttempts, partitions, false);
+    }
+
+    /**
+     * Checks reachability, then opens a queue that some client has created, writing nothing if none has.
+     *
+     * @param name              the queue's name
+     * @param codec             the value codec
+     * @param visibilityTimeout how long deliveries stay in flight
+     * @param maxAttempts       deliveries before a message dies
+     * @param <V>               the value type
+     * @return the open queue
+     * @throws CliException if the server cannot be reached, refuses the connection, or has no such queue
+     */
+    public <V> RedisDelayedQueue<V> openExisting(String name, Codec<V> codec, Duration visibilityTimeout,
+            int maxAttempts) {
+        return open(name, codec, visibilityTimeout, maxAttempts, 1, true);
+    }
+
+    private <V> RedisDelayedQueue<V> open(String name, Codec<V> codec, Duration visibilityTimeout, int maxAttempts,
+            int partitions, boolean existing) {
         checkReachable(CONNECT_TIMEOUT);
         try {
-            return RedisDelayedQueue.builder(uri, name, codec)
+            RedisDelayedQueue.Builder<V> b = RedisDelayedQueue.builder(uri, name, codec)
                     .visibilityTimeout(visibilityTimeout)
                     .maxAttempts(maxAttempts)
                     .partitions(partitions)
-                    .commandTimeout(Duration.ofSeconds(5))
-                    .build();
+                    .commandTimeout(Duration.ofSeconds(5));
+            if (existing) {
+                b.openExisting();
+            }
+            return b.build();
+        } catch (QueueNotFoundException e) {
+            throw new CliException("unknown queue '" + name + "' on " + where() + ": no client has created a queue "
+                    + "of that name", e);
         } catch (RuntimeException e) {
             throw new CliException("cannot open queue '" + name + "' on Redis at " + where() + ": "
                     + ClockworkCli.oneLine(redact(rootMessage(e))), e);

@@ -2,6 +2,8 @@ package io.clockwork.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.clockwork.cli.demo.DemoCommand;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,7 +38,7 @@ class DemoCommandTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "--orders 0|--orders must be 1 to 10,000,000",
+        "--orders 0|--orders must be 1 to 10 million",
         "--workers 0|--workers must be 1 to 256",
         "--workers 2 --crashes 3|--crashes must be 0 to --workers (2)",
         "--paid 101|--paid must be 0 to 100",
@@ -55,6 +57,27 @@ class DemoCommandTest {
         assertThat(r.out()).isEmpty();
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--orders|0|" + DemoCommand.ORDERS_RANGE,
+        "--orders|10000001|" + DemoCommand.ORDERS_RANGE,
+        "--workers|257|" + DemoCommand.WORKERS_RANGE,
+        "--crashes|5|" + DemoCommand.CRASHES_RANGE,
+        "--paid|101|" + DemoCommand.PAID_RANGE,
+        "--spread|61m|" + DemoCommand.SPREAD_RANGE,
+        "--visibility|9ms|" + DemoCommand.VISIBILITY_RANGE,
+        "--visibility|11m|" + DemoCommand.VISIBILITY_RANGE,
+        "--timeout|0s|" + DemoCommand.TIMEOUT_RANGE,
+        "--queue|" + "q123456789q123456789q123456789q123456789q123456789q123456789q123456789q123456789"
+                + "q123456789q123456789q123456789q123456789q123456789q123456789q123456789x|" + DemoCommand.QUEUE_RANGE})
+    void helpStatesTheRangeThatEachOptionEnforces(String option, String outside, String range) {
+        assertThat(optionHelp(Cli.run("demo", "--help").out(), option)).contains(range);
+
+        Cli.Result r = Cli.run("demo", option, outside);
+        assertThat(r.exit()).as(r.err()).isEqualTo(2);
+        assertThat(r.err()).contains(option + " must be " + range);
+    }
+
     @Test
     void unreachableRedisFailsFastWithExitCode1() {
         int port = Cli.closedPort();
@@ -62,6 +85,21 @@ class DemoCommandTest {
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.errLines()).isEqualTo(1);
         assertThat(r.err()).contains("cannot reach Redis at 127.0.0.1:" + port + ": connection refused");
+    }
+
+    /** @return an option's description in a help text, on one line: its own line and the more indented ones below */
+    private static String optionHelp(String help, String option) {
+        List<String> lines = help.lines().toList();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).matches(" {2,6}(-\\w, )?" + option + "=.*")) {
+                StringBuilder sb = new StringBuilder(lines.get(i).strip());
+                for (int j = i + 1; j < lines.size() && lines.get(j).startsWith(" ".repeat(10)); j++) {
+                    sb.append(' ').append(lines.get(j).strip());
+                }
+                return sb.toString();
+            }
+        }
+        throw new AssertionError(option + " not in " + help);
     }
 
     static long cancelled(String out) {

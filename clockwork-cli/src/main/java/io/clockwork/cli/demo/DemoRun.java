@@ -5,6 +5,7 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.InMemoryDelayedQueue;
 import io.clockwork.queue.QueueStats;
+import io.clockwork.redis.RedisDelayedQueue;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Locale;
@@ -45,12 +46,23 @@ final class DemoRun {
         return s.redis().open(name, Codec.string(), s.visibility(), DemoSettings.MAX_ATTEMPTS, 1);
     }
 
+    /**
+     * Opens a queue that its producer created: a worker's receipts queue, which the producer deletes at the end, so
+     * that a late receipt fails instead of creating the queue again.
+     */
+    private DelayedQueue<String> openExisting(String name) {
+        return s.redis().openExisting(name, Codec.string(), s.visibility(), DemoSettings.MAX_ATTEMPTS);
+    }
+
     private String backend() {
         return s.redis() == null ? "in-process queue (InMemoryDelayedQueue)"
                 : "Redis queue '" + s.queue() + "' at " + s.redis().where() + " (RedisDelayedQueue)";
     }
 
-    /** Roles all and producer: place the orders, then wait until each is cancelled or delivered. */
+    /**
+     * Roles all and producer: place the orders, wait until each is cancelled or delivered (or time runs out), read
+     * what the queue still holds, delete the run's keys on Redis unless told to keep them, and report.
+     */
     private int runProducer() throws InterruptedException {
         String runId = Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36,
                 36L * 36 * 36 * 36 * 36 * 36), 36);
@@ -62,12 +74,13 @@ final class DemoRun {
         WorkerPool pool = null;
         OrderProducer producer = null;
         Report report = new Report(out);
+        boolean cleaned = false;
         try {
             Receipts receipts = ledger::delivered;
             if (s.redis() != null) {
                 receiptQueue = open(RedisReceipts.queueName(s.queue(), runId));
                 collector = new ReceiptCollector(receiptQueue, ledger);
-                sender = RedisReceipts.sender(s.queue(), this::open);
+                sender = RedisReceipts.sender(s.queue(), this::openExisting);
                 receipts = sender;
             }
             out.println(String.format(Locale.ROOT, "clockwork demo: %,d orders, %s, %s, run %s", s.orders(),
@@ -95,17 +108,44 @@ final class DemoRun {
                 pool.close();
             }
             if (collector != null) {
-                collector.close();
+                collector.close(); // books the receipts that arrived after the last poll
             }
-            long dead = deadLetters(queue);
-            return report.producer(s, ledger, producer, pool, dead, timedOut, Duration.ofNanos(elapsed));
+            QueueStats left = stats(queue);
+            Report.Cleanup cleanup = Report.Cleanup.NONE;
+            if (s.redis() != null) {
+                cleaned = true;
+                cleanup = s.keep() ? Report.Cleanup.KEPT : delete(queue, receiptQueue);
+            }
+            return report.producer(s, ledger, producer, pool, left, timedOut, cleanup, Duration.ofNanos(elapsed));
         } finally {
             closeQuietly(producer);
             closeQuietly(pool);
             closeQuietly(collector);
             closeQuietly(sender);
+            if (s.redis() != null && !s.keep() && !cleaned) {
+                delete(queue, receiptQueue); // the run failed half-way: still leave nothing behind
+            }
             closeQuietly(receiptQueue);
             closeQuietly(queue);
+        }
+    }
+
+    /**
+     * Deletes the keys of the run's queues on Redis.
+     *
+     * @return how many keys went, or a failure to report (the run's outcome stands)
+     */
+    private static Report.Cleanup delete(DelayedQueue<?>... queues) {
+        long keys = 0;
+        try {
+            for (DelayedQueue<?> q : queues) {
+                if (q instanceof RedisDelayedQueue<?> r) {
+                    keys += r.delete();
+                }
+            }
+            return Report.Cleanup.deleted(keys);
+        } catch (RuntimeException e) {
+            return Report.Cleanup.failed(e.getMessage());
         }
     }
 
@@ -153,7 +193,7 @@ final class DemoRun {
     private int runWorkerOnly() {
         Report report = new Report(out);
         DelayedQueue<String> queue = open(s.queue());
-        RedisReceipts sender = RedisReceipts.sender(s.queue(), this::open);
+        RedisReceipts sender = RedisReceipts.sender(s.queue(), this::openExisting);
         WorkerPool pool = new WorkerPool(queue, sender, s.crashes(), 20, s.seed(), progress::event);
         try {
             out.println(String.format(Locale.ROOT, "clockwork demo (worker): %d workers on %s; waiting for orders",
@@ -208,11 +248,12 @@ final class DemoRun {
         return (int) Math.max(1, Math.min(50, expectedPerWorker / 4));
     }
 
-    private static long deadLetters(DelayedQueue<String> queue) {
+    /** @return the queue's counts, or null if they cannot be read (the report then says so) */
+    private static QueueStats stats(DelayedQueue<String> queue) {
         try {
-            return queue.stats().dead();
+            return queue.stats();
         } catch (RuntimeException e) {
-            return -1;
+            return null;
         }
     }
 

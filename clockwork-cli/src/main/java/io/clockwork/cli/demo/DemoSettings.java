@@ -18,9 +18,11 @@ import java.time.Duration;
  * @param timeout     the longest the demo waits for every order to settle
  * @param style       how progress is shown
  * @param seed        random seed
+ * @param keep        whether a producing run on Redis leaves its keys behind instead of deleting them
  */
 record DemoSettings(RedisTarget redis, String queue, DemoCommand.Role role, int orders, int workers, int crashes,
-        int paidPercent, Duration spread, Duration visibility, Duration timeout, Progress.Style style, long seed) {
+        int paidPercent, Duration spread, Duration visibility, Duration timeout, Progress.Style style, long seed,
+        boolean keep) {
 
     /** Deliveries before a message dies: enough that the demo's few crashes never kill an order. */
     static final int MAX_ATTEMPTS = 5;

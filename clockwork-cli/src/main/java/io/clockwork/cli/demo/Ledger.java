@@ -1,5 +1,6 @@
 package io.clockwork.cli.demo;
 
+import io.clockwork.queue.QueueStats;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -8,8 +9,9 @@ import java.util.concurrent.atomic.LongAdder;
  * reconciling ids rather than assumed from totals. Thread-safe.
  *
  * <p>Each order ends exactly one way: cancelled (the payment's {@code cancel} returned true) or delivered (a worker's
- * {@code ack} returned true). An order with neither is lost; one with both would mean the queue broke its contract,
- * and is reported as "both".
+ * {@code ack} returned true). An order with neither is unsettled: not delivered yet while the queue still holds it,
+ * lost only when it does not (see {@link Reconciliation#outcome}). One with both would mean the queue broke its
+ * contract, and is reported as "both".
  */
 final class Ledger {
 
@@ -161,9 +163,9 @@ final class Ledger {
      * @return orders scheduled but neither cancelled nor delivered, and orders both cancelled and delivered
      */
     Reconciliation reconcile() {
-        long lost = 0;
+        long unsettled = 0;
         long both = 0;
-        String firstLost = null;
+        String firstUnsettled = null;
         for (int i = 0; i < states.length(); i++) {
             int s = states.get(i);
             if ((s & SCHEDULED) == 0) {
@@ -172,18 +174,53 @@ final class Ledger {
             boolean c = (s & CANCELLED) != 0;
             boolean d = (s & DELIVERED) != 0;
             if (!c && !d) {
-                lost++;
-                if (firstLost == null) {
-                    firstLost = id(i);
+                unsettled++;
+                if (firstUnsettled == null) {
+                    firstUnsettled = id(i);
                 }
             } else if (c && d) {
                 both++;
             }
         }
-        return new Reconciliation(lost, both, firstLost);
+        return new Reconciliation(unsettled, both, firstUnsettled);
     }
 
-    /** The outcome of reconciling ids. */
-    record Reconciliation(long lost, long both, String firstLost) {
+    /**
+     * The outcome of reconciling ids.
+     *
+     * @param unsettled      orders neither cancelled nor delivered
+     * @param both           orders cancelled and delivered
+     * @param firstUnsettled the id of one unsettled order, or null
+     */
+    record Reconciliation(long unsettled, long both, String firstUnsettled) {
+
+        /**
+         * Splits the unsettled orders by what the queue still holds: an order is not delivered yet while the queue
+         * holds it (delayed, ready or in flight), dead while it is a dead letter, and lost only when it is neither.
+         * The queue is read by its counts, not by id, so this assumes the run is the queue's only producer: another
+         * run's messages in it would hide a loss.
+         *
+         * @param left the queue's counts at the end of the run, or null if they could not be read
+         * @return the split
+         */
+        Outcome outcome(QueueStats left) {
+            if (left == null) {
+                return new Outcome(0, 0, unsettled, false);
+            }
+            long pending = Math.min(unsettled, left.delayed() + left.ready() + left.inFlight());
+            long dead = Math.min(unsettled - pending, left.dead());
+            return new Outcome(pending, dead, unsettled - pending - dead, true);
+        }
+    }
+
+    /**
+     * What became of the unsettled orders.
+     *
+     * @param notDeliveredYet still in the queue: delayed, ready or in flight
+     * @param dead            dead letters of the queue
+     * @param lost            neither cancelled, delivered nor in the queue
+     * @param known           whether the queue's counts were read; if not, every unsettled order counts as lost
+     */
+    record Outcome(long notDeliveredYet, long dead, long lost, boolean known) {
     }
 }

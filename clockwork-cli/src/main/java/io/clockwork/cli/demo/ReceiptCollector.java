@@ -47,14 +47,7 @@ final class ReceiptCollector implements AutoCloseable {
             try {
                 Delivery<String> d = receipts.poll(POLL_WAIT);
                 if (d != null) {
-                    long late;
-                    try {
-                        late = Long.parseLong(d.value());
-                    } catch (NumberFormatException e) {
-                        late = 0;
-                    }
-                    ledger.delivered(d.id(), late);
-                    d.ack();
+                    book(d);
                 }
             } catch (InterruptedException | IllegalStateException e) {
                 return;
@@ -65,13 +58,31 @@ final class ReceiptCollector implements AutoCloseable {
         }
     }
 
+    private void book(Delivery<String> d) {
+        long late;
+        try {
+            late = Long.parseLong(d.value());
+        } catch (NumberFormatException e) {
+            late = 0;
+        }
+        ledger.delivered(d.id(), late);
+        d.ack();
+    }
+
     /** @return failed polls or acks (retried) */
     long errors() {
         return errors.sum();
     }
 
+    /**
+     * Stops the collecting threads, then books the receipts still waiting in the queue, so that an order a worker
+     * acked just before the end counts as delivered rather than unsettled. Idempotent.
+     */
     @Override
     public void close() {
+        if (!running) {
+            return;
+        }
         running = false;
         for (Thread t : threads) {
             try {
@@ -80,6 +91,21 @@ final class ReceiptCollector implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+        drain();
+    }
+
+    private void drain() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        try {
+            for (Delivery<String> d = receipts.poll(Duration.ZERO); d != null && System.nanoTime() - deadline < 0;
+                    d = receipts.poll(Duration.ZERO)) {
+                book(d);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            errors.increment(); // the rest stay unbooked: their orders are reported as not settled
         }
     }
 }

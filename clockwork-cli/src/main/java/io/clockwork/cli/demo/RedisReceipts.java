@@ -14,6 +14,8 @@ import java.util.function.Function;
  *
  * <p>The receipt reuses the order id as its message id, so a receipt sent twice is stored once (the queue's
  * deduplication), and each run has its own receipts queue, so two demos sharing a Redis never take each other's.
+ * The opener opens existing queues only: a receipt for a run whose producer has finished (and deleted its receipts
+ * queue) fails and is counted, rather than leaving a queue behind that nobody reads.
  */
 final class RedisReceipts implements Receipts {
 
@@ -49,7 +51,13 @@ final class RedisReceipts implements Receipts {
     public void delivered(String id, long latenessMicros) {
         int dash = id.lastIndexOf('-');
         String run = dash > 0 ? id.substring(0, dash) : id;
-        DelayedQueue<String> receipts = byRun.computeIfAbsent(run, opener);
+        DelayedQueue<String> receipts;
+        try {
+            receipts = byRun.computeIfAbsent(run, opener);
+        } catch (RuntimeException e) {
+            failures.increment(); // e.g. its producer has finished and deleted the receipts queue
+            return;
+        }
         for (int attempt = 1; ; attempt++) {
             try {
                 receipts.offer(id, Long.toString(latenessMicros), Duration.ZERO);

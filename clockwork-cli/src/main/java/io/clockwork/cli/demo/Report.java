@@ -1,7 +1,10 @@
 package io.clockwork.cli.demo;
 
+import io.clockwork.queue.QueueStats;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -18,13 +21,41 @@ final class Report {
     }
 
     /**
+     * What a producing run on Redis did with its keys at the end.
+     *
+     * @param kind  none (in-process), kept, deleted or failed
+     * @param keys  how many keys were deleted
+     * @param error why the deletion failed, or null
+     */
+    record Cleanup(Kind kind, long keys, String error) {
+        /** The run is in-process: nothing to clean. */
+        static final Cleanup NONE = new Cleanup(Kind.NONE, 0, null);
+        /** {@code --keep}: the keys stay. */
+        static final Cleanup KEPT = new Cleanup(Kind.KEPT, 0, null);
+
+        enum Kind { NONE, KEPT, DELETED, FAILED }
+
+        static Cleanup deleted(long keys) {
+            return new Cleanup(Kind.DELETED, keys, null);
+        }
+
+        static Cleanup failed(String error) {
+            return new Cleanup(Kind.FAILED, 0, error);
+        }
+    }
+
+    /**
      * Reports a producing run and decides its exit code.
      *
-     * @return 0 if every order was accounted for exactly once, else 1
+     * @param left    the orders queue's counts at the end, or null if they could not be read
+     * @param cleanup what became of the run's keys on Redis
+     * @return 0 if every order was accounted for exactly once; 1 if one was lost, died, was both cancelled and
+     *         delivered, or was still in the queue (not delivered yet) at the end, or if an offer failed
      */
-    int producer(DemoSettings s, Ledger ledger, OrderProducer producer, WorkerPool pool, long dead, boolean timedOut,
-            Duration elapsed) {
+    int producer(DemoSettings s, Ledger ledger, OrderProducer producer, WorkerPool pool, QueueStats left,
+            boolean timedOut, Cleanup cleanup, Duration elapsed) {
         Ledger.Reconciliation r = ledger.reconcile();
+        Ledger.Outcome o = r.outcome(left);
         double secs = Math.max(1e-9, elapsed.toNanos() / 1e9);
         double placeSecs = Math.max(1e-9, producer.scheduleTime().toNanos() / 1e9);
         out.println();
@@ -43,11 +74,14 @@ final class Report {
         } else {
             text("expired sessions", "n/a (sessions live in the worker processes)");
         }
-        if (dead >= 0) {
-            line("dead letters", dead, "in the queue");
+        if (o.notDeliveredYet() > 0) {
+            line("not delivered yet", o.notDeliveredYet(), "still in the queue (delayed, ready or in flight) when "
+                    + "the run ended: not lost, no worker took them in time");
         }
-        line("lost", r.lost(), r.lost() == 0 ? "reconciled by id: every order cancelled or delivered"
-                : "e.g. " + r.firstLost() + " was neither cancelled nor delivered");
+        if (left != null) {
+            line("dead letters", left.dead(), "in the queue");
+        }
+        line("lost", o.lost(), lostNote(r, o));
         if (r.both() > 0) {
             line("both", r.both(), "orders cancelled AND delivered: a broken contract");
         }
@@ -61,11 +95,58 @@ final class Report {
                     producer.offerErrors(), producer.cancelErrors(), pool != null ? pool.errors() : 0,
                     pool != null && pool.lastError() != null ? " (last: " + pool.lastError() + ")" : ""));
         }
-        boolean ok = r.lost() == 0 && r.both() == 0 && !timedOut && producer.offerErrors() == 0;
-        out.println(ok ? "OK: every order accounted for exactly once"
-                : "FAILED: " + (timedOut ? "timed out; " : "") + "orders were lost or mis-accounted");
+        keys(s, cleanup);
+        List<String> problems = new ArrayList<>();
+        if (o.lost() > 0) {
+            problems.add(String.format(Locale.ROOT, "%,d order%s lost", o.lost(), o.lost() == 1 ? "" : "s"));
+        }
+        if (r.both() > 0) {
+            problems.add(String.format(Locale.ROOT, "%,d cancelled and delivered", r.both()));
+        }
+        if (o.dead() > 0) {
+            problems.add(String.format(Locale.ROOT, "%,d died (dead letters)", o.dead()));
+        }
+        if (producer.offerErrors() > 0) {
+            problems.add(String.format(Locale.ROOT, "%,d offers failed", producer.offerErrors()));
+        }
+        String pending = String.format(Locale.ROOT, "%,d order%s not delivered yet (still in the queue when "
+                + "--timeout %s ran out)", o.notDeliveredYet(), o.notDeliveredYet() == 1 ? "" : "s",
+                DemoRun.fmt(s.timeout()));
+        if (problems.isEmpty() && o.notDeliveredYet() == 0) {
+            out.println("OK: every order accounted for exactly once");
+        } else if (problems.isEmpty()) {
+            out.println("INCOMPLETE: " + pending + "; none lost"
+                    + (s.working() ? "" : "; are workers running? (clockwork demo --role worker)"));
+        } else {
+            out.println("FAILED: " + String.join(", ", problems) + (o.notDeliveredYet() > 0 ? "; " + pending : ""));
+        }
         out.flush();
-        return ok ? 0 : 1;
+        return problems.isEmpty() && o.notDeliveredYet() == 0 ? 0 : 1;
+    }
+
+    private static String lostNote(Ledger.Reconciliation r, Ledger.Outcome o) {
+        if (!o.known()) {
+            return "neither cancelled nor delivered, and the queue's counts could not be read to tell whether it "
+                    + "still holds them";
+        }
+        if (o.lost() > 0) {
+            return "neither cancelled, delivered nor in the queue"
+                    + (o.notDeliveredYet() == 0 && o.dead() == 0 ? ", e.g. " + r.firstUnsettled() : "");
+        }
+        return r.unsettled() == 0 ? "reconciled by id: every order cancelled or delivered"
+                : "reconciled by id: every order cancelled, delivered or still in the queue";
+    }
+
+    private void keys(DemoSettings s, Cleanup cleanup) {
+        switch (cleanup.kind()) {
+            case KEPT -> text("redis keys", "kept (--keep): see them with clockwork queue stats --queue " + s.queue());
+            case DELETED -> text("redis keys", String.format(Locale.ROOT, "the run's %,d deleted (its orders and "
+                    + "receipts queues; --keep keeps them)", cleanup.keys()));
+            case FAILED -> text("redis keys", "not deleted: " + cleanup.error());
+            default -> {
+                // in-process: nothing in Redis
+            }
+        }
     }
 
     /**
