@@ -3,6 +3,9 @@ package io.clockwork.redis;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -13,6 +16,12 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.lettuce.core.resource.NettyCustomizer;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.Future;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,9 +34,10 @@ import java.util.concurrent.TimeUnit;
  * a shared connection). Hides whether the server is standalone or a Cluster. Thread-safe.
  *
  * <p>A queue built from a URI owns its client and shuts it down on {@link #close()}; its client rejects commands
- * while disconnected (so callers fail fast, or retry, instead of queueing writes that might run much later) and
- * reconnects within a second of the server coming back. A queue built on a caller's client leaves that client's
- * options and life to the caller.
+ * while disconnected (so callers fail fast, or retry, instead of queueing writes that might run much later),
+ * reconnects within a second of the server coming back, and bounds every connect as a whole by the queue's connect
+ * timeout. A queue built on a caller's client leaves that client's options and life to the caller. A failed first
+ * connect is a {@link ConnectFailure} that says why in plain words ({@link FailureCause}).
  */
 abstract class Connections implements AutoCloseable {
 
@@ -71,44 +81,69 @@ abstract class Connections implements AutoCloseable {
     public abstract void close();
 
     /**
-     * Opens a client of its own on a URI.
+     * Opens a client of its own on a URI. The connect timeout bounds each connect as a whole, the first one, those
+     * of dedicated connections and every reconnect: TCP connect, TLS handshake, and the Redis handshake
+     * ({@code HELLO}, {@code AUTH}, {@code SELECT}). Lettuce spreads that over three settings: the URI's timeout
+     * (its handshake timer, which starts before the TCP connect and so bounds the whole), the socket's connect
+     * timeout and the TLS handshake timeout; all three get it. Commands keep Lettuce's default expiry: a queue
+     * bounds their waits itself (see {@link ScriptRunner}).
      *
-     * @param uri the server
+     * @param uri            the server; this queue's own (its timeout is set here)
+     * @param connectTimeout the longest a connect may take
      * @return connections owning their client
+     * @throws ConnectFailure if the first connect fails, saying why in plain words
      */
-    static Connections owned(RedisURI uri) {
+    static Connections owned(RedisURI uri, Duration connectTimeout) {
+        uri.setTimeout(connectTimeout);
+        Progress progress = new Progress();
         ClientResources resources = DefaultClientResources.builder()
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofSeconds(1), 2,
                         TimeUnit.MILLISECONDS))
+                .nettyCustomizer(progress)
                 .build();
         RedisClient client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder()
                 .autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())
+                .sslOptions(SslOptions.builder().handshakeTimeout(connectTimeout).build())
+                .timeoutOptions(TimeoutOptions.enabled(RedisURI.DEFAULT_TIMEOUT_DURATION))
                 .build());
         try {
             return new Standalone(client, describe(uri), true, resources);
         } catch (RuntimeException e) {
             client.shutdown();
             resources.shutdown();
-            throw e;
+            String hostPort = uri.getHost() != null ? uri.getHost() + ":" + uri.getPort() : uri.getSocket();
+            throw new ConnectFailure(FailureCause.explainConnect(e,
+                    new FailureCause.Attempt(hostPort, uri.isSsl(), connectTimeout, progress.reached())), e);
         }
     }
 
     /**
-     * @param client a caller's client, left open on close
+     * @param client a caller's client, left open on close; its options (timeouts included) rule
      * @return connections on it
+     * @throws ConnectFailure if the connect fails, saying why in plain words
      */
     static Connections shared(RedisClient client) {
-        return new Standalone(client, "redis (shared RedisClient)", false, null);
+        try {
+            return new Standalone(client, "redis (shared RedisClient)", false, null);
+        } catch (RuntimeException e) {
+            throw new ConnectFailure(FailureCause.explainConnect(e, UNKNOWN), e);
+        }
     }
 
     /**
-     * @param client a caller's cluster client, left open on close
+     * @param client a caller's cluster client, left open on close; its options (timeouts included) rule
      * @return connections on it
+     * @throws ConnectFailure if the connect fails, saying why in plain words
      */
     static Connections shared(RedisClusterClient client) {
-        return new Cluster(client, "redis cluster (shared RedisClusterClient)");
+        try {
+            return new Cluster(client, "redis cluster (shared RedisClusterClient)");
+        } catch (RuntimeException e) {
+            throw new ConnectFailure(FailureCause.explainConnect(e, UNKNOWN), e);
+        }
     }
 
     /**
@@ -119,6 +154,65 @@ abstract class Connections implements AutoCloseable {
         String scheme = uri.isSsl() ? "rediss" : "redis";
         String host = uri.getHost() != null ? uri.getHost() + ":" + uri.getPort() : String.valueOf(uri.getSocket());
         return scheme + "://" + host + (uri.getDatabase() != 0 ? "/" + uri.getDatabase() : "");
+    }
+
+    /**
+     * A failed first connect: the message says why in plain words ({@link FailureCause}), the cause is Lettuce's
+     * error. Never leaves the package: {@link RedisDelayedQueue.Builder#build()} turns it into a
+     * {@link RedisQueueException} with the same cause.
+     */
+    static final class ConnectFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ConnectFailure(String why, RuntimeException lettuceError) {
+            super(why, lettuceError, false, false);
+        }
+    }
+
+    private static final FailureCause.Attempt UNKNOWN = new FailureCause.Attempt(null, false, null,
+            FailureCause.Reached.UNKNOWN);
+
+    /**
+     * Tracks how far the client's latest connect got (TCP connected, TLS handshake done), so that a connect timeout
+     * can say what did not answer; the exception alone cannot tell a server that never completes the TLS handshake
+     * from one that completes it and never answers {@code HELLO}. Lettuce calls it when it sets up each channel.
+     */
+    private static final class Progress implements NettyCustomizer {
+        private volatile Attempt latest;
+
+        /** One channel's connect: whether TCP connected, and its TLS handshake (null without TLS). */
+        private static final class Attempt {
+            final Future<Channel> tls;
+            volatile boolean connected;
+
+            Attempt(Future<Channel> tls) {
+                this.tls = tls;
+            }
+        }
+
+        @Override
+        public void afterChannelInitialized(Channel channel) {
+            SslHandler tls = channel.pipeline().get(SslHandler.class);
+            Attempt attempt = new Attempt(tls == null ? null : tls.handshakeFuture());
+            latest = attempt;
+            channel.pipeline().addFirst(new ChannelInboundHandlerAdapter() {
+                @Override
+                public void channelActive(ChannelHandlerContext ctx) {
+                    attempt.connected = true;
+                    ctx.fireChannelActive();
+                    ctx.pipeline().remove(this);
+                }
+            });
+        }
+
+        /** @return how far the latest connect got */
+        FailureCause.Reached reached() {
+            Attempt a = latest;
+            if (a == null || !a.connected) {
+                return FailureCause.Reached.NOTHING;
+            }
+            return a.tls == null || a.tls.isSuccess() ? FailureCause.Reached.HANDSHAKE : FailureCause.Reached.TCP;
+        }
     }
 
     private static final class Standalone extends Connections {

@@ -32,7 +32,6 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
-import java.util.function.Supplier;
 
 /**
  * A {@link DelayedQueue} kept in Redis (standalone or Cluster, 6.2+), shared by every client that opens a queue of
@@ -173,7 +172,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             throw new IllegalArgumentException("redisUri is not a Redis URI: '" + redisUri + "' (" + e.getMessage()
                     + ")", e);
         }
-        return new Builder<>(() -> Connections.owned(uri), Connections.describe(uri), name, codec);
+        return new Builder<>(timeout -> Connections.owned(uri, timeout), Connections.describe(uri), name, codec);
     }
 
     /**
@@ -188,7 +187,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     public static <V> Builder<V> builder(RedisClient client, String name, Codec<V> codec) {
         Objects.requireNonNull(client, "client");
-        return new Builder<>(() -> Connections.shared(client), "redis (shared RedisClient)", name, codec);
+        return new Builder<>(timeout -> Connections.shared(client), "redis (shared RedisClient)", name, codec);
     }
 
     /**
@@ -203,8 +202,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     public static <V> Builder<V> builder(RedisClusterClient client, String name, Codec<V> codec) {
         Objects.requireNonNull(client, "client");
-        return new Builder<>(() -> Connections.shared(client), "redis cluster (shared RedisClusterClient)", name,
-                codec);
+        return new Builder<>(timeout -> Connections.shared(client), "redis cluster (shared RedisClusterClient)",
+                name, codec);
     }
 
     @Override
@@ -1193,11 +1192,19 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
         /** Default longest sleep of an idle poller between checks, bounding the cost of a lost wake-up. */
         public static final Duration DEFAULT_RECHECK_INTERVAL = Duration.ofSeconds(1);
+        /**
+         * Default longest time a connect may take, TCP, TLS and the Redis handshake together: Lettuce's own default
+         * for the TCP connect alone, here bounding the whole. A reachable Redis completes all of it in a few round
+         * trips, so a longer wait only delays the error; a shorter one could fail a server that stalls for a moment
+         * (the fork of a large dataset, an overloaded host).
+         */
+        public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
         private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
 
-        private final Supplier<Connections> connect;
+        private final java.util.function.Function<Duration, Connections> connect;
         private final String where;
         private int partitions;
+        private Duration connectTimeout;
         private Duration commandTimeout;
         private Duration retryFor;
         private Duration recheckInterval;
@@ -1205,7 +1212,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         private boolean allowEvictingServer;
         private boolean openExisting;
 
-        private Builder(Supplier<Connections> connect, String where, String name, Codec<V> codec) {
+        private Builder(java.util.function.Function<Duration, Connections> connect, String where, String name,
+                        Codec<V> codec) {
             this.connect = connect;
             this.where = where;
             name(name);
@@ -1230,6 +1238,25 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                         + partitions);
             }
             this.partitions = partitions;
+            return this;
+        }
+
+        /**
+         * Bounds each connect of a queue built from a URI as a whole: the TCP connect, the TLS handshake
+         * ({@code rediss://}) and the Redis handshake ({@code HELLO}, {@code AUTH}, {@code SELECT}); the first connect
+         * at {@link #build()}, those of the dedicated connections blocked pollers use, and every reconnect. When it
+         * fires, the error names the server and what did not answer: no TCP connection, no TLS reply, or no reply to
+         * the handshake (a server that is not Redis). It replaces a {@code timeout} given in the URI. A queue built
+         * on a caller's {@code RedisClient} or {@code RedisClusterClient} ignores it: that client's options rule
+         * (its {@code RedisURI} timeout bounds the handshake, {@code SocketOptions.connectTimeout} the TCP connect).
+         *
+         * @param timeout the longest a connect may take, in [1 ms, 1 h]; default {@link #DEFAULT_CONNECT_TIMEOUT}
+         * @return this builder
+         */
+        public Builder<V> connectTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "connectTimeout");
+            checkUnset(this.connectTimeout != null, "connectTimeout");
+            this.connectTimeout = checkRange("connectTimeout", timeout, Duration.ofMillis(1));
             return this;
         }
 
@@ -1325,6 +1352,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
          * @throws QueueNotFoundException with {@link #openExisting()}, if the queue does not exist
          */
         public RedisDelayedQueue<V> build() {
+            connectTimeout = connectTimeout != null ? connectTimeout : DEFAULT_CONNECT_TIMEOUT;
             commandTimeout = commandTimeout != null ? commandTimeout : DEFAULT_COMMAND_TIMEOUT;
             retryFor = retryFor != null ? retryFor : Duration.ZERO;
             recheckInterval = recheckInterval != null ? recheckInterval : DEFAULT_RECHECK_INTERVAL;
@@ -1332,7 +1360,11 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             QueueSettings<V> s = frozen();
             Connections c;
             try {
-                c = connect.get();
+                c = connect.apply(connectTimeout);
+            } catch (Connections.ConnectFailure e) {
+                // Why in plain words (FailureCause); Lettuce's error stays the cause.
+                throw new RedisQueueException("queue '" + s.name() + "' on " + where + ": cannot connect: "
+                        + e.getMessage(), e.getCause());
             } catch (RuntimeException e) {
                 throw new RedisQueueException("queue '" + s.name() + "' on " + where + ": cannot connect: "
                         + e.getMessage(), e);
