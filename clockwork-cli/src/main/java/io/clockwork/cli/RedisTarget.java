@@ -4,6 +4,7 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.redis.QueueNotFoundException;
 import io.clockwork.redis.RedisDelayedQueue;
+import io.clockwork.redis.RedisQueueException;
 import io.lettuce.core.RedisURI;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -27,9 +28,10 @@ import picocli.CommandLine.TypeConversionException;
  * A Redis server given as {@code redis://[[user:]password@]host[:port][/db][?verifyPeer=...]} (or {@code rediss://}),
  * checked for form when parsed and for reachability before use. Immutable.
  *
- * <p>Why a reachability check of its own: Lettuce waits up to its 10 s connect timeout for a host that drops packets;
- * an operator typing a wrong host deserves an answer in about a second, so a plain TCP connect with a short timeout
- * runs first and turns "refused", "unknown host" and "timed out" into one clear line.
+ * <p>Why a reachability check of its own: an operator typing a wrong host deserves a plain answer, so a TCP connect
+ * with a short timeout runs first and turns "refused", "unknown host" and "timed out" into one clear line. The queue
+ * is then built with the same {@link #CONNECT_TIMEOUT} as its {@code connectTimeout}, which bounds the TLS and Redis
+ * handshakes too: a server that accepts connections and never answers fails the command in about that time.
  *
  * <p>The password never leaves this class in a message: errors show the URI with its credentials replaced by
  * {@code ***} (as {@code Connections.describe} does in the library), and {@link #redact(String)} scrubs the password
@@ -214,10 +216,11 @@ public final class RedisTarget {
      * @param codec             the value codec
      * @param visibilityTimeout how long deliveries stay in flight
      * @param maxAttempts       deliveries before a message dies
-     * @param partitions        the queue's partition count (must match its other clients)
+     * @param partitions        the partition count the queue must have, or 0 for the one stored with it (1 for a
+     *                          new queue)
      * @param <V>               the value type
      * @return the open queue
-     * @throws CliException if the server cannot be reached or refuses the connection
+     * @throws CliException if the server cannot be reached, refuses the connection, or stores another count
      */
     public <V> RedisDelayedQueue<V> open(String name, Codec<V> codec, Duration visibilityTimeout, int maxAttempts,
             int partitions) {
@@ -231,13 +234,15 @@ public final class RedisTarget {
      * @param codec             the value codec
      * @param visibilityTimeout how long deliveries stay in flight
      * @param maxAttempts       deliveries before a message dies
+     * @param partitions        the partition count the queue must have, or 0 for the one stored with it
      * @param <V>               the value type
      * @return the open queue
-     * @throws CliException if the server cannot be reached, refuses the connection, or has no such queue
+     * @throws CliException if the server cannot be reached, refuses the connection, has no such queue, or stores
+     *                      another count
      */
     public <V> RedisDelayedQueue<V> openExisting(String name, Codec<V> codec, Duration visibilityTimeout,
-            int maxAttempts) {
-        return open(name, codec, visibilityTimeout, maxAttempts, 1, true);
+            int maxAttempts, int partitions) {
+        return open(name, codec, visibilityTimeout, maxAttempts, partitions, true);
     }
 
     private <V> RedisDelayedQueue<V> open(String name, Codec<V> codec, Duration visibilityTimeout, int maxAttempts,
@@ -247,8 +252,11 @@ public final class RedisTarget {
             RedisDelayedQueue.Builder<V> b = RedisDelayedQueue.builder(uri, name, codec)
                     .visibilityTimeout(visibilityTimeout)
                     .maxAttempts(maxAttempts)
-                    .partitions(partitions)
+                    .connectTimeout(CONNECT_TIMEOUT)
                     .commandTimeout(Duration.ofSeconds(5));
+            if (partitions != 0) {
+                b.partitions(partitions);
+            }
             if (existing) {
                 b.openExisting();
             }
@@ -256,6 +264,9 @@ public final class RedisTarget {
         } catch (QueueNotFoundException e) {
             throw new CliException("unknown queue '" + name + "' on " + where() + ": no client has created a queue "
                     + "of that name", e);
+        } catch (RedisQueueException | IllegalStateException e) {
+            // The library's own message names the queue, the server (without credentials) and the root cause.
+            throw new CliException(ClockworkCli.oneLine(redact(e.getMessage())), e);
         } catch (RuntimeException e) {
             throw new CliException("cannot open queue '" + name + "' on Redis at " + where() + ": "
                     + ClockworkCli.oneLine(redact(rootMessage(e))), e);

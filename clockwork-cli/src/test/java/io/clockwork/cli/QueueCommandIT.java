@@ -6,10 +6,16 @@ import io.clockwork.queue.Codec;
 import io.clockwork.redis.RedisDelayedQueue;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code clockwork queue ...} against a real redis-server holding a seeded queue. */
 @ExtendWith(RedisExtension.class)
@@ -116,12 +122,48 @@ class QueueCommandIT {
         assertThat(r.out()).contains("requeued 1 dead letter of queue 'orders'");
     }
 
-    @Test
-    void unknownQueueIsAFailureInOneLine() {
-        Cli.Result r = Cli.run("queue", "stats", "--redis", uri, "--queue", "ordres");
+    @ParameterizedTest
+    @ValueSource(strings = {"stats", "peek", "list", "cancel order-1", "requeue-dead bad-1", "requeue-dead --all",
+        "purge-dead --yes"})
+    void unknownQueueIsAFailureInOneLineAndCreatesNothing(String command, RedisServerProcess redis) {
+        List<String> before = DemoCommandRedisIT.keys(redis);
+        String[] args = command.split(" ");
+        String[] argv = new String[args.length + 5];
+        argv[0] = "queue";
+        System.arraycopy(args, 0, argv, 1, args.length);
+        System.arraycopy(new String[] {"--redis", uri, "--queue", "ordres"}, 0, argv, args.length + 1, 4);
+        Cli.Result r = Cli.run(argv);
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.errLines()).isEqualTo(1);
         assertThat(r.err()).contains("unknown queue 'ordres' on 127.0.0.1:", "check --queue");
+        assertThat(DemoCommandRedisIT.keys(redis)).as("keys after the command").containsExactlyInAnyOrderElementsOf(
+                before);
+    }
+
+    @Test
+    void adminCommandsReadTheStoredPartitionCount(RedisServerProcess redis) {
+        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(uri, "wide", Codec.string()).partitions(4)
+                .build()) {
+            for (int i = 0; i < 100; i++) {
+                q.offer("order-" + i, "pay " + i, Duration.ofHours(1));
+            }
+        }
+        Cli.Result r = Cli.run("queue", "stats", "--redis", uri, "--queue", "wide");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("partitions +4\\b").containsPattern("delayed +100\\b")
+                .containsPattern("total +100\\b");
+        Cli.Result peek = Cli.run("queue", "peek", "--redis", uri, "--queue", "wide");
+        assertThat(peek.out()).contains("100 delayed");
+        Cli.Result cancel = Cli.run("queue", "cancel", "--redis", uri, "--queue", "wide", "order-7", "order-42");
+        assertThat(cancel.exit()).as(cancel.err()).isZero();
+
+        Cli.Result same = Cli.run("queue", "stats", "--redis", uri, "--queue", "wide", "--partitions", "4");
+        assertThat(same.exit()).as(same.err()).isZero();
+        assertThat(same.out()).containsPattern("total +98\\b");
+        Cli.Result other = Cli.run("queue", "stats", "--redis", uri, "--queue", "wide", "--partitions", "1");
+        assertThat(other.exit()).isEqualTo(1);
+        assertThat(other.errLines()).isEqualTo(1);
+        assertThat(other.err()).contains("has 4 partition(s)", "asks for 1");
     }
 
     @Test
@@ -142,6 +184,22 @@ class QueueCommandIT {
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.errLines()).isEqualTo(1);
         assertThat(r.err()).contains("cannot reach Redis at 127.0.0.1:" + port + ": connection refused");
+    }
+
+    @Test
+    void aServerThatNeverAnswersFailsWithinTheConnectTimeout() throws IOException {
+        // A listening socket nobody reads: the kernel completes TCP connects, nothing ever answers.
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            long start = System.nanoTime();
+            Cli.Result r = Cli.run("queue", "stats", "--redis", "redis://127.0.0.1:" + silent.getLocalPort(),
+                    "--queue", "orders");
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(r.exit()).isEqualTo(1);
+            assertThat(r.errLines()).isEqualTo(1);
+            assertThat(r.err()).contains("127.0.0.1:" + silent.getLocalPort(), "no reply");
+            // The CLI's 2 s, not the library's default 10 s (nor the minute it took before connectTimeout).
+            assertThat(took).isLessThan(RedisTarget.CONNECT_TIMEOUT.plusSeconds(6));
+        }
     }
 
     @Test

@@ -43,7 +43,7 @@ final class DemoRun {
             return InMemoryDelayedQueue.<String>builder().name(name).visibilityTimeout(s.visibility())
                     .maxAttempts(DemoSettings.MAX_ATTEMPTS).build();
         }
-        return s.redis().open(name, Codec.string(), s.visibility(), DemoSettings.MAX_ATTEMPTS, 1);
+        return s.redis().open(name, Codec.string(), s.visibility(), DemoSettings.MAX_ATTEMPTS, 0);
     }
 
     /**
@@ -51,7 +51,7 @@ final class DemoRun {
      * that a late receipt fails instead of creating the queue again.
      */
     private DelayedQueue<String> openExisting(String name) {
-        return s.redis().openExisting(name, Codec.string(), s.visibility(), DemoSettings.MAX_ATTEMPTS);
+        return s.redis().openExisting(name, Codec.string(), s.visibility(), DemoSettings.MAX_ATTEMPTS, 0);
     }
 
     private String backend() {

@@ -31,7 +31,6 @@ public final class QueueCancelCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         int missed = 0;
         try (DelayedQueue<byte[]> q = target.open()) {
-            target.knownStats(q);
             for (String id : ids) {
                 if (q.cancel(id)) {
                     out.println("cancelled " + id);

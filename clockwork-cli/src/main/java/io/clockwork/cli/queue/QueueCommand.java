@@ -15,9 +15,10 @@ import picocli.CommandLine.Spec;
         description = {"Inspects and repairs a RedisDelayedQueue, for operators.",
             "",
             "Every subcommand takes the server (--redis URI, --redis-file PATH or the environment variable "
-                    + RedisOptions.ENV + ") and --queue NAME (plus --partitions and --max-attempts if the "
-                    + "queue's clients change them). A queue with no messages in any state is reported as unknown "
-                    + "(exit 1): Redis keeps no keys for it, so the name is most likely mistyped."},
+                    + RedisOptions.ENV + ") and --queue NAME (plus --max-attempts if the queue's clients change it). "
+                    + "The partition count is read from the queue, which stores it when first created; "
+                    + "--partitions only checks it. A queue that no client has created is reported as unknown "
+                    + "(exit 1), most likely a mistyped name, and nothing is written for it."},
         subcommands = {QueueStatsCommand.class, QueuePeekCommand.class, QueueListCommand.class,
             QueueCancelCommand.class, QueueRequeueDeadCommand.class, QueuePurgeDeadCommand.class},
         footer = {"", "Exit codes: 0 success, 1 failure (unreachable server, unknown queue, id not found), "

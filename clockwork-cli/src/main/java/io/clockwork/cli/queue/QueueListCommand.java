@@ -44,7 +44,7 @@ public final class QueueListCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         try (DelayedQueue<byte[]> q = target.open()) {
-            long dead = target.knownStats(q).dead();
+            long dead = target.stats(q).dead();
             if (dead == 0) {
                 out.println(target.describe() + ": no dead letters");
             } else {

@@ -29,7 +29,7 @@ public final class QueuePeekCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         try (DelayedQueue<byte[]> q = target.open()) {
-            QueueStats st = target.knownStats(q);
+            QueueStats st = target.stats(q);
             List<DeadLetter> oldest = st.dead() > 0 ? q.deadLetters(1) : List.of();
             out.println(String.format(Locale.ROOT, "%s: %,d ready now; next due in %s; %,d delayed, %,d in flight, "
                     + "%,d dead%s", target.describe(), st.ready(), QueueTarget.dueIn(st), st.delayed(), st.inFlight(),

@@ -33,7 +33,6 @@ public final class QueuePurgeDeadCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         try (DelayedQueue<byte[]> q = target.open()) {
-            target.knownStats(q);
             long purged = q.purgeDead();
             out.println(String.format(Locale.ROOT, "purged %,d dead letter%s of %s", purged, purged == 1 ? "" : "s",
                     target.describe()));

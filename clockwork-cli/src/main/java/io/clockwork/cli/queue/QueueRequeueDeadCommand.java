@@ -46,7 +46,7 @@ public final class QueueRequeueDeadCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         int missed = 0;
         try (DelayedQueue<byte[]> q = target.open()) {
-            long dead = target.knownStats(q).dead();
+            long dead = target.stats(q).dead();
             if (which.all) {
                 long requeued = 0;
                 // Each pass requeues what it lists, so the next pass lists the next batch; stop when one finds none.

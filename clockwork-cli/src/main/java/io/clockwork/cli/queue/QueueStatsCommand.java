@@ -1,7 +1,7 @@
 package io.clockwork.cli.queue;
 
-import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.QueueStats;
+import io.clockwork.redis.RedisDelayedQueue;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -12,8 +12,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code clockwork queue stats}: the queue's counts by state. Not thread-safe: one per command line. */
 @Command(name = "stats", mixinStandardHelpOptions = true,
-        description = "Prints how many messages are delayed, ready, in flight and dead, and when the next delayed "
-                + "one is due. Expired deliveries are returned to the schedule first, as any client call does.")
+        description = "Prints the queue's partition count, how many messages are delayed, ready, in flight and dead, "
+                + "and when the next delayed one is due. Expired deliveries are returned to the schedule first, as any client call does.")
 public final class QueueStatsCommand implements Callable<Integer> {
 
     @Mixin
@@ -25,14 +25,19 @@ public final class QueueStatsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        try (DelayedQueue<byte[]> q = target.open()) {
-            QueueStats st = target.knownStats(q);
+        try (RedisDelayedQueue<byte[]> q = target.open()) {
+            QueueStats st = target.stats(q);
             out.println(target.describe());
+            out.println(String.format(Locale.ROOT, "  %-12s %,12d", "partitions", q.partitions()));
             out.println(String.format(Locale.ROOT, "  %-12s %,12d", "delayed", st.delayed()));
             out.println(String.format(Locale.ROOT, "  %-12s %,12d", "ready", st.ready()));
             out.println(String.format(Locale.ROOT, "  %-12s %,12d", "in flight", st.inFlight()));
             out.println(String.format(Locale.ROOT, "  %-12s %,12d", "dead", st.dead()));
             out.println(String.format(Locale.ROOT, "  %-12s %,12d", "total", st.total()));
+            if (st.lost() > 0) {
+                out.println(String.format(Locale.ROOT, "  %-12s %,12d  (dropped: Redis evicted part of their state)",
+                        "lost", st.lost()));
+            }
             out.println(String.format(Locale.ROOT, "  %-12s %12s", "next due in", QueueTarget.dueIn(st)));
         }
         out.flush();

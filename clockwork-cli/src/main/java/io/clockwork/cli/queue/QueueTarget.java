@@ -7,6 +7,7 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.QueueStats;
+import io.clockwork.redis.QueueNotFoundException;
 import io.clockwork.redis.RedisDelayedQueue;
 import java.time.Duration;
 import picocli.CommandLine.Mixin;
@@ -20,8 +21,10 @@ import picocli.CommandLine.Spec;
  * one per command line.
  *
  * <p>The queue is opened with the bytes codec, so that an operator can inspect and requeue a message whatever its
- * producers' codec, even one that cannot be decoded. Its partition count and maximum attempts must match the
- * queue's clients: the first says where its keys are, the second what an expired delivery becomes when an admin
+ * producers' codec, even one that cannot be decoded. It is opened as an existing queue: a name no client has
+ * created (most likely mistyped) is an error, and the command writes nothing. Its partition count is the one stored
+ * with the queue when it was created, so no option is needed to find its keys; {@code --partitions} only checks it.
+ * Its maximum attempts must match the queue's clients: they say what an expired delivery becomes when an admin
  * command's call happens to return it to the schedule.
  */
 public final class QueueTarget {
@@ -37,55 +40,55 @@ public final class QueueTarget {
     @Option(names = "--queue", paramLabel = "NAME", required = true, description = "The queue's name.")
     String queue;
 
-    @Option(names = "--partitions", paramLabel = "N", defaultValue = "1",
-            description = "The queue's partition count, as its clients build it (default: ${DEFAULT-VALUE}).")
-    int partitions;
+    @Option(names = "--partitions", paramLabel = "N",
+            description = "The partition count the queue must have, 1 to " + RedisDelayedQueue.Builder.MAX_PARTITIONS
+                    + "; the command fails if the queue stores another (default: the stored count).")
+    Integer partitions;
 
     @Option(names = "--max-attempts", paramLabel = "N", defaultValue = "" + DelayedQueueBuilder.DEFAULT_MAX_ATTEMPTS,
             description = "The queue's maxAttempts, as its clients build it (default: ${DEFAULT-VALUE}).")
     int maxAttempts;
 
     /**
-     * Opens the queue (fails fast if Redis is unreachable).
+     * Opens the queue (fails fast if Redis is unreachable or the queue unknown).
      *
      * @return the queue, with raw byte values
+     * @throws CliException if the server cannot be reached, has no such queue, or stores another partition count
      */
-    DelayedQueue<byte[]> open() {
+    RedisDelayedQueue<byte[]> open() {
         redis = server.required();
-        if (partitions < 1 || partitions > 1024) {
-            throw new ParameterException(mixee.commandLine(), "--partitions must be 1 to 1024, was " + partitions);
+        if (partitions != null && (partitions < 1 || partitions > RedisDelayedQueue.Builder.MAX_PARTITIONS)) {
+            throw new ParameterException(mixee.commandLine(), "--partitions must be 1 to "
+                    + RedisDelayedQueue.Builder.MAX_PARTITIONS + ", was " + partitions);
         }
         if (maxAttempts < 1 || maxAttempts > DelayedQueueBuilder.MAX_MAX_ATTEMPTS) {
             throw new ParameterException(mixee.commandLine(), "--max-attempts must be 1 to "
                     + DelayedQueueBuilder.MAX_MAX_ATTEMPTS + ", was " + maxAttempts);
         }
-        return redis.open(queue, Codec.bytes(), DelayedQueueBuilder.DEFAULT_VISIBILITY_TIMEOUT, maxAttempts,
-                partitions);
+        try {
+            return redis.openExisting(queue, Codec.bytes(), DelayedQueueBuilder.DEFAULT_VISIBILITY_TIMEOUT,
+                    maxAttempts, partitions != null ? partitions : 0);
+        } catch (CliException e) {
+            if (e.getCause() instanceof QueueNotFoundException) {
+                throw new CliException(e.getMessage() + "; check --queue", e.getCause());
+            }
+            throw e;
+        }
     }
 
     /**
-     * Reads the queue's counts, failing if no client ever offered to a queue of that name: most likely a mistyped
-     * name. An emptied queue still exists (its keys outlive its last message) and is reported normally.
+     * Reads the queue's counts.
      *
      * @param q the open queue
      * @return its stats
-     * @throws CliException if the queue is unknown on the server
+     * @throws CliException if Redis fails
      */
-    QueueStats knownStats(DelayedQueue<byte[]> q) {
-        QueueStats stats;
-        boolean exists;
+    QueueStats stats(DelayedQueue<byte[]> q) {
         try {
-            stats = q.stats();
-            exists = q instanceof RedisDelayedQueue<byte[]> r ? r.exists() : stats.total() > 0;
+            return q.stats();
         } catch (RuntimeException e) {
-            throw new CliException("queue '" + queue + "' on " + redis.where() + ": " + e.getMessage(), e);
+            throw new CliException(describe() + ": " + e.getMessage(), e);
         }
-        if (!exists) {
-            throw new CliException("unknown queue '" + queue + "' on " + redis.where() + ": no client ever offered "
-                    + "to a queue of that name" + (partitions == 1 ? "" : " and " + partitions + " partitions")
-                    + "; check --queue");
-        }
-        return stats;
     }
 
     /** @return e.g. {@code queue 'orders' on 127.0.0.1:6379} */
