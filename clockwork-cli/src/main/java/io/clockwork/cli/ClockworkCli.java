@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,6 +35,9 @@ public final class ClockworkCli implements Runnable {
 
     @Spec
     CommandSpec spec;
+
+    /** A URI's scheme and credentials, up to the last '@' before a space, a quote or the path. */
+    private static final Pattern URI_WITH_CREDENTIALS = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s/?#']*@");
 
     private final Map<String, String> env;
     private final List<RedisTarget> secrets = new ArrayList<>();
@@ -111,6 +116,10 @@ public final class ClockworkCli implements Runnable {
         secrets.add(target);
     }
 
+    /**
+     * Hides passwords in a line about to be printed: those of the servers the command line named, and the
+     * credentials of any URI in it (picocli quotes arguments it could not use, a URI among them).
+     */
     private static String redact(CommandLine cl, String line) {
         String s = line;
         if (cl.getCommandSpec().root().userObject() instanceof ClockworkCli root) {
@@ -118,7 +127,8 @@ public final class ClockworkCli implements Runnable {
                 s = t.redact(s);
             }
         }
-        return s;
+        return URI_WITH_CREDENTIALS.matcher(s).replaceAll(m -> Matcher.quoteReplacement(RedisTarget.redactUri(
+                m.group())));
     }
 
     /**

@@ -64,6 +64,14 @@ class ClockworkCliTest {
     }
 
     @Test
+    void aUriPicocliCouldNotUseIsQuotedWithoutItsPassword() {
+        Cli.Result r = Cli.run("queue", "stats", "--queue", "q", "rediss://ops:hunter@22@h:6380/1");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.errLines()).isEqualTo(1);
+        assertThat(r.err()).contains("'rediss://ops:***@h:6380/1'").doesNotContain("hunter").doesNotContain("22@");
+    }
+
+    @Test
     void unixSocketsAndSentinelsAreRefusedWithAReason() {
         Cli.Result socket = Cli.run("demo", "--redis", "redis-socket:///tmp/redis.sock");
         assertThat(socket.exit()).isEqualTo(2);
