@@ -29,18 +29,18 @@ import picocli.CommandLine.Spec;
                     + "their sessions expire and replacements start, and their unacked orders are redelivered, "
                     + "where a TimeCacheMap of processed ids keeps the retry from expiring an order twice.",
             "",
-            "The report reconciles every order id: each must be cancelled or delivered, never neither (lost) or "
-                    + "both. Lateness is delivery time minus due time (wall clock).",
+            "The report reconciles every order id: each must end cancelled or delivered, never both (see below for "
+                    + "one that ends neither). Lateness is delivery time minus due time (wall clock).",
             "",
             "Without a Redis server the queue is the in-process InMemoryDelayedQueue. With one (--redis, "
-                    + "--redis-file or " + RedisOptions.ENV + ") the queue lives in Redis: run '--role producer' (or 'all') once and any number of '--role worker' processes "
-                    + "on the same --queue; workers send receipts back through Redis and the producer "
-                    + "reconciles them. A worker process exits once the queue has been idle for 3 s. At the end the "
-                    + "producer deletes the run's keys from Redis (its orders queue and its receipts queue) unless "
-                    + "--keep is given.",
+                    + "--redis-file or " + RedisOptions.ENV + ") the queue lives in Redis: run '--role producer' "
+                    + "(or 'all') once and any number of '--role worker' processes on the same --queue; workers "
+                    + "send receipts back through Redis and the producer reconciles them. A worker process exits "
+                    + "once the queue has been idle for 3 s. At the end the producer deletes the run's keys from "
+                    + "Redis (its orders queue and its receipts queue) unless --keep is given.",
             "",
             "An order that is neither cancelled nor delivered when the run ends is 'not delivered yet' while the "
-                    + "queue still holds it (delayed, ready or in flight: e.g. no worker took it before --timeout), "
+                    + "queue still holds it (delayed, ready or in flight, as when no worker took it before --timeout), "
                     + "and 'lost' only if the queue does not hold it either. The queue's counts decide, so they "
                     + "assume that the run is the only producer on its --queue."},
         footer = {"", "Exit codes: 0 every order accounted for; 1 an order was lost, orders were still in the queue "

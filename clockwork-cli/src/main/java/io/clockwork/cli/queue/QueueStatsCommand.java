@@ -13,7 +13,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code clockwork queue stats}: the queue's counts by state. Not thread-safe: one per command line. */
 @Command(name = "stats", mixinStandardHelpOptions = true,
         description = "Prints the queue's partition count, how many messages are delayed, ready, in flight and dead, "
-                + "and when the next delayed one is due. Expired deliveries are returned to the schedule first, as any client call does.")
+                + "and when the next delayed one is due. Expired deliveries are returned to the schedule first, as any "
+                + "client call does.")
 public final class QueueStatsCommand implements Callable<Integer> {
 
     @Mixin
