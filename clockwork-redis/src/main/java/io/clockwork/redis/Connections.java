@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * The Lettuce connections of one queue: one shared, multiplexed connection for scripts, and dedicated connections
@@ -40,6 +41,9 @@ import java.util.concurrent.TimeUnit;
  * connect is a {@link ConnectFailure} that says why in plain words ({@link FailureCause}).
  */
 abstract class Connections implements AutoCloseable {
+
+    /** The user information of a URI: after {@code ://}, up to the last {@code @} before the host. */
+    private static final Pattern CREDENTIALS = Pattern.compile("([a-zA-Z][a-zA-Z0-9+.-]*://)[^\\s'\"]*@");
 
     /** A dedicated connection and its commands. */
     record Blocker(StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands) {
@@ -144,6 +148,14 @@ abstract class Connections implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new ConnectFailure(FailureCause.explainConnect(e, UNKNOWN), e);
         }
+    }
+
+    /**
+     * @param text a URI or a message that may quote one
+     * @return the text with the user information of every {@code scheme://user:password@} replaced by {@code ***}
+     */
+    static String redact(String text) {
+        return CREDENTIALS.matcher(text).replaceAll("$1***@");
     }
 
     /**

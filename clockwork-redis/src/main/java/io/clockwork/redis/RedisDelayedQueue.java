@@ -169,8 +169,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         try {
             uri = RedisURI.create(redisUri);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("redisUri is not a Redis URI: '" + redisUri + "' (" + e.getMessage()
-                    + ")", e);
+            // Neither the URI nor Lettuce's message (which may quote it) is shown as given: it may hold a password.
+            throw new IllegalArgumentException("redisUri is not a Redis URI: '" + Connections.redact(redisUri)
+                    + "' (" + Connections.redact(String.valueOf(e.getMessage())) + ")");
         }
         return new Builder<>(timeout -> Connections.owned(uri, timeout), Connections.describe(uri), name, codec);
     }
