@@ -531,6 +531,15 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             return new Taken(v[0] == 'F' ? attempts : attempts + 1, seq, Arrays.copyOfRange(v, i + 1, v.length));
         }
 
+        /** @return the number written in hex in {@code v[from, to)}, e.g. a member's sequence prefix */
+        static long hex(byte[] v, int from, int to) {
+            long n = 0;
+            for (int i = from; i < to; i++) {
+                n = (n << 4) | digit(v, i, 16);
+            }
+            return n;
+        }
+
         private static int digit(byte[] v, int i, int radix) {
             int d = Character.digit(v[i], radix);
             if (d < 0) {
@@ -846,17 +855,42 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             if ((Long) r.get(2) == 1L) {
                 signal();
             }
-            String id = string(r.get(4));
-            Taken t = Taken.parse((byte[]) r.get(5));
-            long receipt = t.receipt();
+            RedisDelivery<V> d = take(p, (byte[]) r.get(4), (byte[]) r.get(5));
+            if (d != null) {
+                return d;
+            }
+        }
+    }
+
+    /**
+     * Turns a message poll.lua put in flight into a delivery, or buries it with kill.lua: a member whose META value
+     * carries another sequence is stale (its id was offered again after Redis evicted its state; kill.lua counts it
+     * lost), and a payload the codec cannot decode is that message's problem, not the queue's (it dies with the
+     * codec's error as its reason).
+     *
+     * @param member the in-flight member {@code <seq as 16 hex digits><id>}
+     * @param meta   its META value
+     * @return the delivery, or null if the message was buried
+     */
+    private RedisDelivery<V> take(int p, byte[] member, byte[] meta) {
+        String id = new String(member, 16, member.length - 16, StandardCharsets.UTF_8);
+        Taken t = Taken.parse(meta);
+        long receipt = Taken.hex(member, 0, 16); // the member's own sequence: what kill.lua must find in flight
+        String reason;
+        if (t.receipt() != receipt) {
+            reason = "stale";
+            LOG.log(System.Logger.Level.WARNING, () -> "queue '" + settings.name() + "' on " + connections.where()
+                    + ": message '" + id + "' was offered again after Redis evicted its state; its old entry was "
+                    + "dropped (counted in stats().lost()); set maxmemory-policy noeviction to keep every message");
+        } else {
             try {
                 return new RedisDelivery<>(this, p, id, settings.decode(t.payload()), t.attempt(), receipt);
             } catch (CodecException e) {
-                // An undecodable message is that message's problem, not the queue's: bury it with the reason.
-                scripts.run("poll", Script.KILL, keys.keys(p), maxAttemptsArg, arg(id), arg(receipt),
-                        arg(e.getMessage()));
+                reason = e.getMessage();
             }
         }
+        scripts.run("poll", Script.KILL, keys.keys(p), maxAttemptsArg, arg(id), arg(receipt), arg(reason));
+        return null;
     }
 
     /**
@@ -877,14 +911,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         }
         for (int i = 0; i < k; i++) {
             int at = 4 + 2 * i;
-            String id = string(r.get(at));
-            Taken t = Taken.parse((byte[]) r.get(at + 1));
-            long receipt = t.receipt();
-            try {
-                out.add(new RedisDelivery<>(this, p, id, settings.decode(t.payload()), t.attempt(), receipt));
-            } catch (CodecException e) {
-                scripts.run("poll", Script.KILL, keys.keys(p), maxAttemptsArg, arg(id), arg(receipt),
-                        arg(e.getMessage()));
+            RedisDelivery<V> d = take(p, (byte[]) r.get(at), (byte[]) r.get(at + 1));
+            if (d != null) {
+                out.add(d);
             }
         }
         return k < n ? (Long) r.get(1) : 0L;

@@ -2,10 +2,12 @@
 -- schedule, then takes up to n of the earliest messages due by the server's clock, in order, and puts them in
 -- flight (n: how many pollers of one client were waiting for this partition at once, or a batch poll's size).
 -- Returns {k taken, ms until the next event or -1 (only when k < n), client must signal 0/1, messages lost,
---          then id and META value "D <attempts> <seq>:<payload>" for each message taken}: the client reads the
---          delivery's attempt (attempts + 1), receipt (seq) and payload from the META value itself. Messages lost
---          are those found with part of their state evicted (see lose() in common.lua), by the sweep or among the
---          heads: each is dropped and counted, and the others are taken as usual.
+--          then member <seq><id> and META value "D <attempts> <seq>:<payload>" for each message taken}: the client
+--          reads the delivery's attempt (attempts + 1), receipt (seq) and payload from the META value itself.
+-- Messages lost are those found with part of their state evicted (see lose() in common.lua), by the sweep or among
+-- the heads (no META value): each is dropped and counted, and the others are taken as usual. A member whose META
+-- value carries another sequence is stale (its id was offered again after its state was evicted): the client tells
+-- by comparing the two sequences, which costs nothing here, and drops it with kill.lua, which counts it lost.
 -- Taking a message moves its member from PENDING to INFLIGHT and changes nothing else: its META value stays (see
 -- common.lua), and its receipt is the sequence it was scheduled under (every scheduling takes a new one and a
 -- scheduled message is delivered at most once, so a receipt belongs to one delivery). A legacy META value (see
@@ -30,28 +32,17 @@ if k > 0 then
     local scored = {}
     for i = 1, k do
         local v = metas[i]
-        local m = heads[i]
         if v then
-            -- "D <attempts> <seq>:...": the 16 characters after the second space are the member's prefix, unless
-            -- the value is legacy (seq in decimal, no ':' after it) or belongs to a later scheduling of the id.
-            local sp = string.find(v, ' ', 3, true)
-            if not sp or string.byte(v, sp + 17) ~= 58 then -- 58: ':'
+            if not string.find(v, ':', 1, true) then
+                -- Legacy (no ':' in it at all): move its payload into META now, under the same sequence.
                 local state, attempts, seq, tail = parse_meta(ids[i], v)
-                if owns(m, seq) then
-                    set_meta(ids[i], state, attempts, seq, tail, true)
-                    v = redis.call('HGET', META, ids[i])
-                else
-                    v = nil
-                end
-            elseif string.sub(v, sp + 1, sp + 16) ~= string.sub(m, 1, 16) then
-                v = nil
+                set_meta(ids[i], state, attempts, seq, tail, true)
+                v = redis.call('HGET', META, ids[i])
             end
-        end
-        if v then
             taken = taken + 1
             scored[2 * taken - 1] = visible_until
-            scored[2 * taken] = m
-            result[2 * taken + 3] = ids[i]
+            scored[2 * taken] = heads[i]
+            result[2 * taken + 3] = heads[i]
             result[2 * taken + 4] = v
         else
             lose()
