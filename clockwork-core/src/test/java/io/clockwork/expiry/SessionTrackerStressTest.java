@@ -3,6 +3,7 @@ package io.clockwork.expiry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
 import java.util.ArrayList;
 import java.util.List;

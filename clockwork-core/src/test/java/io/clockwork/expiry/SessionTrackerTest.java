@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -2,6 +2,7 @@ package io.clockwork.expiry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
+import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
 import java.time.Duration;
 import java.util.List;

@@ -1,12 +1,10 @@
 package io.clockwork.timer;
 
+import io.clockwork.testing.Await;
 import io.clockwork.time.Ticker;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 /** Helpers shared by the Kafka-face tests. Not thread-safe: static helpers and per-test tasks. */
 final class KafkaFaceTesting {
@@ -15,17 +13,6 @@ final class KafkaFaceTesting {
     static final Duration PATIENCE = Duration.ofSeconds(10);
 
     private KafkaFaceTesting() {
-    }
-
-    /** Polls {@code condition} until it holds, failing after {@link #PATIENCE}; never sleeps blindly. */
-    static void awaitCondition(BooleanSupplier condition, String description) {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out after " + PATIENCE + " waiting until " + description);
-            }
-            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
-        }
     }
 
     /** A task that counts its runs and remembers when (on a ticker) and on which thread it last ran. */
@@ -70,6 +57,6 @@ final class KafkaFaceTesting {
     static void drainTaskThread(SystemTimer timer) {
         RecordingTask marker = new RecordingTask(0, Ticker.system());
         timer.add(marker);
-        awaitCondition(marker::ran, "the task thread reaches a marker task");
+        Await.until("the task thread reaches a marker task", marker::ran);
     }
 }

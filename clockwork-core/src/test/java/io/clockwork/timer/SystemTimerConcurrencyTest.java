@@ -1,5 +1,6 @@
 package io.clockwork.timer;
 
+import io.clockwork.testing.Await;
 import io.clockwork.time.Ticker;
 import io.clockwork.timer.KafkaFaceTesting.RecordingTask;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import static io.clockwork.timer.KafkaFaceTesting.PATIENCE;
-import static io.clockwork.timer.KafkaFaceTesting.awaitCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Several producers add, re-add and cancel while a reaper expires: every task ends run once or cancelled. */
@@ -41,8 +41,8 @@ class SystemTimerConcurrencyTest {
 
             List<RecordingTask> all = perProducer.stream().flatMap(List::stream).toList();
             List<RecordingTask> live = all.stream().filter(t -> !t.isCancelled()).toList();
-            awaitCondition(() -> live.stream().allMatch(RecordingTask::ran), "every live task ran");
-            awaitCondition(() -> timer.size() == 0, "size() drops to 0, was " + timer.size());
+            Await.until("every live task ran", () -> live.stream().allMatch(RecordingTask::ran));
+            Await.until("size() drops to 0, was " + timer.size(), () -> timer.size() == 0);
             KafkaFaceTesting.drainTaskThread(systemTimer);
 
             // A re-added task may legitimately run twice: once if its first schedule ran before the re-add (as in

@@ -1,5 +1,6 @@
 package io.clockwork.timer;
 
+import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
 import io.clockwork.time.Ticker;
 import io.clockwork.timer.KafkaFaceTesting.RecordingTask;
@@ -12,7 +13,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.clockwork.timer.KafkaFaceTesting.PATIENCE;
-import static io.clockwork.timer.KafkaFaceTesting.awaitCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -68,12 +68,12 @@ class SystemTimerReaperTest {
             long start = ticker.read();
 
             ticker.advance(50, TimeUnit.MILLISECONDS);
-            awaitCondition(early::ran, "the reaper expired the 50 ms task");
+            Await.until("the reaper expired the 50 ms task", early::ran);
             assertThat(late.ran()).isFalse();
             assertThat(timer.size()).isEqualTo(1);
 
             ticker.advance(4_950, TimeUnit.MILLISECONDS);
-            awaitCondition(late::ran, "the reaper expired the 5 s task");
+            Await.until("the reaper expired the 5 s task", late::ran);
             assertThat(early.ranAtNanos - start).isEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
             assertThat(late.ranAtNanos - start).isEqualTo(TimeUnit.MILLISECONDS.toNanos(5_000));
         }
@@ -103,7 +103,7 @@ class SystemTimerReaperTest {
             cancelled.cancel();
             assertThat(timer.size()).isEqualTo(1);
             ticker.advance(20, TimeUnit.MILLISECONDS);
-            awaitCondition(kept::ran, "the kept task ran");
+            Await.until("the kept task ran", kept::ran);
             assertThat(cancelled.ran()).isFalse();
         }
     }
@@ -112,7 +112,7 @@ class SystemTimerReaperTest {
     void closeStopsTheReaperAndClosesTheWrappedTimerOnce() throws Exception {
         CountingTimer wrapped = new CountingTimer();
         SystemTimerReaper reaper = new SystemTimerReaper("reaper", wrapped);
-        awaitCondition(() -> wrapped.advances.get() > 0, "the reaper calls advanceClock");
+        Await.until("the reaper calls advanceClock", () -> wrapped.advances.get() > 0);
 
         reaper.close();
         reaper.close();

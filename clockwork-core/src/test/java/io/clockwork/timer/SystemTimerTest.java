@@ -1,5 +1,6 @@
 package io.clockwork.timer;
 
+import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
 import io.clockwork.time.Ticker;
 import io.clockwork.timer.KafkaFaceTesting.RecordingTask;
@@ -19,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.clockwork.timer.KafkaFaceTesting.PATIENCE;
-import static io.clockwork.timer.KafkaFaceTesting.awaitCondition;
 import static io.clockwork.timer.KafkaFaceTesting.drainTaskThread;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -69,7 +69,7 @@ class SystemTimerTest {
         tasks.add(mostNegative);
 
         for (RecordingTask task : tasks) {
-            awaitCondition(task::ran, task + " ran without advanceClock");
+            Await.until(task + " ran without advanceClock", task::ran);
         }
         assertThat(timer.size()).as("already expired tasks are never pending").isZero();
         assertThat(tasks).allSatisfy(t -> assertThat(t.runs).hasValue(1));
@@ -92,7 +92,7 @@ class SystemTimerTest {
         }
         tasks.forEach(timer::add);
         assertThat(timer.size()).as("all but the zero-delay task pending").isEqualTo(tasks.size() - 1);
-        awaitCondition(tasks.get(0)::ran, "the zero-delay task ran at once");
+        Await.until("the zero-delay task ran at once", tasks.get(0)::ran);
 
         for (int ms = 1; ms <= 500; ms++) {
             advanceMs(1);
@@ -100,8 +100,8 @@ class SystemTimerTest {
             assertThat(timer.advanceClock(0)).as("advanceClock at %d ms", ms).isEqualTo(expected);
             int now = ms;
             long due = tasks.stream().filter(t -> t.delayMs <= now).count();
-            awaitCondition(() -> tasks.stream().filter(RecordingTask::ran).count() == due,
-                    due + " tasks ran by " + now + " ms");
+            Await.until(due + " tasks ran by " + now + " ms",
+                    () -> tasks.stream().filter(RecordingTask::ran).count() == due);
             assertThat(tasks).filteredOn(RecordingTask::ran)
                     .allSatisfy(t -> assertThat(t.delayMs).as("%s never runs early", t).isLessThanOrEqualTo(now));
         }
@@ -131,7 +131,7 @@ class SystemTimerTest {
         assertThat(timer.advanceClock(0)).isFalse();
         advanceMs(1); // 30 ms: the tick ends
         assertThat(timer.advanceClock(0)).isTrue();
-        awaitCondition(task::ran, "the task ran");
+        Await.until("the task ran", task::ran);
     }
 
     @Test
@@ -145,7 +145,7 @@ class SystemTimerTest {
         assertThat(timer.advanceClock(0)).as("not yet due").isFalse();
         advanceMs(1);
         assertThat(timer.advanceClock(0)).as("due").isTrue();
-        awaitCondition(task::ran, "the task ran");
+        Await.until("the task ran", task::ran);
         assertThat(timer.advanceClock(0)).as("nothing left").isFalse();
     }
 
@@ -167,12 +167,12 @@ class SystemTimerTest {
         RecordingTask task = new RecordingTask(5, ticker);
         timer.add(task);
         Future<Boolean> advanced = helpers.submit(() -> timer.advanceClock(60_000));
-        awaitCondition(timer::isAdvancing, "advanceClock waits");
+        Await.until("advanceClock waits", timer::isAdvancing);
 
         advanceMs(5); // the ticker's listener wakes the waiting advanceClock
 
         assertThat(advanced.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-        awaitCondition(task::ran, "the task ran");
+        Await.until("the task ran", task::ran);
     }
 
     @Test
@@ -180,7 +180,7 @@ class SystemTimerTest {
         SystemTimer timer = manualTimer(1, 20);
         timer.add(new RecordingTask(1_000, ticker));
         Future<Boolean> advanced = helpers.submit(() -> timer.advanceClock(100));
-        awaitCondition(timer::isAdvancing, "advanceClock waits");
+        Await.until("advanceClock waits", timer::isAdvancing);
 
         advanceMs(99);
         assertThat(advanced).as("still waiting after 99 ms").isNotDone();
@@ -196,13 +196,13 @@ class SystemTimerTest {
         timer.add(new RecordingTask(TimeUnit.HOURS.toMillis(1), Ticker.system()));
         long started = System.nanoTime();
         Future<Boolean> advanced = helpers.submit(() -> timer.advanceClock(60_000));
-        awaitCondition(timer::isAdvancing, "advanceClock waits");
+        Await.until("advanceClock waits", timer::isAdvancing);
 
         RecordingTask soon = new RecordingTask(20, Ticker.system());
         timer.add(soon);
 
         assertThat(advanced.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-        awaitCondition(soon::ran, "the early task ran");
+        Await.until("the early task ran", soon::ran);
         assertThat(System.nanoTime() - started).as("woken long before its 60 s timeout")
                 .isLessThan(TimeUnit.SECONDS.toNanos(30));
     }
@@ -225,13 +225,13 @@ class SystemTimerTest {
         advanceMs(100);
         timer.advanceClock(0); // past the nursery sweep: the owner now has no reason of its own to wake soon
         Future<Boolean> advancing = helpers.submit(() -> timer.advanceClock(TimeUnit.MINUTES.toMillis(10)));
-        awaitCondition(timer::isAdvancing, "advanceClock waits");
+        Await.until("advanceClock waits", timer::isAdvancing);
         for (int i = 0; i < 1000; i++) {
             TimerTask task = new RecordingTask(TimeUnit.HOURS.toMillis(1), ticker);
             timer.add(task);
             task.cancel();
         }
-        awaitCondition(() -> timer.core().inboxIsEmpty(), "the waiting owner took the cancelled tasks");
+        Await.until("the waiting owner took the cancelled tasks", () -> timer.core().inboxIsEmpty());
         assertThat(advancing).isNotDone();
         assertThat(timer.size()).isEqualTo(1);
     }
@@ -319,11 +319,11 @@ class SystemTimerTest {
         timer.add(task);
         advanceMs(3);
         timer.advanceClock(0);
-        awaitCondition(task::ran, "first run");
+        Await.until("first run", task::ran);
         timer.add(task);
         advanceMs(3);
         assertThat(timer.advanceClock(0)).isTrue();
-        awaitCondition(() -> task.runs.get() == 2, "second run");
+        Await.until("second run", () -> task.runs.get() == 2);
     }
 
     @Test
@@ -382,7 +382,7 @@ class SystemTimerTest {
         assertThat(task.isCancelled()).as("added again").isFalse();
         advanceMs(5);
         timer.advanceClock(0);
-        awaitCondition(task::ran, "the task ran");
+        Await.until("the task ran", task::ran);
         assertThat(task.isCancelled()).as("ran").isFalse();
         task.cancel();
         assertThat(task.isCancelled()).as("cancelled after it ran").isTrue();
@@ -394,7 +394,7 @@ class SystemTimerTest {
         SystemTimer timer = track(new SystemTimer("purgatory"));
         RecordingTask task = new RecordingTask(0, Ticker.system());
         timer.add(task);
-        awaitCondition(task::ran, "the task ran");
+        Await.until("the task ran", task::ran);
         assertThat(task.ranOn.getName()).isEqualTo(SystemTimer.SYSTEM_TIMER_THREAD_PREFIX + "purgatory")
                 .isEqualTo("executor-purgatory");
         assertThat(task.ranOn.isDaemon()).isFalse();
@@ -411,7 +411,7 @@ class SystemTimerTest {
         });
         RecordingTask after = new RecordingTask(0, ticker);
         timer.add(after);
-        awaitCondition(after::ran, "the next task ran");
+        Await.until("the next task ran", after::ran);
     }
 
     @Test
@@ -457,7 +457,7 @@ class SystemTimerTest {
         RecordingTask queued = new RecordingTask(0, ticker);
         timer.add(queued);
         CompletableFuture<Void> closed = CompletableFuture.runAsync(timer::close, helpers);
-        awaitCondition(() -> timer.core().isStopped(), "close began");
+        Await.until("close began", () -> timer.core().isStopped());
         release.complete(null);
         closed.join();
         assertThat(finished).hasValue(1);
@@ -468,7 +468,7 @@ class SystemTimerTest {
     void advanceClockReturnsPromptlyWhenTheTimerIsClosed() throws Exception {
         SystemTimer timer = manualTimer(1, 20);
         Future<Boolean> advanced = helpers.submit(() -> timer.advanceClock(Long.MAX_VALUE));
-        awaitCondition(timer::isAdvancing, "advanceClock waits");
+        Await.until("advanceClock waits", timer::isAdvancing);
         timer.close();
         assertThat(advanced.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isFalse();
     }
@@ -516,7 +516,7 @@ class SystemTimerTest {
             assertThat(timer.advanceClock(0)).as("%s: 1 ns before its tick ends", task).isFalse();
             ticker.advance(1, TimeUnit.NANOSECONDS);
             assertThat(timer.advanceClock(0)).as("%s: its tick ends", task).isTrue();
-            awaitCondition(task::ran, task + " ran when its tick ended");
+            Await.until(task + " ran when its tick ended", task::ran);
         }
     }
 
@@ -532,7 +532,7 @@ class SystemTimerTest {
             while (!task.ran() && System.nanoTime() - deadline < 0) {
                 timer.advanceClock(100);
             }
-            awaitCondition(task::ran, task + " ran with startMs " + startMs);
+            Await.until(task + " ran with startMs " + startMs, task::ran);
             assertThat(task.ranAtNanos - added).as("startMs %d: never early", startMs)
                     .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(30));
         }

@@ -1,5 +1,6 @@
 package io.clockwork.timer;
 
+import io.clockwork.testing.Await;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

@@ -1,5 +1,6 @@
 package io.clockwork.timer;
 
+import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
 import io.clockwork.time.Ticker;
 import org.junit.jupiter.api.AfterEach;

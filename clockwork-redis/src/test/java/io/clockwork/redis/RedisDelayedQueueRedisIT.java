@@ -5,6 +5,7 @@ import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
+import io.clockwork.testing.Await;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
@@ -23,13 +24,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 /** What only the Redis backend promises: scripts, the server's clock, wake-ups, partitions, connection loss. */
 @ExtendWith(RedisExtension.class)
@@ -66,16 +65,6 @@ class RedisDelayedQueueRedisIT {
 
     private static String uniqueName(String prefix) {
         return prefix + "-" + NAMES.incrementAndGet();
-    }
-
-    private static void await(String what, Duration limit, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                fail("not within " + limit + ": " + what);
-            }
-            Thread.onSpinWait();
-        }
     }
 
     private static long ceilMillis(long micros) {
@@ -278,7 +267,7 @@ class RedisDelayedQueueRedisIT {
                 assertThat(d.ack()).isTrue();
                 return at;
             });
-            await("the consumer is blocked in BLPOP", Duration.ofSeconds(10), () -> blockedClients() >= 1);
+            Await.until("the consumer is blocked in BLPOP", Duration.ofSeconds(10), () -> blockedClients() >= 1);
             long offered = System.nanoTime();
             q.offer("now " + round, Duration.ZERO);
             long wokeAfterMs = TimeUnit.NANOSECONDS.toMillis(consumer.get(10, TimeUnit.SECONDS) - offered);
@@ -298,7 +287,7 @@ class RedisDelayedQueueRedisIT {
             assertThat(d.value()).isEqualTo("due");
             return at;
         });
-        await("the consumer is blocked in BLPOP", Duration.ofSeconds(10), () -> blockedClients() >= 1);
+        Await.until("the consumer is blocked in BLPOP", Duration.ofSeconds(10), () -> blockedClients() >= 1);
         long offerStart = System.nanoTime();
         q.offer("due", delay);
         long offerEnd = System.nanoTime();

@@ -6,6 +6,7 @@ import io.clockwork.redis.fixture.RedisCluster;
 import io.clockwork.redis.fixture.RedisClusterExtension;
 import io.clockwork.redis.fixture.RedisClusterOptions;
 import io.clockwork.redis.fixture.RedisServerProcess;
+import io.clockwork.testing.Await;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.ClusterClientOptions;
@@ -32,7 +33,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
 
-import static io.clockwork.redis.Reliability.await;
 import static io.clockwork.redis.Reliability.hold;
 import static io.clockwork.redis.Reliability.millis;
 import static io.clockwork.redis.Reliability.report;
@@ -150,7 +150,7 @@ class RedisQueueClusterFaultIT {
                 }));
             }
 
-            await("every partition delivers", Duration.ofSeconds(30), () -> {
+            Await.until("every partition delivers", Duration.ofSeconds(30), () -> {
                 for (int p = 0; p < PARTITIONS; p++) {
                     if (ackedPerPartition.get(p) < 100) {
                         return false;
@@ -179,7 +179,7 @@ class RedisQueueClusterFaultIT {
             long restartNanos = System.nanoTime() - restartStart;
             down.set(false);
             int[] restarted = snapshot(ackedPerPartition);
-            await("the victim's partitions deliver again", Duration.ofSeconds(30), () -> {
+            Await.until("the victim's partitions deliver again", Duration.ofSeconds(30), () -> {
                 for (int p : victimPartitions) {
                     if (ackedPerPartition.get(p) <= restarted[p]) {
                         return false;
@@ -192,13 +192,13 @@ class RedisQueueClusterFaultIT {
             for (Future<?> f : producers) {
                 f.get(30, TimeUnit.SECONDS);
             }
-            await("every offer that returned is acked, or had an ack of unknown outcome", Duration.ofSeconds(60),
+            Await.until("every offer that returned is acked, or had an ack of unknown outcome", Duration.ofSeconds(60),
                     () -> stored.stream().allMatch(id -> acked.contains(id) || ackOutcomeUnknown.contains(id)));
             StatefulRedisClusterConnection<String, String> redis = client.connect();
             // A message whose failed ack did not run is delivered again within the 2 s visibility timeout.
             Set<String> unacked = new HashSet<>(stored);
             unacked.removeAll(acked);
-            await("messages whose failed ack did not run are delivered again", Duration.ofSeconds(10),
+            Await.until("messages whose failed ack did not run are delivered again", Duration.ofSeconds(10),
                     () -> unacked.stream().allMatch(id -> acked.contains(id) || !exists(redis, name, selector, id)));
             stopConsuming.set(true);
             for (Future<?> f : consumers) {

@@ -4,6 +4,7 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.Delivery;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
+import io.clockwork.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,7 +28,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import static io.clockwork.redis.Reliability.await;
 import static io.clockwork.redis.Reliability.millis;
 import static io.clockwork.redis.Reliability.perSecond;
 import static io.clockwork.redis.Reliability.report;
@@ -135,7 +135,7 @@ class RedisQueueCrashIT {
             }
 
             // Mid-run, tell the child to crash in its next batch; kill it while it holds half that batch unacked.
-            await("a third of the messages acked", Duration.ofSeconds(60),
+            Await.until("a third of the messages acked", Duration.ofSeconds(60),
                     () -> survivorAckCount.get() + childAcked.size() >= TOTAL / 3);
             OutputStream control = child.getOutputStream();
             control.write("crash\n".getBytes(StandardCharsets.US_ASCII));
@@ -148,7 +148,7 @@ class RedisQueueCrashIT {
             unackedByChild.removeAll(childAcked);
             int ackedAtKill = survivorAckCount.get() + childAcked.size();
 
-            await("every message acked", Duration.ofSeconds(90),
+            Await.until("every message acked", Duration.ofSeconds(90),
                     () -> survivorAckCount.get() + childAcked.size() >= TOTAL);
             long consumeNanos = System.nanoTime() - consumeStart;
             done.set(true);

@@ -3,6 +3,7 @@ package io.clockwork.redis;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.Delivery;
 import io.clockwork.redis.fixture.RedisServerProcess;
+import io.clockwork.testing.Await;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -19,7 +20,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-import static io.clockwork.redis.Reliability.await;
 import static io.clockwork.redis.Reliability.millis;
 import static io.clockwork.redis.Reliability.report;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -88,7 +88,7 @@ class RedisQueueDurabilityIT {
                 return null;
             });
 
-            await("3,000 offers and 1,000 acks before the kill", Duration.ofSeconds(30),
+            Await.until("3,000 offers and 1,000 acks before the kill", Duration.ofSeconds(30),
                     () -> stored.size() >= 3_000 && acked.size() >= 1_000);
             redis.kill();
             killed.set(true);
@@ -103,7 +103,7 @@ class RedisQueueDurabilityIT {
 
             long drainStart = System.nanoTime();
             try {
-                await("every offer that returned is delivered and acked", Duration.ofSeconds(60),
+                Await.until("every offer that returned is delivered and acked", Duration.ofSeconds(60),
                         () -> acked.containsAll(stored) || consuming.isDone());
             } catch (AssertionError e) {
                 throw new AssertionError(e.getMessage() + "; " + missing(redis, name, stored, acked), e);

@@ -4,6 +4,7 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.Delivery;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
+import io.clockwork.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -21,7 +22,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-import static io.clockwork.redis.Reliability.await;
 import static io.clockwork.redis.Reliability.hold;
 import static io.clockwork.redis.Reliability.millis;
 import static io.clockwork.redis.Reliability.report;
@@ -109,7 +109,7 @@ class RedisQueuePauseIT {
                 }));
             }
 
-            await("steady traffic", Duration.ofSeconds(20), () -> acked.size() >= 2_000);
+            Await.until("steady traffic", Duration.ofSeconds(20), () -> acked.size() >= 2_000);
             int ackedBefore = acked.size();
             redis.pause();
             long pausedAt = System.nanoTime();
@@ -121,17 +121,18 @@ class RedisQueuePauseIT {
             assertThat(acked.size()).as("no ack completes while Redis is frozen").isEqualTo(ackedFrozen);
             redis.resume();
             long resumedAt = System.nanoTime();
-            await("offers complete again", Duration.ofSeconds(15), () -> lastOfferNanos.get() - resumedAt > 0);
+            Await.until("offers complete again", Duration.ofSeconds(15), () -> lastOfferNanos.get() - resumedAt > 0);
             long offerRecovery = lastOfferNanos.get() - resumedAt;
-            await("acks complete again", Duration.ofSeconds(15), () -> lastAckNanos.get() - resumedAt > 0);
+            Await.until("acks complete again", Duration.ofSeconds(15), () -> lastAckNanos.get() - resumedAt > 0);
             long ackRecovery = lastAckNanos.get() - resumedAt;
-            await("1,000 more acks after the pause", Duration.ofSeconds(20), () -> acked.size() >= ackedFrozen + 1_000);
+            Await.until("1,000 more acks after the pause", Duration.ofSeconds(20),
+                    () -> acked.size() >= ackedFrozen + 1_000);
 
             stopProducing.set(true);
             for (Future<?> w : workers.subList(0, 2)) {
                 w.get(30, TimeUnit.SECONDS);
             }
-            await("every offer that returned is acked", Duration.ofSeconds(30), () -> acked.containsAll(stored));
+            Await.until("every offer that returned is acked", Duration.ofSeconds(30), () -> acked.containsAll(stored));
             stopConsuming.set(true);
             for (Future<?> w : workers) {
                 w.get(30, TimeUnit.SECONDS);
