@@ -24,7 +24,7 @@ class InMemoryDelayedQueueProperties extends DelayedQueueModelCheck {
         return builder.build();
     }
 
-    @Property(tries = 300)
+    @Property(tries = 500)
     void inMemoryQueueAgreesWithTheModelAfterEveryCall(@ForAll("inMemoryChains") ActionChain<Run> chain) {
         check(chain);
     }
