@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
  * cw:{name:p}:pending   ZSET  &lt;seq 16 hex&gt;&lt;id&gt; by due time (server ms): delayed and ready messages
  * cw:{name:p}:inflight  ZSET  &lt;seq 16 hex&gt;&lt;id&gt; by visibility deadline (server ms)
  * cw:{name:p}:dead      ZSET  &lt;seq 16 hex&gt;&lt;id&gt; by time of death
- * cw:{name:p}:payload   HASH  id -&gt; encoded value (only messages stored in the old format, see common.lua)
  * cw:{name:p}:meta      HASH  id -&gt; "state attempts seq:payload"
  * cw:{name:p}:reason    HASH  id -&gt; why it died
  * cw:{name:p}:seq       STRING counter: FIFO tie-break and delivery receipts
@@ -25,7 +24,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class KeyLayout {
 
-    private static final String[] PARTS = {"pending", "inflight", "dead", "payload", "meta", "reason", "seq", "lost"};
+    private static final String[] PARTS = {"pending", "inflight", "dead", "meta", "reason", "seq", "lost"};
 
     private final byte[][][] keys;
     private final byte[] signalKey;
@@ -54,7 +53,9 @@ final class KeyLayout {
 
     /**
      * @param partition the partition
-     * @return the keys every script takes, in the order the scripts expect (shared array: do not modify)
+     * @return the keys every script takes, in the order of {@code include/keys.lua} (KEYS[1] to KEYS[8]; the last,
+     *         the signal key, only where the partition's scripts may touch it: on a standalone server, or partition 0
+     *         of a Cluster); a shared array: do not modify
      */
     byte[][] keys(int partition) {
         return keys[partition];

@@ -8,11 +8,28 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * The Lua scripts, one per queue operation, read from {@code .lua} resources next to this class, with the shared
- * helpers of {@code common.lua} prepended. Immutable and thread-safe.
+ * The Lua scripts, one per queue operation, read from {@code .lua} resources next to this class, each assembled
+ * with the shared helpers it includes. Immutable and thread-safe.
+ *
+ * <p>A script opens with a header (its KEYS, ARGV and reply), then names the helpers it uses on one line,
+ * {@code -- include: keys, clock, sweep}. A helper is {@code include/<name>.lua} and may name helpers of its own the
+ * same way. The script's include line is replaced by the text of the helpers it names and of the helpers those
+ * include (without their include lines), each once, every helper after the ones it includes (depth first). A script
+ * so defines only the helpers it uses: each {@code local function} of a script is a closure created on every call,
+ * so a helper the script never calls is not free. Assembly happens once, when this class loads; the assembled text
+ * is what is hashed and loaded, so the server sees one self-contained script per operation. {@code ScriptTest}
+ * checks that every script and helper includes exactly the helpers it uses and that no helper is defined twice.
  *
  * <p>The SHA-1 digest is computed here, so that {@code EVALSHA} can be sent without asking the server first; the
  * server learns the body from {@code SCRIPT LOAD} once, and again after {@code NOSCRIPT} (a restart or
@@ -31,10 +48,16 @@ enum Script {
     DEAD_REQUEUE("dead_requeue", ScriptOutputType.MULTI),
     DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER),
     EXISTS("exists", ScriptOutputType.INTEGER),
-    /** Takes only the signal key, so it gets no prelude. */
-    SIGNAL("signal", ScriptOutputType.INTEGER, false),
-    /** Takes the config key, so it gets no prelude. */
-    OPEN("open", ScriptOutputType.MULTI, false);
+    /** Takes only the signal key, and includes no helper. */
+    SIGNAL("signal", ScriptOutputType.INTEGER),
+    /** Takes the config key, and includes no helper. */
+    OPEN("open", ScriptOutputType.MULTI);
+
+    /**
+     * The line naming the helpers a script or helper uses, e.g. {@code -- include: keys, meta}. A constant string,
+     * because the constructors run before the enum's other static fields are set.
+     */
+    private static final String INCLUDE = "(?m)^-- include:(.*)$";
 
     private final String fileName;
     private final ScriptOutputType output;
@@ -42,15 +65,9 @@ enum Script {
     private final String sha;
 
     Script(String name, ScriptOutputType output) {
-        this(name, output, true);
-    }
-
-    /** @param prelude whether the script takes a partition's keys, and so gets the helpers of common.lua */
-    Script(String name, ScriptOutputType output, boolean prelude) {
         this.fileName = name + ".lua";
         this.output = output;
-        String text = prelude ? resource("common.lua") + resource(fileName) : resource(fileName);
-        this.body = text.getBytes(StandardCharsets.UTF_8);
+        this.body = assemble(fileName).getBytes(StandardCharsets.UTF_8);
         this.sha = sha1(body);
     }
 
@@ -74,7 +91,62 @@ enum Script {
         return sha;
     }
 
-    private static String resource(String file) {
+    /**
+     * @param file a script's resource name, e.g. {@code poll.lua}
+     * @return its text with its include line replaced by the helpers it needs, in dependency order
+     */
+    static String assemble(String file) {
+        String text = resource(file);
+        Matcher m = Pattern.compile(INCLUDE).matcher(text);
+        if (!m.find()) {
+            return text;
+        }
+        Map<String, String> helpers = new LinkedHashMap<>();
+        for (String name : includes(text)) {
+            include(name, helpers, new HashSet<>());
+        }
+        return text.substring(0, m.start()) + String.join("", helpers.values()) + text.substring(m.end());
+    }
+
+    /**
+     * @param text a script's or helper's text
+     * @return the helpers its include line names, in order; empty without one
+     * @throws IllegalStateException if it has more than one include line
+     */
+    static List<String> includes(String text) {
+        Matcher m = Pattern.compile(INCLUDE).matcher(text);
+        List<String> names = new ArrayList<>();
+        if (m.find()) {
+            for (String name : m.group(1).split(",")) {
+                names.add(name.strip());
+            }
+            if (m.find()) {
+                throw new IllegalStateException("more than one include line: " + m.group());
+            }
+        }
+        return names;
+    }
+
+    /** Adds a helper, without its include line, to {@code done} after the helpers it includes, unless it is there. */
+    private static void include(String name, Map<String, String> done, Set<String> visiting) {
+        if (done.containsKey(name)) {
+            return;
+        }
+        if (!name.matches("[a-z_]+") || !visiting.add(name)) {
+            throw new IllegalStateException("bad helper name or include cycle at '" + name + "'");
+        }
+        String text = resource("include/" + name + ".lua");
+        for (String dependency : includes(text)) {
+            include(dependency, done, visiting);
+        }
+        done.put(name, Pattern.compile(INCLUDE + "\n").matcher(text).replaceFirst(""));
+    }
+
+    /**
+     * @param file a resource name relative to this class, e.g. {@code poll.lua} or {@code include/keys.lua}
+     * @return its text
+     */
+    static String resource(String file) {
         try (InputStream in = Script.class.getResourceAsStream(file)) {
             if (in == null) {
                 throw new IllegalStateException("missing resource io/clockwork/redis/" + file);

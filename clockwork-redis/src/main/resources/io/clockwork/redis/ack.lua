@@ -1,11 +1,28 @@
--- ack: ARGV maxAttempts, then (id, in-flight member <receipt as 16 hex digits><id>) for each of m deliveries
--- (m >= 1: a group commit of concurrent acks to this partition, or one partition's share of an ackAll batch).
--- Deletes each message if its delivery still holds it. Returns per delivery 1 if deleted now, 2 if the message no
--- longer exists (a retried ack whose first attempt ran counts that as done), 0 if someone else holds it.
--- O(m log n); commands per call: ZMSCORE, and if any is deleted one ZREM and one HDEL, and for those not held an
--- HMGET (gone, or held by another delivery?).
--- A delivery holds its message exactly while its member is in INFLIGHT: a receipt belongs to one delivery, and the
--- member leaves INFLIGHT when the message is acked, cancelled, nacked, buried or expired. Lua builds no string here.
+--[[
+  ack: deletes each of m acked messages if its delivery still holds it (m >= 1: a group commit of concurrent acks to
+  this partition, or one partition's share of an ackAll batch). A delivery holds its message exactly while its member
+  <receipt><id> is in INFLIGHT: a receipt belongs to one delivery, and the member leaves INFLIGHT when the message is
+  acked, cancelled, nacked, buried or expired. Lua builds no string here.
+
+  KEYS[1] pending   ZSET   not used
+  KEYS[2] inflight  ZSET   the held deliveries' members are removed
+  KEYS[3] dead      ZSET   not used
+  KEYS[4] meta      HASH   the acked messages' fields are deleted; read for the deliveries not held
+  KEYS[5] reason    HASH   not used
+  KEYS[6] seq       STRING not used
+  KEYS[7] lost      STRING not used
+  KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
+
+  ARGV[1]           maxAttempts (not used)
+  ARGV[2j]          id of delivery j, for j = 1..m
+  ARGV[2j+1]        its in-flight member <receipt as 16 hex digits><id>
+
+  Reply: {code1, ..., codem}, per delivery 1 if its message is deleted now, 2 if the message no longer exists (a
+         retried ack whose first attempt ran counts that as done), 0 if another delivery holds it.
+  Cost: O(m log n); commands: ZMSCORE, and if any is deleted one ZREM and one HDEL, and for those not held one HMGET
+        (gone, or held by another delivery?).
+]]
+-- include: keys
 local ids = {}
 local members = {}
 for i = 2, #ARGV, 2 do
@@ -49,6 +66,5 @@ end
 if #deleted > 0 then
     redis.call('ZREM', INFLIGHT, unpack(removed))
     redis.call('HDEL', META, unpack(deleted))
-    -- A legacy message (see parse_meta) in flight was rewritten by the poll that delivered it: no PAYLOAD field.
 end
 return result

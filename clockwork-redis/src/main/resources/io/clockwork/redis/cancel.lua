@@ -1,13 +1,30 @@
--- cancel: ARGV maxAttempts, id. Removes a scheduled or in-flight message. Returns 1 if removed. O(log n).
+--[[
+  cancel: removes a live message, scheduled (its member in PENDING) or in flight (its member in INFLIGHT).
+
+  KEYS[1] pending   ZSET   the member is removed from it, if scheduled
+  KEYS[2] inflight  ZSET   or else from it, if in flight
+  KEYS[3] dead      ZSET   not used: a dead letter is not cancelled
+  KEYS[4] meta      HASH   read, and the message's field deleted
+  KEYS[5] reason    HASH   not used
+  KEYS[6] seq       STRING not used
+  KEYS[7] lost      STRING not used
+  KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
+
+  ARGV[1]           maxAttempts (not used)
+  ARGV[2]           id
+
+  Reply: 1 if removed, 0 if there is no live message with that id.
+  Cost: O(log n).
+]]
+-- include: keys, member, meta
 local id = ARGV[2]
-local state, _, seq, _, legacy = get_meta(id)
+local state, _, seq = get_meta(id)
 if state == nil or state == 'X' then
     return 0
 end
--- Live: its member is in PENDING (scheduled) or INFLIGHT (delivered; a legacy value says F).
 local m = member(seq, id)
 if redis.call('ZREM', PENDING, m) == 0 then
     redis.call('ZREM', INFLIGHT, m)
 end
-forget(id, legacy)
+redis.call('HDEL', META, id)
 return 1

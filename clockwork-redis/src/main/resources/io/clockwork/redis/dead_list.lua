@@ -1,6 +1,25 @@
--- dead_list: ARGV maxAttempts, sweep limit, limit. Returns the oldest `limit` dead letters as a flat list of
--- {id, payload, attempts, reason, time of death ms}. A dead letter whose state was evicted is removed and counted
--- lost (see lose() in common.lua), so the list may be shorter than `limit`. O((sweep limit + limit) log n).
+--[[
+  dead_list: lists the oldest dead letters after sweeping expired deliveries. A dead letter whose state was evicted
+  is removed and counted lost (see lost.lua), so the list may be shorter than `limit`.
+
+  KEYS[1] pending   ZSET   the sweep reschedules expired deliveries into it
+  KEYS[2] inflight  ZSET   the sweep reads and removes expired deliveries
+  KEYS[3] dead      ZSET   read, oldest first; the sweep buries into it; members without state are removed
+  KEYS[4] meta      HASH   read; written by the sweep
+  KEYS[5] reason    HASH   read; written by the sweep
+  KEYS[6] seq       STRING incremented by the sweep
+  KEYS[7] lost      STRING incremented per message found with its state evicted
+  KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
+
+  ARGV[1]           maxAttempts
+  ARGV[2]           sweep limit: at most this many expired deliveries are handled
+  ARGV[3]           limit: how many dead letters to list
+
+  Reply: {id1, payload1, attempts1, reason1, diedAtMs1, id2, ...}: five elements per dead letter, oldest first;
+         attempts is how many deliveries it had, diedAtMs its time of death (server ms).
+  Cost: O((sweep limit + limit) log n).
+]]
+-- include: keys, clock, member, meta, lost, sweep
 local now = now_ms()
 sweep(now, tonumber(ARGV[2]))
 local dead = redis.call('ZRANGE', DEAD, 0, tonumber(ARGV[3]) - 1, 'WITHSCORES')

@@ -1,10 +1,26 @@
--- dead_purge: ARGV maxAttempts, batch. Deletes up to `batch` dead letters, oldest first; the client repeats until 0.
--- Returns how many were deleted. O(batch log n).
+--[[
+  dead_purge: deletes up to `batch` dead letters, oldest first; the client repeats until fewer come back.
+
+  KEYS[1] pending   ZSET   not used
+  KEYS[2] inflight  ZSET   not used
+  KEYS[3] dead      ZSET   the oldest members are popped
+  KEYS[4] meta      HASH   their fields are deleted
+  KEYS[5] reason    HASH   their fields are deleted
+  KEYS[6] seq       STRING not used
+  KEYS[7] lost      STRING not used
+  KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
+
+  ARGV[1]           maxAttempts (not used)
+  ARGV[2]           batch: at most this many are deleted
+
+  Reply: how many were deleted.
+  Cost: O(batch log n).
+]]
+-- include: keys, member
 local dead = redis.call('ZPOPMIN', DEAD, tonumber(ARGV[2]))
 for i = 1, #dead, 2 do
     local id = id_of(dead[i])
     redis.call('HDEL', META, id)
-    redis.call('HDEL', PAYLOAD, id) -- a legacy dead letter's payload (see parse_meta); a no-op otherwise
     redis.call('HDEL', REASON, id)
 end
 return #dead / 2

@@ -1,15 +1,34 @@
--- kill: ARGV maxAttempts, id, receipt, reason. Buries a delivered message the client could not decode, if this
--- delivery still holds it (its member <receipt><id> is in INFLIGHT). Returns 0/1; a message whose state was evicted
--- is counted lost instead. O(log n).
+--[[
+  kill: buries a delivered message the client could not decode, if this delivery still holds it (its member
+  <receipt><id> is in INFLIGHT). A message whose state was evicted is counted lost instead.
+
+  KEYS[1] pending   ZSET   not used
+  KEYS[2] inflight  ZSET   the delivery's member is removed
+  KEYS[3] dead      ZSET   the message is buried into it
+  KEYS[4] meta      HASH   read and rewritten
+  KEYS[5] reason    HASH   written: the codec's error
+  KEYS[6] seq       STRING incremented: the dead letter's sequence
+  KEYS[7] lost      STRING incremented if the message's state was evicted
+  KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
+
+  ARGV[1]           maxAttempts (not used)
+  ARGV[2]           id
+  ARGV[3]           receipt: the delivery's sequence, in decimal
+  ARGV[4]           reason: why it dies
+
+  Reply: 1 if buried, 0 if this delivery no longer holds the message (or its state was evicted).
+  Cost: O(log n).
+]]
+-- include: keys, clock, member, meta, lost, schedule
 local id = ARGV[2]
 local receipt = tonumber(ARGV[3])
 if redis.call('ZREM', INFLIGHT, member(receipt, id)) == 0 then
     return 0
 end
-local state, attempts, seq, tail, legacy = get_meta(id)
+local _, attempts, seq, tail = get_meta(id)
 if seq ~= receipt then
     lose()
     return 0
 end
-bury(id, in_flight_attempt(state, attempts), ARGV[4], now_ms(), tail, legacy)
+bury(id, attempts + 1, ARGV[4], now_ms(), tail)
 return 1

@@ -1,15 +1,34 @@
--- offer: ARGV maxAttempts, delay ms of every message ('' if each message carries its own), fresh flags, then
--- (id, payload) for each of m messages, or (id, payload, delay ms) when the delay is per message (m >= 1: a group
--- commit of concurrent offers to this partition, or one partition's share of an offerAll batch). Returns {added 0/1
--- per message..., client must signal 0/1}. O(m log n).
--- Fresh flags: '' (check every id), '*' (no id needs checking) or one character per message, '1' for an id that
--- needs no check. Only the client's first attempt of ids its IdGenerator just made (a per-client random 128-bit
--- prefix and a counter: unique) is sent as fresh; a retry, which may follow an attempt that ran, always checks.
--- A message with a positive delay is due at the server's clock rounded up to the next millisecond plus the delay,
--- so never early; with no delay it is due at once. Commands per call, whatever m: TIME, HMGET of the ids that need
--- the dedup check (none when all are fresh), INCRBY, then one ZADD and one HSET (META, "D 0 <seq>:<payload>", see
--- common.lua) for all added messages, at most one ZRANGE. Each redis.call costs about 1 us, and every string Lua builds or converts costs per message, so a shared
--- delay's due time is computed and turned into a string once.
+--[[
+  offer: adds m messages unless their ids are already known (m >= 1: a group commit of concurrent offers to this
+  partition, or one partition's share of an offerAll batch). A message with a positive delay is due at the server's
+  clock rounded up to the next millisecond plus the delay, so never early; with no delay it is due at once.
+  Fresh flags say which ids need the dedup check: only the client's first attempt of ids its IdGenerator just made
+  (a per-client random 128-bit prefix and a counter: unique) is sent as fresh; a retry, which may follow an attempt
+  that ran, always checks. A second offer of the same id within one call is caught here.
+  Each redis.call, and every string Lua builds or converts, costs per call or per message, so the commands are one
+  per call whatever m, and a shared delay's due time is computed and turned into a string once.
+
+  KEYS[1] pending   ZSET   the added messages' members <seq><id>, scored by due time
+  KEYS[2] inflight  ZSET   not used
+  KEYS[3] dead      ZSET   not used
+  KEYS[4] meta      HASH   read for the dedup check; the added messages' values "D 0 <seq>:<payload>" written
+  KEYS[5] reason    HASH   not used
+  KEYS[6] seq       STRING incremented by m: the added messages' sequences
+  KEYS[7] lost      STRING not used
+  KEYS[8] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
+
+  ARGV[1]           maxAttempts (not used)
+  ARGV[2]           delay ms of every message, or '' if each message carries its own
+  ARGV[3]           fresh flags: '' (check every id), '*' (no id needs checking) or one character per message, '1'
+                    for an id that needs no check
+  ARGV[4..]         (id, payload) per message, or (id, payload, delay ms) when ARGV[2] is ''
+
+  Reply: {added1, ..., addedm, clientMustSignal}: added is 1, or 0 for an id already known; clientMustSignal is 1
+         when a message is due now or earlier than the previous head and SIGNAL is in another slot.
+  Cost: O(m log n); commands, whatever m: TIME, HMGET of the ids that need the dedup check (none when all are
+        fresh), INCRBY, one ZADD and one HSET for all added messages, at most one ZRANGE of the head.
+]]
+-- include: keys, clock, keep, wake
 local floor, ceil = now_floor_ceil()
 local common = ARGV[2]
 local flags = ARGV[3]
@@ -39,7 +58,7 @@ local result = {}
 local scored = {}
 local states = {KEEP_FIELD, KEEP_VALUE}
 local seen = {}
-local wake = false
+local waking = false
 local head_read = false
 local head_due = nil
 local due, due_s
@@ -63,9 +82,9 @@ for j = 1, m do
             due = due_at(tonumber(ARGV[i + 2]), floor, ceil)
             due_s = due
         end
-        if not wake then
+        if not waking then
             if due <= floor then
-                wake = true
+                waking = true
             else
                 if not head_read then -- nothing of this call is in PENDING yet: this is the old head
                     local head = redis.call('ZRANGE', PENDING, 0, 0, 'WITHSCORES')
@@ -74,7 +93,7 @@ for j = 1, m do
                         head_due = tonumber(head[2])
                     end
                 end
-                wake = head_due == nil or due < head_due
+                waking = head_due == nil or due < head_due
             end
         end
         local hex = string.format('%016x', seq) -- the member's prefix and the META seq: formatted once
@@ -88,10 +107,10 @@ for j = 1, m do
 end
 if n > 0 then
     redis.call('ZADD', PENDING, unpack(scored))
-    redis.call('HSET', META, unpack(states)) -- with KEEP_FIELD, see common.lua
+    redis.call('HSET', META, unpack(states)) -- with KEEP_FIELD, see keep.lua
 end
-if wake then
-    result[m + 1] = signal()
+if waking then
+    result[m + 1] = wake()
 else
     result[m + 1] = 0
 end

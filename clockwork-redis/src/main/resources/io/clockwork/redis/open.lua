@@ -1,9 +1,17 @@
--- open: KEYS the queue's config hash, partition 0's sequence counter (both in partition 0's slot).
--- ARGV partitions to store if the queue has none stored yet (0: store nothing, only read).
--- Returns {stored partition count (0: none stored), existed 0/1}: existed tells whether the queue was there before
--- this call, with a stored count or, for a queue created before counts were stored, partition 0's counter. O(1).
--- The partition count is written once, by the first client that creates the queue; clients read it when they are
--- built and refuse to run with another count, so that no client files messages where others never look.
+--[[
+  open: reads the queue's stored partition count, storing it first if the queue has none. The count is written once,
+  by the first client that creates the queue; clients read it when they are built and refuse to run with another
+  count, so that no client files messages where others never look.
+
+  KEYS[1] config    HASH   the queue's configuration: partitions, created (server ms)
+  KEYS[2] seq       STRING partition 0's sequence counter (both keys in partition 0's slot)
+
+  ARGV[1]           partitions to store if the queue has none stored yet (0: store nothing, only read)
+
+  Reply: {partitions, existed}: the stored partition count (0: none stored) and 1 if the queue was there before this
+         call (with a stored count or, for a queue created before counts were stored, partition 0's counter), else 0.
+  Cost: O(1).
+]]
 local config = KEYS[1]
 local stored = redis.call('HGET', config, 'partitions')
 if stored then

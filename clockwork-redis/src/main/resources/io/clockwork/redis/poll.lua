@@ -1,19 +1,57 @@
--- poll: ARGV maxAttempts, sweep limit, visibility ms, n. Returns expired deliveries (at most `sweep limit`) to the
--- schedule, then takes up to n of the earliest messages due by the server's clock, in order, and puts them in
--- flight (n: how many pollers of one client were waiting for this partition at once, or a batch poll's size).
--- Returns {k taken, ms until the next event or -1 (only when k < n), client must signal 0/1, messages lost,
---          then member <seq><id> and META value "D <attempts> <seq>:<payload>" for each message taken}: the client
---          reads the delivery's attempt (attempts + 1), receipt (seq) and payload from the META value itself.
--- Messages lost are those found with part of their state evicted (see lose() in common.lua), by the sweep or among
--- the heads (no META value): each is dropped and counted, and the others are taken as usual. A member whose META
--- value carries another sequence is stale (its id was offered again after its state was evicted): the client tells
--- by comparing the two sequences, which costs nothing here, and drops it with kill.lua, which counts it lost.
--- Taking a message moves its member from PENDING to INFLIGHT and changes nothing else: its META value stays (see
--- common.lua), and its receipt is the sequence it was scheduled under (every scheduling takes a new one and a
--- scheduled message is delivered at most once, so a receipt belongs to one delivery). A legacy META value (see
--- parse_meta) is rewritten in the new form first.
--- O((n + sweep limit) log n); commands per call besides the sweep: TIME, ZRANGEBYSCORE, and if any is due one
--- ZREMRANGEBYRANK (the k taken are the first k by rank), one HMGET and one ZADD for all of them.
+--[[
+  poll: returns expired deliveries to the schedule (at most `sweep limit`), then takes up to n of the earliest
+  messages due by the server's clock, in order, and puts them in flight (n: how many pollers of one client wait for
+  this partition at once, or a batch poll's size). Taking a message moves its member from PENDING to INFLIGHT and
+  changes nothing else: its META value stays (see meta.lua), and its receipt is the sequence it was scheduled under
+  (every scheduling takes a new one and a scheduled message is delivered at most once, so a receipt belongs to one
+  delivery).
+  Messages lost are those found with part of their state evicted (see lost.lua), by the sweep or among the heads (no
+  META value): each is dropped and counted, and the others are taken as usual. A member whose META value carries
+  another sequence is stale (its id was offered again after its state was evicted): the client tells by comparing
+  the two sequences, which costs nothing here, and drops it with kill.lua, which counts it lost.
+
+  KEYS[1] pending   ZSET   due messages are taken from its head; the sweep reschedules into it
+  KEYS[2] inflight  ZSET   the taken members, scored by visibility deadline; the sweep reads and removes from it
+  KEYS[3] dead      ZSET   the sweep buries into it
+  KEYS[4] meta      HASH   the taken messages' values are read; the sweep rewrites those it moves
+  KEYS[5] reason    HASH   written by the sweep for what it buries
+  KEYS[6] seq       STRING incremented by the sweep
+  KEYS[7] lost      STRING incremented per message found with its state evicted
+  KEYS[8] signal    LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
+
+  ARGV[1]           maxAttempts
+  ARGV[2]           sweep limit: at most this many expired deliveries are handled
+  ARGV[3]           visibility ms: a taken message comes back after this long unless acked or nacked
+  ARGV[4]           n: at most this many messages are taken
+
+  Reply: {taken, nextEventMs, clientMustSignal, lost, member1, meta1, ..., member_taken, meta_taken}:
+         taken is k, the number of messages taken; nextEventMs the ms until the partition's next event (a due message
+         or an expiring delivery; -1 if none), only when k < n, else -1; clientMustSignal 1 when more is ready than
+         taken and SIGNAL is in another slot; lost how many messages this call dropped; then per message taken its
+         member <seq><id> and its META value "D <attempts> <seq>:<payload>", from which the client reads the
+         delivery's attempt (attempts + 1), receipt (seq) and payload.
+  Cost: O((n + sweep limit) log n); commands besides the sweep: TIME, ZRANGEBYSCORE, and if any is due one
+        ZREMRANGEBYRANK (the k taken are the first k by rank), one HMGET and one ZADD for all of them.
+]]
+-- include: keys, clock, member, lost, sweep, wake
+
+-- Milliseconds until the partition's next event (a due message or an expiring delivery), or -1 if none.
+local function next_event_in(now)
+    local result = -1
+    local p = redis.call('ZRANGE', PENDING, 0, 0, 'WITHSCORES')
+    if p[2] then
+        result = math.max(0, tonumber(p[2]) - now)
+    end
+    local f = redis.call('ZRANGE', INFLIGHT, 0, 0, 'WITHSCORES')
+    if f[2] then
+        local d = math.max(0, tonumber(f[2]) - now)
+        if result < 0 or d < result then
+            result = d
+        end
+    end
+    return result
+end
+
 local now = now_ms()
 sweep(now, tonumber(ARGV[2]))
 local n = tonumber(ARGV[4])
@@ -33,12 +71,6 @@ if k > 0 then
     for i = 1, k do
         local v = metas[i]
         if v then
-            if not string.find(v, ':', 1, true) then
-                -- Legacy (no ':' in it at all): move its payload into META now, under the same sequence.
-                local state, attempts, seq, tail = parse_meta(ids[i], v)
-                set_meta(ids[i], state, attempts, seq, tail, true)
-                v = redis.call('HGET', META, ids[i])
-            end
             taken = taken + 1
             scored[2 * taken - 1] = visible_until
             scored[2 * taken] = heads[i]
@@ -58,6 +90,6 @@ if taken < n then
     result[2] = next_event_in(now)
 elseif #heads > k then
     -- More is ready: pass the wake-up on so another blocked poller takes it.
-    result[3] = signal()
+    result[3] = wake()
 end
 return result

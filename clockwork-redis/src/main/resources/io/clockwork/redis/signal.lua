@@ -1,4 +1,12 @@
--- signal: KEYS[1] the queue's signal list. Wakes one blocked poller; the list never holds more than one token. O(1).
+--[[
+  signal: wakes one blocked poller, for a client whose script could not push the signal itself (the signal key is in
+  another cluster slot). The list never holds more than one token.
+
+  KEYS[1] signal    LIST   the queue's signal list
+
+  Reply: 1.
+  Cost: O(1).
+]]
 redis.call('LPUSH', KEYS[1], '1')
 redis.call('LTRIM', KEYS[1], 0, 0)
 return 1

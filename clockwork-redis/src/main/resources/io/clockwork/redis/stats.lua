@@ -1,8 +1,26 @@
--- stats: ARGV maxAttempts, sweep limit. Returns {delayed, ready, in flight, dead, ms until next due or -1, lost}
--- after sweeping expired deliveries, atomically for this partition. Lost counts the messages the scripts dropped
--- because part of their state was evicted (LOST), plus the META values no sorted set refers to any more (their
--- member's key was evicted: every live or dead message has exactly one META field and one member), a lower bound
--- while members without META wait to be met by a poll. O((1 + sweep limit) log n): counts, never a scan.
+--[[
+  stats: the partition's counts, atomically, after sweeping expired deliveries. Lost counts the messages the scripts
+  dropped because part of their state was evicted (LOST), plus the META values no sorted set refers to any more
+  (their member's key was evicted: every live or dead message has exactly one META field and one member), a lower
+  bound while members without META wait to be met by a poll. Counts, never a scan.
+
+  KEYS[1] pending   ZSET   counted; the sweep reschedules into it
+  KEYS[2] inflight  ZSET   counted; the sweep reads and removes from it
+  KEYS[3] dead      ZSET   counted; the sweep buries into it
+  KEYS[4] meta      HASH   counted (without keep.lua's field); the sweep rewrites it
+  KEYS[5] reason    HASH   written by the sweep for what it buries
+  KEYS[6] seq       STRING incremented by the sweep
+  KEYS[7] lost      STRING read; incremented by the sweep per message found with its state evicted
+  KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
+
+  ARGV[1]           maxAttempts
+  ARGV[2]           sweep limit: at most this many expired deliveries are handled
+
+  Reply: {delayed, ready, inFlight, dead, nextDueMs, lost}: nextDueMs is the ms until the next message not yet due
+         falls due, or -1 if none.
+  Cost: O((1 + sweep limit) log n).
+]]
+-- include: keys, clock, keep, sweep
 local now, ceil = now_floor_ceil()
 sweep(now, tonumber(ARGV[2]))
 local pending = redis.call('ZCARD', PENDING)

@@ -13,7 +13,6 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -164,9 +163,8 @@ class RedisQueueScaleIT {
      * the data is exactly what single offers leave, without a million round trips.
      */
     private void fill(String name, int from, int to) throws Exception {
-        String offer = resource("offer.lua");
-        String bulk = resource("common.lua")
-                + "local function offer_one(ARGV)\n" + offer + "\nend\n"
+        String offer = new String(Script.OFFER.body(), StandardCharsets.UTF_8); // with the helpers it includes
+        String bulk = "local function offer_one(ARGV)\n" + offer + "\nend\n"
                 + "local first, last = tonumber(ARGV[2]), tonumber(ARGV[3])\n"
                 + "local added = 0\n"
                 + "for i = first, last do\n"
@@ -204,12 +202,6 @@ class RedisQueueScaleIT {
 
     private static byte[] bytes(Object o) {
         return String.valueOf(o).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    private static String resource(String file) throws Exception {
-        try (InputStream in = Script.class.getResourceAsStream(file)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
     }
 
     /** Counts a queue's pending messages on the server. */

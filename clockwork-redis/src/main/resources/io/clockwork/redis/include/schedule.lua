@@ -1,0 +1,21 @@
+--[[
+  schedule: files a message again under a new sequence, in PENDING (schedule) or DEAD (bury). Every scheduling takes
+  a new sequence, so a member and a receipt belong to one scheduling.
+]]
+-- include: keys, meta
+
+-- Puts a message in PENDING, due at `due`; returns true if it is due now or earlier than the previous head, i.e.
+-- if a blocked poller may be waiting too long.
+local function schedule(id, attempts, due, now, tail)
+    local head = redis.call('ZRANGE', PENDING, 0, 0, 'WITHSCORES')
+    local seq = redis.call('INCR', SEQ)
+    redis.call('ZADD', PENDING, due, set_meta(id, 'D', attempts, seq, tail))
+    return due <= now or head[2] == nil or due < tonumber(head[2])
+end
+
+-- Puts a message in DEAD at `now`, with why it died.
+local function bury(id, attempts, reason, now, tail)
+    local seq = redis.call('INCR', SEQ)
+    redis.call('ZADD', DEAD, now, set_meta(id, 'X', attempts, seq, tail))
+    redis.call('HSET', REASON, id, reason)
+end

@@ -1,0 +1,25 @@
+--[[
+  sweep: returns in-flight messages whose visibility deadline passed to PENDING (due at that deadline), or buries
+  them once they have had MAX_ATTEMPTS deliveries. At most `limit` per call, so a call stays O(limit log n).
+]]
+-- include: keys, member, meta, lost, attempts, schedule
+
+local function sweep(now, limit)
+    local expired = redis.call('ZRANGEBYSCORE', INFLIGHT, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+    for i = 1, #expired, 2 do
+        local m = expired[i]
+        local id = id_of(m)
+        redis.call('ZREM', INFLIGHT, m)
+        local state, attempts, seq, tail = get_meta(id)
+        if state ~= 'D' or not owns(m, seq) then
+            lose()
+        else
+            attempts = attempts + 1 -- the delivery that expired
+            if attempts >= MAX_ATTEMPTS then
+                bury(id, attempts, max_attempts_reason(), now, tail)
+            else
+                schedule(id, attempts, tonumber(expired[i + 1]), now, tail)
+            end
+        end
+    end
+end
