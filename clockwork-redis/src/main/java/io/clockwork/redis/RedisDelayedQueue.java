@@ -510,7 +510,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     /**
      * A message as poll.lua hands it over: its META value {@code D <attempts> <seq in hex>:<payload>} (see
-     * common.lua), read into the delivery's attempt (attempts + 1: attempts counts the deliveries before this
+     * include/meta.lua), read into the delivery's attempt (attempts + 1: attempts counts the deliveries before this
      * scheduling), receipt (the sequence) and payload.
      */
     record Taken(int attempt, long receipt, byte[] payload) {
@@ -528,7 +528,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                 throw new IllegalStateException("not a META value: " + new String(v, 0, Math.min(v.length, 40),
                         StandardCharsets.UTF_8));
             }
-            return new Taken(v[0] == 'F' ? attempts : attempts + 1, seq, Arrays.copyOfRange(v, i + 1, v.length));
+            return new Taken(attempts + 1, seq, Arrays.copyOfRange(v, i + 1, v.length));
         }
 
         /** @return the number written in hex in {@code v[from, to)}, e.g. a member's sequence prefix */
