@@ -2,8 +2,8 @@ package io.clockwork.queue;
 
 import io.clockwork.time.ManualTicker;
 import io.clockwork.time.Ticker;
-import io.clockwork.wheel.TimingWheel;
-import io.clockwork.wheel.WheelEntry;
+import io.clockwork.engine.TimingWheel;
+import io.clockwork.engine.WheelEntry;
 
 import java.time.Duration;
 import java.util.ArrayList;

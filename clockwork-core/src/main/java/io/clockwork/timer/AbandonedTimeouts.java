@@ -1,5 +1,6 @@
 package io.clockwork.timer;
 
+import io.clockwork.engine.TimerEntry;
 import java.util.AbstractSet;
 import java.util.Arrays;
 import java.util.Iterator;

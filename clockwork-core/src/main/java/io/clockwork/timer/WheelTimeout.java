@@ -1,5 +1,7 @@
 package io.clockwork.timer;
 
+import io.clockwork.engine.TimerEntry;
+
 /**
  * The {@link Timeout} of a {@link WheelTimer}: the wheel node itself, so a schedule allocates only this.
  * Thread-safe.

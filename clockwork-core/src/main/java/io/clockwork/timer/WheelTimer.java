@@ -1,8 +1,9 @@
 package io.clockwork.timer;
 
+import io.clockwork.engine.TimerCore;
 import io.clockwork.time.ManualTicker;
 import io.clockwork.time.Ticker;
-import io.clockwork.wheel.TimingWheel;
+import io.clockwork.engine.TimingWheel;
 
 import java.time.Duration;
 import java.util.Collections;

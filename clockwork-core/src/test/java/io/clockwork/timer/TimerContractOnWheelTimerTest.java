@@ -1,5 +1,6 @@
 package io.clockwork.timer;
 
+import io.clockwork.testing.TimerContract;
 import io.clockwork.time.ManualTicker;
 
 import java.time.Duration;

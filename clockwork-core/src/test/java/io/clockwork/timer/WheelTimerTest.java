@@ -1,5 +1,6 @@
 package io.clockwork.timer;
 
+import io.clockwork.engine.TimerCore;
 import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
 import io.clockwork.time.Ticker;

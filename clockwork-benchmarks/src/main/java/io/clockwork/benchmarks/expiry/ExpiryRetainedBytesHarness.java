@@ -52,17 +52,17 @@ public final class ExpiryRetainedBytesHarness {
         NODES.put("ExpiryQueue/clockwork", List.of()); // states inline in the table: no object per element
         NODES.put("ExpiryQueue/zookeeper", List.of(chmNode, "java.lang.Long", chmNode));
         NODES.put("SessionTracker/clockwork",
-                List.of("io.clockwork.expiry.SessionTracker$SessionImpl", chmNode, "java.lang.Long"));
+                List.of("io.clockwork.zookeeper.SessionTracker$SessionImpl", chmNode, "java.lang.Long"));
         NODES.put("SessionTracker/zookeeper", List.of("org.apache.zookeeper.server.SessionTrackerImpl$SessionImpl",
                 chmNode, "java.lang.Long", chmNode, "java.lang.Long", chmNode));
         NODES.put("SessionTracker/zookeeper-server",
                 List.of("org.apache.zookeeper.server.SessionTrackerImpl$SessionImpl", chmNode, "java.lang.Long",
                         chmNode, "java.lang.Long", chmNode, chmNode, "java.lang.Integer"));
-        NODES.put("TimeCacheMap/clockwork", List.of("io.clockwork.expiry.RotatingMap$Entry", chmNode));
+        NODES.put("TimeCacheMap/clockwork", List.of("io.clockwork.storm.RotatingMap$Entry", chmNode));
         NODES.put("TimeCacheMap/storm", List.of("java.util.HashMap$Node"));
         NODES.put("TimeCacheMap/caffeine", List.of("com.github.benmanes.caffeine.cache.PSW", chmNode));
         NODES.put("TimeCacheMap/chm", List.of(chmNode));
-        NODES.put("RotatingMap/clockwork", List.of("io.clockwork.expiry.RotatingMap$Entry", chmNode));
+        NODES.put("RotatingMap/clockwork", List.of("io.clockwork.storm.RotatingMap$Entry", chmNode));
         NODES.put("RotatingMap/storm", List.of("java.util.HashMap$Node"));
         DEFAULTS.put("elements", "1000000");
         DEFAULTS.put("only", "");

@@ -3,8 +3,8 @@ package io.clockwork.benchmarks.expiry;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Scheduler;
-import io.clockwork.expiry.RotatingMap;
-import io.clockwork.expiry.TimeCacheMap;
+import io.clockwork.storm.RotatingMap;
+import io.clockwork.storm.TimeCacheMap;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;

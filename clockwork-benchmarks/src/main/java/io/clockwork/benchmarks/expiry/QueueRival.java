@@ -1,6 +1,6 @@
 package io.clockwork.benchmarks.expiry;
 
-import io.clockwork.expiry.ExpiryQueue;
+import io.clockwork.zookeeper.ExpiryQueue;
 import org.openjdk.jmh.infra.Blackhole;
 
 import java.util.Set;

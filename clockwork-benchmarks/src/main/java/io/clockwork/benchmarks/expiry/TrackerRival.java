@@ -1,6 +1,6 @@
 package io.clockwork.benchmarks.expiry;
 
-import io.clockwork.expiry.SessionTracker;
+import io.clockwork.zookeeper.SessionTracker;
 import org.apache.zookeeper.server.SessionTrackerImpl;
 
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,8 +1,8 @@
 package io.clockwork.benchmarks.timer;
 
-import io.clockwork.timer.SystemTimer;
-import io.clockwork.timer.SystemTimerReaper;
-import io.clockwork.timer.TimerTask;
+import io.clockwork.kafka.SystemTimer;
+import io.clockwork.kafka.SystemTimerReaper;
+import io.clockwork.kafka.TimerTask;
 
 /**
  * Our Kafka face, {@link SystemTimer} (Kafka's defaults: 1 ms tick, wheel size 20) behind our

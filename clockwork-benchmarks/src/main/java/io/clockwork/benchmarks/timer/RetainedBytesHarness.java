@@ -38,7 +38,7 @@ public final class RetainedBytesHarness {
     /** Per rival: the classes allocated per pending timer, besides the user's task. */
     private static final Map<String, List<String>> NODES = Map.of(
             Rivals.CLOCKWORK, List.of("io.clockwork.timer.WheelTimeout"),
-            Rivals.CLOCKWORK_KAFKA, List.of("io.clockwork.timer.KafkaTimerEntry"),
+            Rivals.CLOCKWORK_KAFKA, List.of("io.clockwork.kafka.KafkaTimerEntry"),
             Rivals.KAFKA, List.of("org.apache.kafka.server.util.timer.TimerTaskEntry"),
             Rivals.NETTY, List.of("io.netty.util.HashedWheelTimer$HashedWheelTimeout"),
             Rivals.JDK, List.of("java.util.concurrent.ScheduledThreadPoolExecutor$ScheduledFutureTask",

@@ -7,7 +7,7 @@ public final class Rivals {
 
     /** Our {@code io.clockwork.timer.WheelTimer}, 1 ms tick, defaults otherwise. */
     public static final String CLOCKWORK = "clockwork";
-    /** Our Kafka face, {@code io.clockwork.timer.SystemTimer} behind our {@code SystemTimerReaper}. */
+    /** Our Kafka face, {@code io.clockwork.kafka.SystemTimer} behind our {@code SystemTimerReaper}. */
     public static final String CLOCKWORK_KAFKA = "clockwork-kafka";
     /** Kafka's {@code org.apache.kafka.server.util.timer.SystemTimer} behind its {@code SystemTimerReaper}. */
     public static final String KAFKA = "kafka";

@@ -1,7 +1,7 @@
 package io.clockwork.cli.demo;
 
-import io.clockwork.expiry.SessionTracker;
-import io.clockwork.expiry.TimeCacheMap;
+import io.clockwork.zookeeper.SessionTracker;
+import io.clockwork.storm.TimeCacheMap;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
 import java.time.Duration;

@@ -1,0 +1,387 @@
+package io.clockwork.engine;
+
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * A passive hierarchical timing wheel. Not thread-safe: owned by one thread, which drives it.
+ *
+ * <h2>Design</h2>
+ * After Varghese and Lauck, "Hashed and Hierarchical Timing Wheels" (SOSP 1987), with three departures from
+ * Kafka's {@code TimingWheel}:
+ * <ul>
+ *   <li><b>Passive.</b> It owns no thread and reads no clock: {@link #advance(long, Consumer)} is told the time,
+ *       expires what is due and cascades what is not; {@link #delayToNext(long)} says when work next exists.
+ *       Agrona's {@code DeadlineTimerWheel} and Caffeine's {@code TimerWheel} work the same way.</li>
+ *   <li><b>Occupancy bitmaps instead of a {@code DelayQueue}.</b> Each level of {@code 2^b} buckets keeps one
+ *       {@code long} whose bit {@code i} is set while bucket {@code i} may hold entries. The next event is the
+ *       lowest set bit above the current digit of the lowest non-empty level ({@link Long#numberOfTrailingZeros}),
+ *       so skipping empty time costs O(levels), never O(ticks), and no heap of buckets is needed.</li>
+ *   <li><b>Intrusive entries.</b> The {@link WheelEntry} is the list node: one allocation per timer.</li>
+ * </ul>
+ *
+ * <h2>Time</h2>
+ * The wheel measures <i>wheel time</i>: non-negative nanoseconds since its origin, a reading of the caller's
+ * ticker. Readings are converted with wrap-safe subtraction ({@code now - origin}), so a ticker that starts near
+ * {@link Long#MAX_VALUE} or wraps past it works. A deadline {@code d} belongs to tick {@code ceil(d / tick)}:
+ * an entry never expires before its deadline, and at most one tick after it (plus however late the owner calls
+ * {@code advance}). Deadlines saturate at {@link Long#MAX_VALUE} wheel nanoseconds (about 292 years).
+ *
+ * <h2>Levels</h2>
+ * Tick numbers are read as digits of {@code b} bits. An entry sits at the level of the highest digit in which its
+ * tick differs from the current tick, in the bucket named by that digit. When the current tick reaches a bucket of
+ * level {@code k > 0}, the bucket is cascaded: its entries move to lower levels, or expire if due. Invariant: at
+ * every level, only buckets whose index is above the current tick's digit at that level are occupied. Enough
+ * levels exist to cover every tick up to {@code Long.MAX_VALUE / tick}, so there is no overflow list.
+ *
+ * <h2>Cancellation</h2>
+ * {@link #remove(WheelEntry)} unlinks in O(1); it may leave a bucket empty with its bit still set, and the next
+ * scan clears such stale bits. Faces that cancel from other threads instead mark entries and drop them when met,
+ * calling {@link #removeIf(Predicate)} when marked entries pile up.
+ *
+ * @param <E> the face's entry type
+ */
+public final class TimingWheel<E extends WheelEntry> {
+
+    /** Largest number of buckets per level: one occupancy {@code long}. */
+    public static final int MAX_WHEEL_SIZE = 64;
+    /** Smallest number of buckets per level. */
+    public static final int MIN_WHEEL_SIZE = 2;
+
+    private final long origin;
+    private final long tickNanos;
+    private final int bits;
+    private final int mask;
+    private final int levels;
+    private final Bucket[] buckets; // level * wheelSize + index
+    private final long[] occupied;  // per level; bit i set while bucket i may be non-empty
+    private final Bucket due = new Bucket();
+
+    /** Every tick up to and including this one has been processed. */
+    private long currentTick;
+    private int size;
+
+    /**
+     * Creates an empty wheel.
+     *
+     * @param tickNanos  the width of a level-0 bucket, in nanoseconds, at least 1
+     * @param wheelSize  buckets per level, a power of two in [{@value #MIN_WHEEL_SIZE}, {@value #MAX_WHEEL_SIZE}]
+     * @param originNanos the ticker reading that is wheel time zero (usually "now")
+     * @throws IllegalArgumentException naming the argument and its allowed range
+     */
+    public TimingWheel(long tickNanos, int wheelSize, long originNanos) {
+        if (tickNanos < 1) {
+            throw new IllegalArgumentException("tickNanos must be at least 1, was " + tickNanos);
+        }
+        if (wheelSize < MIN_WHEEL_SIZE || wheelSize > MAX_WHEEL_SIZE || Integer.bitCount(wheelSize) != 1) {
+            throw new IllegalArgumentException("wheelSize must be a power of two in [" + MIN_WHEEL_SIZE + ", "
+                    + MAX_WHEEL_SIZE + "], was " + wheelSize);
+        }
+        this.origin = originNanos;
+        this.tickNanos = tickNanos;
+        this.bits = Integer.numberOfTrailingZeros(wheelSize);
+        this.mask = wheelSize - 1;
+        int tickBits = 64 - Long.numberOfLeadingZeros(ceilDiv(Long.MAX_VALUE, tickNanos));
+        this.levels = Math.max(1, (tickBits + bits - 1) / bits);
+        this.buckets = new Bucket[levels * wheelSize];
+        for (int i = 0; i < buckets.length; i++) {
+            buckets[i] = new Bucket();
+        }
+        this.occupied = new long[levels];
+    }
+
+    /**
+     * Converts a ticker reading and a delay into a deadline in wheel time, saturating instead of overflowing.
+     * Thread-safe (it reads only final fields), so producers compute deadlines before handing entries over.
+     *
+     * @param nowNanos   a reading of the ticker this wheel is driven with
+     * @param delayNanos the delay; zero or negative means "due now": the deadline is the start of the current tick,
+     *                   so the entry expires at the next {@link #advance}, not at the end of the tick
+     * @return the deadline in wheel time, in [0, {@link Long#MAX_VALUE}]
+     */
+    public long deadlineAfter(long nowNanos, long delayNanos) {
+        return deadlineAfter(origin, tickNanos, nowNanos, delayNanos);
+    }
+
+    /**
+     * {@link #deadlineAfter(long, long)} for a wheel with the given origin and tick. Producers on hot paths keep their
+     * own copies of these two constants and call this, so that they never read the wheel object, whose cache line
+     * the owner writes on every operation.
+     *
+     * @param originNanos the wheel's origin
+     * @param tickNanos   the wheel's tick
+     * @param nowNanos    a reading of the ticker the wheel is driven with
+     * @param delayNanos  the delay; zero or negative means "due now"
+     * @return the deadline in wheel time, in [0, {@link Long#MAX_VALUE}]
+     */
+    public static long deadlineAfter(long originNanos, long tickNanos, long nowNanos, long delayNanos) {
+        long elapsed = Math.max(0L, nowNanos - originNanos);
+        if (delayNanos <= 0) {
+            return elapsed - elapsed % tickNanos;
+        }
+        long deadline = elapsed + delayNanos;
+        return deadline < 0 ? Long.MAX_VALUE : deadline;
+    }
+
+    /** @return the ticker reading that is wheel time zero */
+    public long origin() {
+        return origin;
+    }
+
+    /**
+     * Converts a ticker reading to wheel time. Thread-safe.
+     *
+     * @param nowNanos a reading of the ticker this wheel is driven with
+     * @return nanoseconds since the origin; a reading before the origin counts as the origin
+     */
+    public long elapsed(long nowNanos) {
+        return Math.max(0L, nowNanos - origin);
+    }
+
+    /**
+     * Converts a wheel-time instant back to the ticker's timeline. Thread-safe.
+     *
+     * @param wheelTimeNanos an instant in wheel time
+     * @return the ticker reading of that instant (wrapping as the ticker does)
+     */
+    public long toTicker(long wheelTimeNanos) {
+        return origin + wheelTimeNanos;
+    }
+
+    /** @return the width of a tick in nanoseconds */
+    public long tickNanos() {
+        return tickNanos;
+    }
+
+    /** @return the number of levels, fixed at construction */
+    public int levels() {
+        return levels;
+    }
+
+    /** @return the number of entries linked into the wheel */
+    public int size() {
+        return size;
+    }
+
+    /** @return true if no entry is linked */
+    public boolean isEmpty() {
+        return size == 0;
+    }
+
+    /**
+     * Links an entry whose {@link WheelEntry#deadline() deadline} is set. An entry whose deadline's tick has
+     * already been processed expires at the next {@link #advance}. O(1).
+     *
+     * @param entry an entry in no wheel
+     * @throws IllegalStateException if the entry is already linked
+     */
+    public void schedule(E entry) {
+        Objects.requireNonNull(entry, "entry");
+        if (entry.prev != null) {
+            throw new IllegalStateException("entry is already scheduled");
+        }
+        link(entry);
+        size++;
+    }
+
+    /**
+     * Unlinks an entry. O(1).
+     *
+     * @param entry the entry
+     * @return true if it was linked into this wheel and now is not
+     */
+    public boolean remove(E entry) {
+        if (entry.prev == null) {
+            return false;
+        }
+        Bucket.unlink(entry);
+        size--;
+        return true;
+    }
+
+    /**
+     * Expires every entry whose tick is at or before the tick of {@code nowNanos}, in deadline-tick order (and in
+     * scheduling order within a tick), cascading coarser buckets on the way. The sink may schedule and remove
+     * entries; an entry it schedules that is already due expires in this same call.
+     *
+     * @param nowNanos a reading of the ticker this wheel is driven with
+     * @param sink     receives each expired entry, already unlinked
+     * @return the number of entries expired
+     */
+    public int advance(long nowNanos, Consumer<? super E> sink) {
+        long nowTick = elapsed(nowNanos) / tickNanos;
+        int expired = 0;
+        while (true) {
+            expired += drainDue(sink);
+            long eventTick = nextEventTick();
+            if (eventTick < 0 || eventTick > nowTick) {
+                break;
+            }
+            currentTick = eventTick;
+            cascade(eventLevel, eventIndex);
+        }
+        if (nowTick > currentTick) {
+            currentTick = nowTick;
+        }
+        return expired;
+    }
+
+    /**
+     * Returns how long until {@link #advance} next has work, measured from {@code nowNanos}.
+     *
+     * @param nowNanos a reading of the ticker this wheel is driven with
+     * @return 0 if work is due now, {@link Long#MAX_VALUE} if the wheel is empty, else nanoseconds
+     */
+    public long delayToNext(long nowNanos) {
+        if (!due.isEmpty()) {
+            return 0L;
+        }
+        long eventTick = nextEventTick();
+        if (eventTick < 0) {
+            return Long.MAX_VALUE;
+        }
+        long eventTime = eventTick > Long.MAX_VALUE / tickNanos ? Long.MAX_VALUE : eventTick * tickNanos;
+        return Math.max(0L, eventTime - elapsed(nowNanos));
+    }
+
+    /**
+     * Returns the ticker reading at which {@link #advance} next has work; meaningful only if not empty.
+     *
+     * @param nowNanos a reading of the ticker this wheel is driven with
+     * @return a ticker reading, or {@code nowNanos} if work is due now
+     */
+    public long nextDeadline(long nowNanos) {
+        long delay = delayToNext(nowNanos);
+        return delay == Long.MAX_VALUE ? toTicker(Long.MAX_VALUE) : nowNanos + delay;
+    }
+
+    /**
+     * Unlinks every entry the filter accepts; used to purge entries cancelled by other threads. O(size + buckets).
+     *
+     * @param filter selects the entries to remove
+     * @return how many were removed
+     */
+    @SuppressWarnings("unchecked")
+    public int removeIf(Predicate<? super E> filter) {
+        int removed = removeIf(due, filter);
+        for (int level = 0; level < levels; level++) {
+            long bitsSet = occupied[level];
+            while (bitsSet != 0) {
+                int index = Long.numberOfTrailingZeros(bitsSet);
+                bitsSet &= bitsSet - 1;
+                Bucket bucket = buckets[(level << bits) + index];
+                removed += removeIf(bucket, filter);
+                if (bucket.isEmpty()) {
+                    occupied[level] &= ~(1L << index);
+                }
+            }
+        }
+        return removed;
+    }
+
+    /**
+     * Unlinks every entry and hands it to the sink, in no particular order; used when a face shuts down.
+     *
+     * @param sink receives each entry, already unlinked
+     */
+    public void clear(Consumer<? super E> sink) {
+        removeIf(e -> {
+            sink.accept(e);
+            return true;
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private int removeIf(Bucket bucket, Predicate<? super E> filter) {
+        int removed = 0;
+        WheelEntry e = bucket.next;
+        while (e != bucket) {
+            WheelEntry next = e.next;
+            if (filter.test((E) e)) {
+                Bucket.unlink(e);
+                size--;
+                removed++;
+            }
+            e = next;
+        }
+        return removed;
+    }
+
+    @SuppressWarnings("unchecked")
+    private int drainDue(Consumer<? super E> sink) {
+        int expired = 0;
+        // One at a time, so that the sink may schedule or remove entries (even due ones) safely.
+        while (!due.isEmpty()) {
+            WheelEntry e = due.next;
+            Bucket.unlink(e);
+            size--;
+            expired++;
+            sink.accept((E) e);
+        }
+        return expired;
+    }
+
+    private void cascade(int level, int index) {
+        occupied[level] &= ~(1L << index);
+        WheelEntry e = buckets[(level << bits) + index].detachAll();
+        while (e != null) {
+            WheelEntry next = e.next;
+            link(e);
+            e = next;
+        }
+    }
+
+    /** Level and index of the event found by the last {@link #nextEventTick()}. */
+    private int eventLevel;
+    private int eventIndex;
+
+    /**
+     * Finds the earliest tick at which a bucket is due, clearing stale bits of emptied buckets on the way.
+     * Events of a lower level always come before those of a higher one, so the lowest occupied level decides.
+     *
+     * @return the tick, or -1 if the wheel holds nothing
+     */
+    private long nextEventTick() {
+        for (int level = 0; level < levels; level++) {
+            int shift = level * bits;
+            int digit = (int) (currentTick >>> shift) & mask;
+            long candidates = occupied[level] & (-2L << digit);
+            while (candidates != 0) {
+                int index = Long.numberOfTrailingZeros(candidates);
+                if (!buckets[(level << bits) + index].isEmpty()) {
+                    eventLevel = level;
+                    eventIndex = index;
+                    long above = shift + bits >= 64 ? 0L : (currentTick >>> (shift + bits)) << (shift + bits);
+                    return above | ((long) index << shift);
+                }
+                occupied[level] &= ~(1L << index); // stale: emptied by remove()
+                candidates &= candidates - 1;
+            }
+        }
+        return -1L;
+    }
+
+    private void link(WheelEntry e) {
+        long tick = ceilDiv(e.deadline, tickNanos);
+        if (tick <= currentTick) {
+            due.append(e);
+            return;
+        }
+        int level = (63 - Long.numberOfLeadingZeros(tick ^ currentTick)) / bits;
+        int index = (int) (tick >>> (level * bits)) & mask;
+        buckets[(level << bits) + index].append(e);
+        occupied[level] |= 1L << index;
+    }
+
+    private static long ceilDiv(long x, long y) {
+        long q = x / y;
+        return q * y == x ? q : q + 1;
+    }
+
+    @Override
+    public String toString() {
+        return "TimingWheel[tick=" + tickNanos + "ns, buckets=" + (mask + 1) + "x" + levels + ", size=" + size
+                + ", currentTick=" + currentTick + "]";
+    }
+}

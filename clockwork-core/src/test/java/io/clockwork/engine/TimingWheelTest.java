@@ -1,0 +1,236 @@
+package io.clockwork.engine;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class TimingWheelTest {
+
+    private static final long MS = 1_000_000L;
+
+    @Test
+    void everyEntryExpiresInTheTickOfItsDeadlineOrTheNextNeverBefore() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
+        Random random = new Random(42);
+        List<TestEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            TestEntry e = new TestEntry(i, 1 + (long) (random.nextDouble() * 10_000 * MS));
+            entries.add(e);
+            wheel.schedule(e);
+        }
+        long[] firedAt = new long[entries.size()];
+        long step = 37_000; // deliberately not a divisor of the tick
+        for (long now = 0; now <= 10_002 * MS; now += step) {
+            long t = now;
+            wheel.advance(now, e -> firedAt[e.id] = t);
+        }
+        for (TestEntry e : entries) {
+            long deadlineTickEnd = ceilToTick(e.deadline(), MS);
+            assertThat(firedAt[e.id]).as("%s", e).isGreaterThanOrEqualTo(e.deadline())
+                    .isGreaterThanOrEqualTo(deadlineTickEnd).isLessThan(deadlineTickEnd + step);
+        }
+        assertThat(wheel.isEmpty()).isTrue();
+    }
+
+    @Test
+    void cascadesFromEveryLevelDownToExpiry() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(1, 4, 0); // 2 bits per level: many levels
+        List<TestEntry> entries = new ArrayList<>();
+        for (int level = 0; level < wheel.levels(); level++) {
+            long deadline = 1L << (2 * level);
+            if (deadline <= 0) {
+                break;
+            }
+            entries.add(new TestEntry(level, deadline));
+            entries.add(new TestEntry(100 + level, deadline + 1));
+        }
+        entries.add(new TestEntry(999, Long.MAX_VALUE));
+        entries.forEach(wheel::schedule);
+        List<Long> order = new ArrayList<>();
+        for (TestEntry e : entries) {
+            assertThat(wheel.delayToNext(0)).isPositive();
+            // jump straight to just before the deadline, then to it: nothing early, then exactly this one
+            wheel.advance(e.deadline() - 1, x -> order.add(-x.deadline()));
+            int[] count = {0};
+            wheel.advance(e.deadline(), x -> {
+                order.add(x.deadline());
+                count[0]++;
+            });
+            assertThat(count[0]).as("expired at %s", e).isEqualTo(1);
+        }
+        assertThat(order).allMatch(d -> d > 0).isSorted();
+        assertThat(wheel.size()).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {Long.MAX_VALUE - 5_000_000L, Long.MIN_VALUE + 3, -1L, 0L})
+    void clockStartingAnywhereOnTheTimelineWrapsSafely(long origin) {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, origin);
+        long now = origin;
+        TestEntry soon = new TestEntry(1, wheel.deadlineAfter(now, 10 * MS));
+        TestEntry later = new TestEntry(2, wheel.deadlineAfter(now, 20_000 * MS));
+        wheel.schedule(soon);
+        wheel.schedule(later);
+        List<Integer> fired = new ArrayList<>();
+        for (int i = 1; i <= 30_000; i++) {
+            now += MS; // crosses Long.MAX_VALUE -> Long.MIN_VALUE for the first origin
+            long t = now;
+            wheel.advance(now, e -> {
+                fired.add(e.id);
+                assertThat(t - origin).isGreaterThanOrEqualTo(e.deadline());
+            });
+            if (i == 9) {
+                assertThat(fired).isEmpty();
+            }
+            if (i == 10) {
+                assertThat(fired).containsExactly(1);
+            }
+        }
+        assertThat(fired).containsExactly(1, 2);
+    }
+
+    @Test
+    void deadlinesSaturateInsteadOfOverflowing() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, Long.MAX_VALUE - 10);
+        long now = Long.MAX_VALUE + 1_000L; // wrapped: 1,010 ns after the origin
+        assertThat(wheel.deadlineAfter(now, Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
+        assertThat(wheel.deadlineAfter(now, -5)).as("due now: start of the current tick").isZero();
+        TestEntry forever = new TestEntry(1, wheel.deadlineAfter(now, Long.MAX_VALUE));
+        wheel.schedule(forever);
+        assertThat(wheel.advance(now + 100L * 365 * 24 * 3600 * 1_000_000_000L, e -> { })).isZero();
+        assertThat(wheel.delayToNext(now)).isPositive().isLessThan(Long.MAX_VALUE);
+        assertThat(wheel.size()).isOne();
+    }
+
+    @Test
+    void negativeOrZeroDelayExpiresAtTheNextAdvanceEvenMidTick() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
+        long midTick = 50 * MS + MS / 2;
+        wheel.advance(midTick, e -> { });
+        wheel.schedule(new TestEntry(1, wheel.deadlineAfter(midTick, -3 * MS)));
+        wheel.schedule(new TestEntry(2, wheel.deadlineAfter(midTick, 0)));
+        wheel.schedule(new TestEntry(3, wheel.deadlineAfter(midTick, 1)));
+        assertThat(wheel.delayToNext(midTick)).isZero();
+        List<Integer> fired = new ArrayList<>();
+        wheel.advance(midTick, e -> fired.add(e.id));
+        assertThat(fired).containsExactly(1, 2);
+        wheel.advance(51 * MS, e -> fired.add(e.id));
+        assertThat(fired).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void entriesOfOneTickExpireInSchedulingOrder() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
+        for (int i = 0; i < 100; i++) {
+            // all round up to tick 5000, some via higher levels
+            wheel.schedule(new TestEntry(i, 5_000 * MS - (i % 7) * 1_000));
+        }
+        List<Integer> fired = new ArrayList<>();
+        wheel.advance(4_999 * MS, e -> fired.add(e.id));
+        assertThat(fired).isEmpty();
+        wheel.advance(5_000 * MS, e -> fired.add(e.id));
+        assertThat(fired).hasSize(100).isSorted();
+    }
+
+    @Test
+    void removedEntryNeverExpiresAndRemovingTwiceReportsFalse() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
+        TestEntry a = new TestEntry(1, 10 * MS);
+        TestEntry b = new TestEntry(2, 10 * MS);
+        wheel.schedule(a);
+        wheel.schedule(b);
+        assertThat(wheel.remove(a)).isTrue();
+        assertThat(wheel.remove(a)).isFalse();
+        assertThat(a.isLinked()).isFalse();
+        List<Integer> fired = new ArrayList<>();
+        wheel.advance(20 * MS, e -> fired.add(e.id));
+        assertThat(fired).containsExactly(2);
+        assertThat(wheel.remove(b)).isFalse();
+    }
+
+    @Test
+    void removingTheOnlyEntryOfABucketLeavesNoPhantomWakeUp() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
+        TestEntry early = new TestEntry(1, 10 * MS);
+        wheel.schedule(early);
+        wheel.schedule(new TestEntry(2, 500 * MS));
+        wheel.remove(early);
+        assertThat(wheel.delayToNext(0)).isEqualTo(448 * MS); // 500 ms sits in a level-1 bucket starting at 448
+        wheel.advance(448 * MS, e -> { });
+        assertThat(wheel.delayToNext(448 * MS)).isEqualTo(52 * MS);
+    }
+
+    @Test
+    void advancingOverYearsOfEmptyTimeVisitsOnlyOccupiedBuckets() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(1, 64, 0); // 1 ns tick: 11 levels
+        long tenYears = 10L * 365 * 24 * 3600 * 1_000_000_000L;
+        wheel.schedule(new TestEntry(1, tenYears));
+        long[] firedAt = {-1};
+        long start = System.nanoTime();
+        wheel.advance(tenYears - 1, e -> firedAt[0] = 0);
+        wheel.advance(tenYears, e -> firedAt[0] = tenYears);
+        long tookNanos = System.nanoTime() - start;
+        assertThat(firedAt[0]).isEqualTo(tenYears);
+        // ~3e17 ticks; a tick-by-tick wheel would never finish. Generous bound: it is O(levels).
+        assertThat(tookNanos).isLessThan(1_000_000_000L);
+    }
+
+    @Test
+    void sinkMayScheduleDueAndFutureEntries() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
+        wheel.schedule(new TestEntry(1, 5 * MS));
+        List<Integer> fired = new ArrayList<>();
+        wheel.advance(5 * MS, e -> {
+            fired.add(e.id);
+            if (e.id == 1) {
+                wheel.schedule(new TestEntry(2, 5 * MS));   // due now: same advance
+                wheel.schedule(new TestEntry(3, 6 * MS));   // next tick
+            }
+        });
+        assertThat(fired).containsExactly(1, 2);
+        wheel.advance(6 * MS, e -> fired.add(e.id));
+        assertThat(fired).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void removeIfPurgesMatchingEntriesEverywhere() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
+        for (int i = 0; i < 1_000; i++) {
+            wheel.schedule(new TestEntry(i, (long) i * i * MS));
+        }
+        assertThat(wheel.removeIf(e -> e.id % 10 != 0)).isEqualTo(900);
+        assertThat(wheel.size()).isEqualTo(100);
+        List<Integer> fired = new ArrayList<>();
+        wheel.advance(Long.MAX_VALUE / 2, e -> fired.add(e.id));
+        assertThat(fired).hasSize(100).allMatch(id -> id % 10 == 0).isSorted();
+    }
+
+    @Test
+    void schedulingALinkedEntryIsRejected() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
+        TestEntry e = new TestEntry(1, MS);
+        wheel.schedule(e);
+        assertThatThrownBy(() -> wheel.schedule(e)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> e.deadline(5)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void badConstructorArgumentsNameTheArgumentAndRange() {
+        assertThatThrownBy(() -> new TimingWheel<>(0, 64, 0))
+                .hasMessageContaining("tickNanos").hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> new TimingWheel<>(MS, 20, 0))
+                .hasMessageContaining("wheelSize").hasMessageContaining("[2, 64]").hasMessageContaining("20");
+        assertThatThrownBy(() -> new TimingWheel<>(MS, 128, 0)).hasMessageContaining("wheelSize");
+    }
+
+    static long ceilToTick(long t, long tick) {
+        return (t + tick - 1) / tick * tick;
+    }
+}

@@ -1,0 +1,179 @@
+package io.clockwork.storm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
+
+import io.clockwork.testing.Await;
+import io.clockwork.time.ManualTicker;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Contract tests drive a map by hand ({@code expireDue()} after moving a {@link ManualTicker}); the shared-cleaner
+ * tests let the cleaner thread do it and wait for the outcome.
+ */
+class TimeCacheMapTest {
+
+    private final ManualTicker ticker = new ManualTicker();
+    private final List<Map.Entry<String, Integer>> expired = new CopyOnWriteArrayList<>();
+    // 3 s with 3 buckets: a rotation every 1.5 s, entries live 3 to 4.5 s after their last put.
+    private final TimeCacheMap<String, Integer> map = new TimeCacheMap<>(Duration.ofSeconds(3), 3,
+            (k, v) -> expired.add(entry(k, v)), ticker, false);
+
+    @AfterEach
+    void close() {
+        map.close();
+    }
+
+    private void advanceMs(long ms) {
+        ticker.advance(ms, TimeUnit.MILLISECONDS);
+        map.expireDue();
+    }
+
+    @Test
+    void entryPutRightAfterARotationExpiresAtTheUpperBound() {
+        map.put("a", 1);
+        advanceMs(4499);
+        assertThat(map.containsKey("a")).isTrue();
+        advanceMs(1);
+        assertThat(map.containsKey("a")).isFalse();
+        assertThat(expired).containsExactly(entry("a", 1));
+    }
+
+    @Test
+    void entryPutRightBeforeARotationExpiresAfterTheExpiration() {
+        advanceMs(1499);
+        map.put("a", 1);
+        advanceMs(2999); // 4498: lived 2999 ms
+        assertThat(map.get("a")).isEqualTo(1);
+        advanceMs(2); // 4500: lived 3001 ms
+        assertThat(map.get("a")).isNull();
+    }
+
+    @Test
+    void putResetsTheExpiry() {
+        map.put("a", 1);
+        advanceMs(3000);
+        map.put("a", 2);
+        advanceMs(3000);
+        assertThat(map.get("a")).isEqualTo(2);
+        advanceMs(1500);
+        assertThat(map.get("a")).isNull();
+        assertThat(expired).containsExactly(entry("a", 2));
+    }
+
+    @Test
+    void removedEntryIsNeverReported() {
+        map.put("a", 1);
+        assertThat(map.remove("a")).isEqualTo(1);
+        advanceMs(10_000);
+        assertThat(expired).isEmpty();
+        assertThat(map.size()).isZero();
+    }
+
+    @Test
+    void lateCleanerCatchesUpAndKeepsItsPeriod() {
+        map.put("a", 1);
+        advanceMs(60_700); // 40 periods late: every entry is gone, the next rotation is at 61 500
+        assertThat(map.containsKey("a")).isFalse();
+        assertThat(expired).containsExactly(entry("a", 1));
+        map.put("b", 2);
+        advanceMs(3799); // 64 499
+        assertThat(map.containsKey("b")).isTrue();
+        advanceMs(1); // 64 500 = 61 500 + 2 * 1500: the third rotation since b was put, 3 800 ms ago
+        assertThat(map.containsKey("b")).isFalse();
+    }
+
+    @Test
+    void throwingCallbackIsLoggedAndTheMapGoesOn() {
+        TimeCacheMap<String, Integer> failing = new TimeCacheMap<>(Duration.ofSeconds(1), 2, (k, v) -> {
+            throw new IllegalStateException("callback failure (expected by the test)");
+        }, ticker, false);
+        failing.put("a", 1);
+        ticker.advance(2, TimeUnit.SECONDS);
+        failing.expireDue();
+        assertThat(failing.containsKey("a")).isFalse();
+        failing.put("b", 2);
+        assertThat(failing.get("b")).isEqualTo(2);
+        failing.close();
+    }
+
+    @Test
+    void useAfterCloseFailsAndCloseIsIdempotent() {
+        map.put("a", 1);
+        map.cleanup();
+        map.close();
+        assertThat(map.isClosed()).isTrue();
+        assertThatThrownBy(() -> map.put("b", 1)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+        assertThatThrownBy(() -> map.get("a")).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> map.containsKey("a")).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> map.remove("a")).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(map::size).isInstanceOf(IllegalStateException.class);
+        advanceMs(10_000);
+        assertThat(expired).isEmpty(); // closing drops entries without callbacks, as Storm's cleanup stops expiry
+    }
+
+    @Test
+    void badArgumentsAreRejectedWithTheirNames() {
+        assertThatThrownBy(() -> new TimeCacheMap<String, Integer>(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("expirationSecs").hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> new TimeCacheMap<String, Integer>(5, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("numBuckets");
+        assertThatThrownBy(() -> new TimeCacheMap<String, Integer>(5, 3, null))
+                .isInstanceOf(NullPointerException.class).hasMessage("callback");
+        assertThatThrownBy(() -> new TimeCacheMap<String, Integer>(Duration.ZERO, 3, (k, v) -> { }, ticker))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expiration must be positive");
+        assertThatThrownBy(() -> new TimeCacheMap<String, Integer>(Duration.ofNanos(1000), 3, (k, v) -> { }, ticker))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1ms");
+        assertThatThrownBy(() -> new TimeCacheMap<String, Integer>(null, 3, (k, v) -> { }, ticker))
+                .isInstanceOf(NullPointerException.class).hasMessage("expiration");
+        assertThatThrownBy(() -> new TimeCacheMap<String, Integer>(Duration.ofSeconds(1), 3, (k, v) -> { }, null))
+                .isInstanceOf(NullPointerException.class).hasMessage("ticker");
+        assertThatThrownBy(() -> map.put(null, 1)).isInstanceOf(NullPointerException.class).hasMessage("key");
+    }
+
+    @Test
+    void mapsShareOneCleanerThreadThatExpiresEntriesWhenTimeMoves() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        TimeCacheMap<String, Integer> first = new TimeCacheMap<>(Duration.ofSeconds(2), 3, (k, v) -> seen.add(k),
+                ticker);
+        TimeCacheMap<String, Integer> second = new TimeCacheMap<>(Duration.ofSeconds(10), 2, (k, v) -> seen.add(k),
+                ticker);
+        TimeCacheMap<String, Integer> onSystemTime = new TimeCacheMap<>(60);
+        try {
+            assertThat(cleanerThreads()).isEqualTo(1);
+            first.put("first", 1);
+            second.put("second", 2);
+            ticker.advance(3, TimeUnit.SECONDS);
+            Await.until("the first map's entry expires", () -> seen.contains("first"));
+            assertThat(second.containsKey("second")).isTrue();
+            ticker.advance(20, TimeUnit.SECONDS);
+            Await.until("the second map's entry expires", () -> seen.contains("second"));
+            assertThat(seen).containsExactly("first", "second");
+            assertThat(cleanerThreads()).isEqualTo(1);
+        } finally {
+            first.close();
+            second.close();
+            onSystemTime.close();
+        }
+        Await.until("the cleaner thread exits once no map is open", () -> !SharedCleaner.INSTANCE.isRunning());
+        TimeCacheMap<String, Integer> again = new TimeCacheMap<>(Duration.ofSeconds(1), 2, (k, v) -> seen.add(k),
+                ticker);
+        again.put("again", 3);
+        ticker.advance(2, TimeUnit.SECONDS);
+        Await.until("a new cleaner thread serves a new map", () -> seen.contains("again"));
+        again.close();
+    }
+
+    private static long cleanerThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals(SharedCleaner.THREAD_NAME) && t.isAlive()).count();
+    }
+}
