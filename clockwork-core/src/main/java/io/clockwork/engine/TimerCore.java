@@ -28,8 +28,7 @@ import java.util.function.Predicate;
  * they are filed: timers cancelled young, the common case for request timeouts, are then dropped in one sequential
  * pass instead of being filed and dropped later. Entries due sooner are filed at once, and the owner wakes for the
  * sweep, so no timer fires later for it. The period is short because a cancelled entry stays reachable until the
- * sweep drops it, and every young GC copies it meanwhile: with a 32-tick period the purgatory benchmark ran about 8%
- * slower, from the extra GC work.
+ * sweep drops it, and every young GC copies it meanwhile, so a longer period costs more GC work than it saves.
  *
  * <p>Wake-up protocol (Dekker style on two volatiles): the owner publishes {@code wakeAt} (when it intends to wake)
  * and then takes in what the inbox and lanes hold, publishing an earlier time if something taken is due sooner
@@ -58,7 +57,6 @@ public final class TimerCore<E extends TimerEntry> {
      * when no timer is due for a long time.
      */
     public static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-    private static final int PURGE_FLOOR = 1024;
     /** Pause between the two lane drains of {@link #abandonAll}. */
     private static final long STOP_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** Ticks between nursery sweeps. */
@@ -94,6 +92,8 @@ public final class TimerCore<E extends TimerEntry> {
     private final long fenceFreeDelay;
     private final long[] slots = new long[SLOT_COUNT];
     private volatile boolean stopped;
+    /** Wakes the owner when the ticker jumps (see {@link Ticker#watch}); closed when the entries are abandoned. */
+    private final Ticker.Watch watch;
     /** Written once per owner thread, not per pass. */
     private volatile Thread owner;
 
@@ -139,6 +139,7 @@ public final class TimerCore<E extends TimerEntry> {
         this.tickNanos = tickNanos;
         this.fenceFreeDelay = tickNanos > Long.MAX_VALUE - MAX_PARK_NANOS ? Long.MAX_VALUE : MAX_PARK_NANOS + tickNanos;
         slots[WAKE_AT] = AWAKE;
+        this.watch = ticker.watch(this::wake);
     }
 
     public String name() {
@@ -258,6 +259,18 @@ public final class TimerCore<E extends TimerEntry> {
     }
 
     /**
+     * Runs the owner's loop on the calling thread, which becomes the owner, until {@link #markStopped()}: expires
+     * what is due, then sleeps until there is work. An empty wheel has nothing to expire or purge, so an idle core
+     * sleeps until a producer or a ticker jump wakes it.
+     */
+    public void drive() {
+        while (!stopped) {
+            expireDue();
+            awaitWork(isIdle() ? Long.MAX_VALUE : MAX_PARK_NANOS);
+        }
+    }
+
+    /**
      * Takes new entries, hands what is due by the ticker to the runner, and purges if needed. Owner only.
      *
      * @return how many entries expired
@@ -326,7 +339,7 @@ public final class TimerCore<E extends TimerEntry> {
             // the entry; a producer that reads wakeAt after it was published sees the long sleep and wakes us.
             LockSupport.parkNanos(this, MAX_PARK_NANOS);
             long now = ticker.read();
-            // Re-read the time: a ManualTicker's listener may have woken us (consuming the unpark) to expire.
+            // Re-read the time: a ticker jump may have woken us (consuming the unpark) to expire.
             long waited = now - start;
             untilNext = untilNextWork(now);
             untilNext = untilNext <= 0 ? 0 : settleWakeAt(now, untilNext);
@@ -354,10 +367,9 @@ public final class TimerCore<E extends TimerEntry> {
      *
      * <p>Why it takes entries rather than refusing to sleep while any wait: a producer that schedules without pause
      * always has a fresh entry in its lane, and an owner that will not sleep past one spins, draining a few dozen
-     * entries every few microseconds: 47,000 to 490,000 passes a second under the purgatory benchmark's load,
-     * where one per tick is meant, and a third of a core. Entries due after the published time need no earlier
-     * wake-up: they are filed now, and whatever is handed over later is the producers' to signal (see the class
-     * comment).
+     * entries every few microseconds instead of making one pass per tick. Entries due after the published time need
+     * no earlier wake-up: they are filed now, and whatever is handed over later is the producers' to signal (see the
+     * class comment).
      *
      * @param now       the ticker reading the wait starts from
      * @param untilNext nanoseconds from {@code now} until the owner next has work, positive
@@ -429,6 +441,7 @@ public final class TimerCore<E extends TimerEntry> {
         nursery.sweep(e -> true, abandon);
         wheel.clear(abandon);
         SLOT.setRelease(slots, SETTLED, slots[SETTLED] + count[0]);
+        watch.close();
         return count[0];
     }
 
@@ -450,7 +463,7 @@ public final class TimerCore<E extends TimerEntry> {
 
     private void purgeIfWorthIt() {
         long waiting = lanes.cancelledCount() - slots[CANCELLED_DROPPED];
-        if (waiting > PURGE_FLOOR && waiting * 2 > heldCount()) {
+        if (TimingWheel.worthPurging(waiting, heldCount())) {
             sweepNursery();
             slots[CANCELLED_DROPPED] += wheel.removeIf(e -> !e.isPending());
         }

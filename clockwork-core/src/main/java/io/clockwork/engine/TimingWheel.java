@@ -48,6 +48,8 @@ public final class TimingWheel<E extends WheelEntry> {
     public static final int MAX_WHEEL_SIZE = 64;
     /** Smallest number of buckets per level. */
     public static final int MIN_WHEEL_SIZE = 2;
+    /** Lazily dropped entries below which no purge is worth a pass over the wheel. */
+    private static final int PURGE_FLOOR = 1024;
 
     private final long origin;
     private final long tickNanos;
@@ -170,6 +172,19 @@ public final class TimingWheel<E extends WheelEntry> {
     }
 
     /**
+     * The purge rule every owner of a wheel applies to entries it dropped lazily (cancelled timers, removed nodes):
+     * purge once they exceed a floor and could be half of what the wheel holds, so that memory stays within a
+     * constant factor of the live entries while a purge's O(n) pass is paid for by the O(n) drops before it.
+     *
+     * @param dropped entries no longer wanted but possibly still linked
+     * @param held    entries the owner holds, dropped ones included
+     * @return true if a {@link #removeIf} pass is worth its cost now
+     */
+    public static boolean worthPurging(long dropped, long held) {
+        return dropped > PURGE_FLOOR && dropped * 2 > held;
+    }
+
+    /**
      * Links an entry whose {@link WheelEntry#deadline() deadline} is set. An entry whose deadline's tick has
      * already been processed expires at the next {@link #advance}. O(1).
      *
@@ -254,6 +269,31 @@ public final class TimingWheel<E extends WheelEntry> {
     public long nextDeadline(long nowNanos) {
         long delay = delayToNext(nowNanos);
         return delay == Long.MAX_VALUE ? toTicker(Long.MAX_VALUE) : nowNanos + delay;
+    }
+
+    /**
+     * Returns an entry with the earliest deadline, without removing it. Costs a pass over one bucket, the earliest
+     * occupied: every entry of a lower level, or of an earlier bucket of the same level, falls due before any entry
+     * of a later bucket, so the earliest deadline is in that bucket.
+     *
+     * @return an entry whose deadline no other entry's precedes, or null if the wheel is empty
+     */
+    @SuppressWarnings("unchecked")
+    public E earliest() {
+        Bucket bucket = due;
+        if (due.isEmpty()) {
+            if (nextEventTick() < 0) {
+                return null;
+            }
+            bucket = buckets[(eventLevel << bits) + eventIndex];
+        }
+        WheelEntry best = bucket.next;
+        for (WheelEntry e = best.next; e != bucket; e = e.next) {
+            if (e.deadline < best.deadline) {
+                best = e;
+            }
+        }
+        return (E) best;
     }
 
     /**

@@ -81,7 +81,6 @@ public class SystemTimer implements Timer {
     private final TimerCore<KafkaTimerEntry> core;
     /** Serialises {@link #advanceClock} callers, who take turns as the core's owner. */
     private final ReentrantLock ownerLock = new ReentrantLock();
-    private final Runnable tickerListener;
 
     /** Expired tasks on their way to the task thread. */
     private final MpscInbox<KafkaTimerEntry> taskQueue = new MpscInbox<>();
@@ -152,12 +151,6 @@ public class SystemTimer implements Timer {
         Thread t = new Thread(this::runTasks, SYSTEM_TIMER_THREAD_PREFIX + executorName);
         t.setDaemon(false); // as Kafka's KafkaThread.nonDaemon
         this.taskThread = t;
-        if (ticker instanceof ManualTicker manual) {
-            tickerListener = core::wake;
-            manual.addListener(tickerListener);
-        } else {
-            tickerListener = null;
-        }
         t.start();
     }
 
@@ -285,9 +278,6 @@ public class SystemTimer implements Timer {
                 core.abandonAll(e -> { });
             } finally {
                 ownerLock.unlock();
-            }
-            if (tickerListener != null) {
-                ((ManualTicker) ticker).removeListener(tickerListener);
             }
             taskThreadStopping = true;
             LockSupport.unpark(taskThread);

@@ -1,6 +1,5 @@
 package io.clockwork.queue;
 
-import io.clockwork.time.ManualTicker;
 import io.clockwork.time.Ticker;
 import io.clockwork.engine.TimingWheel;
 import io.clockwork.engine.WheelEntry;
@@ -27,16 +26,15 @@ import java.util.function.Consumer;
  * <h2>Design</h2>
  * One lock guards all state; every operation is O(1) or O(log n), never a scan of the backlog.
  * <ul>
- *   <li><b>When</b> is the engine's job: a delayed message and the visibility deadline of an in-flight one are the
- *       same {@link WheelEntry} (the message itself), scheduled in a {@link TimingWheel} with a 1 ms tick. Every
- *       operation first advances the wheel to the ticker's reading, which promotes due messages to ready and
- *       returns timed-out deliveries, so no background thread is needed: a blocked {@link #poll} sleeps exactly
- *       until the wheel's next event, a new offer that falls due earlier, or (on a {@link ManualTicker}) the next
- *       time a test moves time.</li>
- *   <li><b>Order</b> is kept in sorted sets keyed by (due time, sequence number): the ready set, so that ready
- *       messages go out by due time and, within a due time, in offer order; and an index of the delayed messages,
- *       which answers {@link QueueStats#nextDueIn()} exactly (the wheel only knows its next bucket, not the earliest
- *       deadline inside it).</li>
+ *   <li><b>When</b> is the engine's job: the message itself is a {@link WheelEntry}, filed while delayed in the
+ *       engine's {@link TimingWheel} of due times and while in flight in a second wheel of visibility deadlines
+ *       (1 ms tick each). Every operation first advances both to the ticker's reading, which promotes due messages
+ *       to ready and returns timed-out deliveries, so the queue needs no thread: a blocked {@link #poll} sleeps
+ *       until the wheels' next event, a new offer that falls due earlier, or a jump of the ticker
+ *       ({@link Ticker#watch}). The due-time wheel is the only index of delayed messages: it answers
+ *       {@link QueueStats#nextDueIn()} exactly from its earliest bucket ({@link TimingWheel#earliest()}).</li>
+ *   <li><b>Order</b> of ready messages is a sorted set keyed by (due time, sequence number), so that they go out
+ *       by due time and, within a due time, in offer order.</li>
  *   <li><b>Identity</b>: a {@link HashMap} from id to message serves cancel, reschedule, dedup and the
  *       dead-letter operations. A {@link Delivery} carries a token that the message forgets when it is acked,
  *       nacked, cancelled, rescheduled, killed or delivered again, so stale receipts fail instead of touching
@@ -69,16 +67,19 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when a message may have become ready, the next event moved earlier, time moved, or on close. */
     private final Condition changed = lock.newCondition();
-    private final Runnable timeMoved = this::wakeAll;
+    private final Ticker.Watch watch;
 
     // All below guarded by lock.
-    private final TimingWheel<Message> wheel;
+    /** Delayed messages by due time. */
+    private final TimingWheel<Message> dueTimes;
+    /** In-flight messages by visibility deadline. */
+    private final TimingWheel<Message> visibility;
     private final Consumer<Message> onDeadline = this::onDeadline;
     private final Map<String, Message> byId = new HashMap<>();
-    private final TreeSet<Message> delayed = new TreeSet<>(BY_DUE_THEN_SEQUENCE);
     private final TreeSet<Message> ready = new TreeSet<>(BY_DUE_THEN_SEQUENCE);
     /** Insertion order is death order, so iteration lists the oldest first. */
     private final LinkedHashSet<Message> dead = new LinkedHashSet<>();
+    private long delayed;
     private long inFlight;
     private long sequence;
     private long tokens;
@@ -92,10 +93,10 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         this.visibilityNanos = settings.visibilityTimeout().toNanos();
         // A random prefix keeps generated ids distinct across queues, so ids logged by several queues never mix up.
         this.idPrefix = Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + "-";
-        this.wheel = new TimingWheel<>(TICK_NANOS, WHEEL_SIZE, ticker.read());
-        if (ticker instanceof ManualTicker manual) {
-            manual.addListener(timeMoved);
-        }
+        long origin = ticker.read();
+        this.dueTimes = new TimingWheel<>(TICK_NANOS, WHEEL_SIZE, origin);
+        this.visibility = new TimingWheel<>(TICK_NANOS, WHEEL_SIZE, origin);
+        this.watch = ticker.watch(this::wakeAll);
     }
 
     /**
@@ -384,9 +385,10 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             long now = advance();
-            Optional<Duration> nextDueIn = delayed.isEmpty() ? Optional.empty()
-                    : Optional.of(Duration.ofNanos(Math.max(0L, delayed.first().due - wheel.elapsed(now))));
-            return new QueueStats(delayed.size(), ready.size(), inFlight, dead.size(), nextDueIn);
+            Message first = dueTimes.earliest();
+            Optional<Duration> nextDueIn = first == null ? Optional.empty()
+                    : Optional.of(Duration.ofNanos(Math.max(0L, first.due - dueTimes.elapsed(now))));
+            return new QueueStats(delayed, ready.size(), inFlight, dead.size(), nextDueIn);
         } finally {
             lock.unlock();
         }
@@ -476,9 +478,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         } finally {
             lock.unlock();
         }
-        if (ticker instanceof ManualTicker manual) {
-            manual.removeListener(timeMoved);
-        }
+        watch.close();
     }
 
     @Override
@@ -498,11 +498,17 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
-    /** Brings the wheel up to the ticker's reading, promoting due messages and expiring visibility deadlines. */
+    /** Brings the wheels up to the ticker's reading, promoting due messages and expiring visibility deadlines. */
     private long advance() {
         long now = ticker.read();
-        wheel.advance(now, onDeadline);
+        dueTimes.advance(now, onDeadline);
+        visibility.advance(now, onDeadline);
         return now;
+    }
+
+    /** @return nanoseconds from {@code now} until either wheel next has work */
+    private long delayToNextEvent(long now) {
+        return Math.min(dueTimes.delayToNext(now), visibility.delayToNext(now));
     }
 
     private void add(String id, Object payload, long delayNanos) {
@@ -514,18 +520,18 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
     /** Makes a detached message delayed, or ready if due now; it goes behind everything scheduled before it. */
     private void schedule(Message m, long delayNanos, long now) {
-        long elapsed = wheel.elapsed(now);
+        long elapsed = dueTimes.elapsed(now);
         m.due = saturatedAdd(elapsed, delayNanos);
         m.sequence = ++sequence;
         if (m.due <= elapsed) {
             makeReady(m);
             return;
         }
-        long nextEvent = wheel.delayToNext(now);
+        long nextEvent = delayToNextEvent(now);
         m.state = State.DELAYED;
         m.deadline(m.due);
-        wheel.schedule(m);
-        delayed.add(m);
+        dueTimes.schedule(m);
+        delayed++;
         if (delayNanos < nextEvent) {
             // Sleeping pollers computed their timeout from the old next event; let them recompute it.
             changed.signalAll();
@@ -538,10 +544,10 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         changed.signal();
     }
 
-    /** The wheel's sink: a delayed message fell due, or an in-flight one's visibility timeout passed. */
+    /** The wheels' sink: a delayed message fell due, or an in-flight one's visibility timeout passed. */
     private void onDeadline(Message m) {
         if (m.state == State.DELAYED) {
-            delayed.remove(m);
+            delayed--;
             makeReady(m); // keeps its due time and sequence: FIFO within a due time survives the wheel
         } else if (m.state == State.IN_FLIGHT) {
             inFlight--;
@@ -571,9 +577,9 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             if (remaining <= 0) {
                 return null;
             }
-            // On the system ticker this sleeps until the wheel's next event; on a ManualTicker the listener wakes
-            // us when time moves, and a real-time timeout merely re-checks.
-            changed.awaitNanos(Math.min(remaining, wheel.delayToNext(now)));
+            // On the system ticker this sleeps until the wheels' next event; on a ticker that jumps, its watch wakes
+            // us at each jump, and a real-time timeout merely re-checks.
+            changed.awaitNanos(Math.min(remaining, delayToNextEvent(now)));
             if (closed) {
                 return null;
             }
@@ -587,8 +593,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             m.attempts++;
             m.token = ++tokens;
             m.state = State.IN_FLIGHT;
-            m.deadline(saturatedAdd(wheel.elapsed(now), visibilityNanos));
-            wheel.schedule(m);
+            m.deadline(saturatedAdd(visibility.elapsed(now), visibilityNanos));
+            visibility.schedule(m);
             inFlight++;
         }
         return m;
@@ -599,7 +605,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         lock.lock();
         try {
             if (m.state == State.IN_FLIGHT && m.token == token) {
-                wheel.remove(m);
+                visibility.remove(m);
                 inFlight--;
                 kill(m, e.getMessage() != null ? e.getMessage() : e.toString());
             }
@@ -623,12 +629,12 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private void detach(Message m) {
         switch (m.state) {
             case DELAYED -> {
-                wheel.remove(m);
-                delayed.remove(m);
+                dueTimes.remove(m);
+                delayed--;
             }
             case READY -> ready.remove(m);
             case IN_FLIGHT -> {
-                wheel.remove(m);
+                visibility.remove(m);
                 inFlight--;
             }
             default -> throw new IllegalStateException("cannot detach a message in state " + m.state);

@@ -1,5 +1,6 @@
 package io.clockwork.storm;
 
+import io.clockwork.engine.Scheduler;
 import io.clockwork.time.Ticker;
 import java.time.Duration;
 import java.util.List;
@@ -12,16 +13,15 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>An entry expires between {@code expiration} and {@code expiration * (1 + 1 / (numBuckets - 1))} after its
  * last {@code put}: the map is a {@link RotatingMap} rotated every {@code expiration / (numBuckets - 1)}. The
- * callback is called once for each expired entry, outside any lock, on the cleaner thread.
+ * callback is called once for each expired entry, outside any lock, on the engine's driver thread.
  *
  * <h2>Design</h2>
  * Storm starts one cleaner thread per map and takes one lock for every operation. Here lookups and puts are those
- * of the lock-free, O(1) {@link RotatingMap}, and every {@code TimeCacheMap} in the process shares one daemon
- * cleaner thread, which sleeps until the earliest rotation any open map needs (on each map's own {@link Ticker}) and
- * exits when no map is open. A map is {@link AutoCloseable}: {@link #close()} (or Storm's {@link #cleanup()})
- * unregisters it and drops its entries, so a closed map costs nothing; using it afterwards fails. If the cleaner is
- * late by several periods it rotates as many times as were due (at most {@code numBuckets}), so entries are never
- * kept longer because of it.
+ * of the lock-free, O(1) {@link RotatingMap}, and a map has no thread: each rotation is a task on the engine's
+ * shared driver for the map's {@link Ticker}, which runs every face's timed work and stops when none is open. A map
+ * is {@link AutoCloseable}: {@link #close()} (or Storm's {@link #cleanup()}) cancels its rotation and drops its
+ * entries, so a closed map costs nothing; using it afterwards fails. A rotation that runs late by several periods
+ * rotates as many times as were due (at most {@code numBuckets}), so entries are never kept longer because of it.
  *
  * @param <K> the key type
  * @param <V> the value type; null values are allowed, as in Storm
@@ -38,7 +38,9 @@ public final class TimeCacheMap<K, V> implements AutoCloseable {
     private final ReentrantLock expiryLock = new ReentrantLock();
     private long nextRotation;                    // guarded by expiryLock
     private volatile boolean closed;
-    final SharedCleaner.Registration registration; // null when driven by hand (tests)
+    /** The engine's driver of this map's ticker; null when tests drive the map by hand. */
+    private final Scheduler scheduler;
+    private Scheduler.Task nextRotationTask;       // guarded by expiryLock
 
     /**
      * Creates a map on the system ticker.
@@ -95,7 +97,7 @@ public final class TimeCacheMap<K, V> implements AutoCloseable {
         this(expiration, numBuckets, Objects.requireNonNull(callback, "callback"), ticker, true);
     }
 
-    /** With {@code shared == false} no cleaner drives the map: tests call {@link #expireDue()}. */
+    /** With {@code shared == false} no scheduler drives the map: tests call {@link #expireDue()}. */
     TimeCacheMap(Duration expiration, int numBuckets, ExpiredCallback<K, V> callback, Ticker ticker,
             boolean shared) {
         Objects.requireNonNull(expiration, "expiration");
@@ -114,7 +116,15 @@ public final class TimeCacheMap<K, V> implements AutoCloseable {
         this.map = new RotatingMap<>(numBuckets);
         this.callback = callback;
         this.nextRotation = ticker.read() + periodNanos;
-        this.registration = shared ? SharedCleaner.INSTANCE.register(this) : null;
+        this.scheduler = shared ? Scheduler.acquire(ticker) : null;
+        if (scheduler != null) {
+            expiryLock.lock();
+            try {
+                nextRotationTask = scheduler.schedule(this::rotateWhenDue, periodNanos);
+            } finally {
+                expiryLock.unlock();
+            }
+        }
     }
 
     private static Duration seconds(int expirationSecs) {
@@ -205,12 +215,14 @@ public final class TimeCacheMap<K, V> implements AutoCloseable {
             return;
         }
         closed = true;
-        if (registration != null) {
-            SharedCleaner.INSTANCE.unregister(registration);
-        }
         expiryLock.lock();
         try {
             map.clear();
+            if (nextRotationTask != null) {
+                nextRotationTask.cancel();
+                nextRotationTask = null;
+                scheduler.release();
+            }
         } finally {
             expiryLock.unlock();
         }
@@ -221,8 +233,23 @@ public final class TimeCacheMap<K, V> implements AutoCloseable {
         return closed;
     }
 
-    Ticker ticker() {
-        return ticker;
+    /** The scheduled step: rotates what is due and schedules the next rotation, unless closed meanwhile. */
+    private void rotateWhenDue() {
+        long next;
+        try {
+            next = expireDue();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "rotating " + this + " failed; it is retried next period", e);
+            next = ticker.read() + periodNanos;
+        }
+        expiryLock.lock();
+        try {
+            if (!closed) {
+                nextRotationTask = scheduler.schedule(this::rotateWhenDue, next - ticker.read());
+            }
+        } finally {
+            expiryLock.unlock();
+        }
     }
 
     /**
@@ -275,8 +302,8 @@ public final class TimeCacheMap<K, V> implements AutoCloseable {
     }
 
     /**
-     * Receives expired entries, as Storm's {@code TimeCacheMap.ExpiredCallback}. Need not be thread-safe: only the
-     * shared cleaner thread calls it.
+     * Receives expired entries, as Storm's {@code TimeCacheMap.ExpiredCallback}. Need not be thread-safe: one
+     * rotation at a time calls it, on the engine's driver thread.
      *
      * @param <K> the key type
      * @param <V> the value type

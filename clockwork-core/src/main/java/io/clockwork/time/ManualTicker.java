@@ -9,9 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A {@link Ticker} that moves only when told to, for deterministic tests. Thread-safe.
  *
- * <p>Time never goes backwards: {@code advance} rejects negative amounts. Classes that sleep until a deadline
- * (a timer's driver thread, for instance) register a listener with {@link #addListener(Runnable)} so that they
- * wake as soon as the test moves time, rather than after a real-time sleep.
+ * <p>Time never goes backwards: {@code advance} rejects negative amounts. Every {@code advance} is a jump: it runs
+ * the actions registered through {@link #watch(Runnable)}, so that classes sleeping until a deadline (a timer's
+ * driver thread, a consumer blocked in {@code poll}) wake as soon as the test moves time, rather than after a
+ * real-time sleep.
  */
 public final class ManualTicker implements Ticker {
 
@@ -78,21 +79,20 @@ public final class ManualTicker implements Ticker {
     }
 
     /**
-     * Registers a listener run (on the advancing thread) after every {@code advance}.
+     * {@inheritDoc}
      *
-     * @param listener the listener; must be quick and must not throw
+     * <p>The action runs on the advancing thread after every {@code advance}.
      */
-    public void addListener(Runnable listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+    @Override
+    public Watch watch(Runnable onJump) {
+        Runnable action = Objects.requireNonNull(onJump, "onJump");
+        listeners.add(action);
+        return () -> listeners.remove(action);
     }
 
-    /**
-     * Removes a listener registered with {@link #addListener(Runnable)}.
-     *
-     * @param listener the listener
-     */
-    public void removeListener(Runnable listener) {
-        listeners.remove(listener);
+    /** @return how many registrations are open; for tests that check sleepers deregister */
+    public int watchCount() {
+        return listeners.size();
     }
 
     private static long saturatedNanos(Duration d) {

@@ -1,7 +1,6 @@
 package io.clockwork.timer;
 
 import io.clockwork.engine.TimerCore;
-import io.clockwork.time.ManualTicker;
 import io.clockwork.time.Ticker;
 import io.clockwork.engine.TimingWheel;
 
@@ -21,17 +20,20 @@ import java.util.function.BiConsumer;
  * A timer that runs tasks after a delay, on a hierarchical timing wheel driven by one thread. Thread-safe.
  *
  * <h2>Design</h2>
- * {@link #schedule} is lock-free: it allocates one {@link Timeout} (which is the wheel's node), pushes it onto an
- * MPSC inbox and, only if the driver thread sleeps past the new deadline, unparks it. The driver drains the inbox
- * into the wheel, expires due buckets, and sleeps until the next non-empty bucket (found from occupancy bitmaps,
- * not a {@code DelayQueue}). {@link Timeout#cancel()} is one CAS; the driver drops cancelled timeouts when it meets
- * them and purges them in bulk when they pile up. Compare Netty's {@code HashedWheelTimer}, which wakes on every
- * tick, and Kafka's {@code SystemTimer}, which takes a lock per bucket and a {@code DelayQueue} per advance.
+ * The timer is the engine's {@code TimerCore} and one driver thread. {@link #schedule} is lock-free: it allocates one
+ * {@link Timeout} (which is the wheel's node) and hands it to the driver through the calling thread's own lane, a
+ * release store with no locked instruction (threads without a lane use a shared lock-free inbox), waking the driver
+ * only if it sleeps past the new deadline. The driver files new timeouts, expires due buckets, and sleeps until the
+ * next non-empty bucket (found from occupancy bitmaps, not a {@code DelayQueue}). {@link Timeout#cancel()} is one
+ * CAS; the driver drops cancelled timeouts when it meets them and purges them in bulk when they pile up. Compare
+ * Netty's {@code HashedWheelTimer}, which wakes on every tick, and Kafka's {@code SystemTimer}, which takes a lock
+ * per bucket and a {@code DelayQueue} per advance.
  *
  * <h2>Time</h2>
  * Time is read from the configured {@link Ticker}. A task never runs before its delay has elapsed; it runs within
  * one tick after it, plus scheduling latency. Delays are saturated at about 292 years; zero and negative delays
- * run at the next pass of the driver. With a {@link ManualTicker} the driver wakes whenever the test advances time.
+ * run at the next pass of the driver. On a ticker that jumps (a test's {@code ManualTicker}) the driver wakes at
+ * every jump ({@link Ticker#watch}).
  *
  * <h2>Tasks</h2>
  * Tasks run on the driver thread unless an {@link Builder#executor(Executor) executor} is set; then a slow task
@@ -51,7 +53,6 @@ public final class WheelTimer implements AutoCloseable {
     /** Timeouts the executor refused; written by the driver thread only when one is refused. */
     private final AtomicLong rejected = new AtomicLong();
     private final Thread driver;
-    private final Runnable tickerListener;
     private volatile Set<Timeout> unrun;
 
     private WheelTimer(Builder b) {
@@ -67,12 +68,6 @@ public final class WheelTimer implements AutoCloseable {
         this.driver = factory.newThread(this::drive);
         if (driver == null) {
             throw new IllegalArgumentException("threadFactory returned null for timer '" + name + "'");
-        }
-        if (b.ticker instanceof ManualTicker manual) {
-            tickerListener = core::wake;
-            manual.addListener(tickerListener);
-        } else {
-            tickerListener = null;
         }
         driver.start();
     }
@@ -191,18 +186,11 @@ public final class WheelTimer implements AutoCloseable {
 
     private void drive() {
         try {
-            while (!core.isStopped()) {
-                core.expireDue();
-                // An empty wheel has nothing to expire or purge: an idle timer then costs no wake-ups at all.
-                core.awaitWork(core.isIdle() ? Long.MAX_VALUE : TimerCore.MAX_PARK_NANOS);
-            }
+            core.drive();
         } finally {
             AbandonedTimeouts abandoned = new AbandonedTimeouts(this);
             core.abandonAll(abandoned::add);
             unrun = abandoned;
-            if (tickerListener != null) {
-                ((ManualTicker) core.ticker()).removeListener(tickerListener);
-            }
         }
     }
 

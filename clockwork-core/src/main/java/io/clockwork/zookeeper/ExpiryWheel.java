@@ -16,8 +16,8 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * ZooKeeper-style interval buckets on the engine's {@link TimingWheel}, under {@code SessionTracker}. Thread-safe: touches are lock-free, polls
- * serialise on a lock of their own that touches never take.
+ * ZooKeeper-style interval buckets on the engine's {@link TimingWheel}, under {@code SessionTracker}. Thread-safe:
+ * touches are lock-free, polls serialise on a lock of their own that touches never take.
  *
  * <h2>Design</h2>
  * Deadlines are rounded up to interval boundaries by an {@link IntervalClock}, and the wheel's tick is the interval,
@@ -169,7 +169,7 @@ final class ExpiryWheel<N extends ExpiryNode> {
             }
         }
         long removed = removals.get();
-        if (removed > 1024 && removed > wheel.size() / 2) {
+        if (TimingWheel.worthPurging(removed, wheel.size())) {
             removals.addAndGet(-removed);
             wheel.removeIf(n -> n.state() == ExpiryNode.REMOVED);
         }

@@ -1,7 +1,7 @@
 package io.clockwork.zookeeper;
 
 import io.clockwork.engine.NodeTable;
-import io.clockwork.time.ManualTicker;
+import io.clockwork.engine.Scheduler;
 import io.clockwork.time.Ticker;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Tracks client sessions and expires those not touched within their timeout, after ZooKeeper's
@@ -20,20 +19,21 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Sessions expire in batches at tick boundaries: a session touched at {@code t} with timeout {@code timeout}
  * expires at {@code ((t + timeout) / tickTime + 1) * tickTime} milliseconds on the tracker's timeline. When it does,
- * the tracker marks it closing and calls {@link SessionExpirer#expire} once, on its expiry thread; the session stays
- * tracked (and {@link #checkSession} throws {@link SessionExpiredException}) until {@link #removeSession} is called,
- * usually by the expirer once the session is closed.
+ * the tracker marks it closing and calls {@link SessionExpirer#expire} once, on the engine's driver thread; the
+ * session stays tracked (and {@link #checkSession} throws {@link SessionExpiredException}) until
+ * {@link #removeSession} is called, usually by the expirer once the session is closed.
  *
  * <h2>Design</h2>
  * Each session is itself the node of an {@code ExpiryWheel} and the entry of a {@code long}-keyed, lock-free-read
- * hash table ({@code NodeTable}): no separate queue entry, map node or boxed id; about 60 bytes per session against
- * ZooKeeper's 215. One state word holds its expiry time and closing flag. A touch is a table lookup (allocating
- * nothing) and a CAS on that word, so touches from many threads
- * never share a lock (ZooKeeper's are {@code synchronized} on the tracker). Expiry is a CAS on the same word: a touch
- * that races it either lands first, and the session lives on, or fails, and returns {@code false}. Once
- * {@code expire} is called for a session, no touch succeeds for it. Unlike ZooKeeper, {@link #trackSession} does not
- * re-arm a closing session (which in ZooKeeper could be expired twice), session ids start at 1 instead of at a value
- * derived from a server id and the clock, and use after {@link #shutdown()} fails.
+ * hash table ({@code NodeTable}): no separate queue entry, map node or boxed id (ZooKeeper keeps a session in two
+ * maps and a set, with boxed keys). One state word holds its expiry time and closing flag. A touch is a table
+ * lookup (allocating nothing) and a CAS on that word, so touches from many threads never share a lock (ZooKeeper's
+ * are {@code synchronized} on the tracker). Expiry is a CAS on the same word: a touch that races it either lands
+ * first, and the session lives on, or fails, and returns {@code false}. Once {@code expire} is called for a session,
+ * no touch succeeds for it. The tracker has no thread: each expiry step is a task on the engine's shared driver
+ * ({@code Scheduler}) at the next tick boundary. Unlike ZooKeeper, {@link #trackSession} does not re-arm a closing
+ * session (which in ZooKeeper could be expired twice), session ids start at 1 instead of at a value derived from a
+ * server id and the clock, and use after {@link #shutdown()} fails.
  */
 public final class SessionTracker {
 
@@ -45,9 +45,11 @@ public final class SessionTracker {
     private final Ticker ticker;
     private final AtomicLong nextSessionId = new AtomicLong(1);
     private final Object lifecycle = new Object();
+    /** Held by an expiry step while it runs, so that {@link #shutdown()} can wait for it. */
+    private final Object expiring = new Object();
     private volatile boolean shutdown;
-    private volatile Thread expiryThread;
-    private Runnable tickerListener; // guarded by lifecycle
+    private Scheduler scheduler;  // guarded by lifecycle; set by start()
+    private Scheduler.Task next;  // guarded by lifecycle
 
     /**
      * Creates a tracker on the system ticker; call {@link #start()} to begin expiring sessions.
@@ -77,73 +79,63 @@ public final class SessionTracker {
     }
 
     /**
-     * Starts the daemon thread, named {@code SessionTracker}, that expires sessions.
+     * Starts expiring sessions, on the engine's shared driver thread for this tracker's ticker.
      *
      * @throws IllegalStateException if already started or shut down
      */
     public void start() {
         synchronized (lifecycle) {
             checkOpen();
-            if (expiryThread != null) {
+            if (scheduler != null) {
                 throw new IllegalStateException("SessionTracker is already started");
             }
-            Thread thread = new Thread(this::runExpiry, "SessionTracker");
-            thread.setDaemon(true);
-            expiryThread = thread;
-            if (ticker instanceof ManualTicker) {
-                // A manual clock does not move with real time: wake the thread whenever a test moves it.
-                tickerListener = () -> LockSupport.unpark(thread);
-                ((ManualTicker) ticker).addListener(tickerListener);
-            }
-            thread.start();
+            scheduler = Scheduler.acquire(ticker);
+            armExpiry();
         }
     }
 
     /**
-     * Stops the expiry thread and waits for an {@code expire} call in progress to return (unless called from it).
+     * Stops expiring sessions and waits for an {@code expire} call in progress to return (unless called from it).
      * Afterwards no session expires, and creating, tracking or touching sessions fails. Idempotent.
      */
     public void shutdown() {
-        Thread thread;
         synchronized (lifecycle) {
+            if (shutdown) {
+                return;
+            }
             shutdown = true;
-            thread = expiryThread;
-            if (tickerListener != null) {
-                ((ManualTicker) ticker).removeListener(tickerListener);
-                tickerListener = null;
+            if (scheduler == null) {
+                return;
             }
+            next.cancel();
         }
-        if (thread != null && thread != Thread.currentThread()) {
-            LockSupport.unpark(thread);
-            boolean interrupted = false;
-            while (thread.isAlive()) {
-                try {
-                    thread.join();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+        synchronized (expiring) {
+            // An expiry step in progress has finished (or is this thread's own, re-entering): none starts again.
+            scheduler.release();
         }
     }
 
-    private void runExpiry() {
-        while (!shutdown) {
-            long waitNanos = wheel.waitTimeNanos();
-            if (waitNanos > 0) {
-                LockSupport.parkNanos(this, waitNanos);
-                if (Thread.interrupted()) {
-                    LOG.log(Level.WARNING, "SessionTracker thread interrupted; it keeps running until shutdown()");
-                }
-                continue;
+    /** Schedules the next expiry step at the next interval boundary. Under {@link #lifecycle}. */
+    private void armExpiry() {
+        next = scheduler.schedule(this::expiryStep, wheel.waitTimeNanos());
+    }
+
+    /** The scheduled step: expires what is due, then schedules the next step, unless shut down meanwhile. */
+    private void expiryStep() {
+        synchronized (expiring) {
+            if (shutdown) {
+                return;
             }
             expireDue();
+            synchronized (lifecycle) {
+                if (!shutdown) {
+                    armExpiry();
+                }
+            }
         }
     }
 
-    /** Expires the sessions that are due and calls the expirer for each; the expiry thread's one step. */
+    /** Expires the sessions that are due and calls the expirer for each; one expiry step. */
     int expireDue() {
         List<SessionImpl> expired = wheel.poll();
         for (SessionImpl session : expired) {
@@ -337,7 +329,7 @@ public final class SessionTracker {
 
     /**
      * Receives expired sessions, as ZooKeeper's {@code SessionTracker.SessionExpirer}. Need not be thread-safe: only
-     * the tracker's expiry thread calls it (or a caller of the package-private test hook).
+     * one expiry step at a time calls it, on the engine's driver thread (or a caller of the package-private test hook).
      */
     @FunctionalInterface
     public interface SessionExpirer {

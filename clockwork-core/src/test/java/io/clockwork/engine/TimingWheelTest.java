@@ -16,6 +16,39 @@ class TimingWheelTest {
     private static final long MS = 1_000_000L;
 
     @Test
+    void earliestIsAnEntryWithTheSmallestDeadlineAcrossLevelsAdvancesAndRemovals() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 8, 0);
+        assertThat(wheel.earliest()).isNull();
+        Random random = new Random(7);
+        List<TestEntry> live = new ArrayList<>();
+        long now = 0;
+        for (int round = 0; round < 2_000; round++) {
+            int op = random.nextInt(10);
+            if (op < 5) {
+                // deadlines from this tick to several levels up (8 buckets a level: 8 ms, 64 ms, 512 ms, ...)
+                long delay = (long) Math.pow(8, random.nextInt(6)) * MS * random.nextInt(1, 9) + random.nextInt(1_000);
+                TestEntry e = new TestEntry(round, now + delay);
+                wheel.schedule(e);
+                live.add(e);
+            } else if (op < 7 && !live.isEmpty()) {
+                TestEntry e = live.remove(random.nextInt(live.size()));
+                assertThat(wheel.remove(e)).isTrue();
+            } else {
+                now += random.nextInt(20) * MS / 4;
+                wheel.advance(now, live::remove);
+            }
+            long min = live.stream().mapToLong(TestEntry::deadline).min().orElse(-1);
+            TestEntry earliest = wheel.earliest();
+            if (live.isEmpty()) {
+                assertThat(earliest).as("round %d", round).isNull();
+            } else {
+                assertThat(earliest).as("round %d", round).isNotNull();
+                assertThat(earliest.deadline()).as("round %d, earliest of %d", round, live.size()).isEqualTo(min);
+            }
+        }
+    }
+
+    @Test
     void everyEntryExpiresInTheTickOfItsDeadlineOrTheNextNeverBefore() {
         TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
         Random random = new Random(42);

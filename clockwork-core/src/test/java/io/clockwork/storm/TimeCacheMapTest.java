@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.entry;
 
 import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
+import io.clockwork.engine.Scheduler;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -140,40 +143,39 @@ class TimeCacheMapTest {
     }
 
     @Test
-    void mapsShareOneCleanerThreadThatExpiresEntriesWhenTimeMoves() {
+    void mapsOnOneTickerShareOneEngineThreadThatExpiresEntriesWhenTimeMovesAndStopsWithTheLastMap() {
         List<String> seen = new CopyOnWriteArrayList<>();
         TimeCacheMap<String, Integer> first = new TimeCacheMap<>(Duration.ofSeconds(2), 3, (k, v) -> seen.add(k),
                 ticker);
         TimeCacheMap<String, Integer> second = new TimeCacheMap<>(Duration.ofSeconds(10), 2, (k, v) -> seen.add(k),
                 ticker);
-        TimeCacheMap<String, Integer> onSystemTime = new TimeCacheMap<>(60);
-        try {
-            assertThat(cleanerThreads()).isEqualTo(1);
+        Set<Thread> callbackThreads = ConcurrentHashMap.newKeySet();
+        try (TimeCacheMap<String, Integer> third = new TimeCacheMap<>(Duration.ofSeconds(2), 3,
+                (k, v) -> callbackThreads.add(Thread.currentThread()), ticker)) {
+            assertThat(Scheduler.isRunning(ticker)).isTrue();
             first.put("first", 1);
             second.put("second", 2);
+            third.put("third", 3);
             ticker.advance(3, TimeUnit.SECONDS);
             Await.until("the first map's entry expires", () -> seen.contains("first"));
+            Await.until("the third map's entry expires", () -> !callbackThreads.isEmpty());
             assertThat(second.containsKey("second")).isTrue();
             ticker.advance(20, TimeUnit.SECONDS);
             Await.until("the second map's entry expires", () -> seen.contains("second"));
             assertThat(seen).containsExactly("first", "second");
-            assertThat(cleanerThreads()).isEqualTo(1);
+            assertThat(callbackThreads).singleElement()
+                    .satisfies(t -> assertThat(t.getName()).startsWith(Scheduler.THREAD_NAME));
         } finally {
             first.close();
             second.close();
-            onSystemTime.close();
         }
-        Await.until("the cleaner thread exits once no map is open", () -> !SharedCleaner.INSTANCE.isRunning());
+        assertThat(Scheduler.isRunning(ticker)).as("the engine thread of a ticker with no open map").isFalse();
+        Await.until("the stopped engine thread stops watching the ticker", () -> ticker.watchCount() == 0);
         TimeCacheMap<String, Integer> again = new TimeCacheMap<>(Duration.ofSeconds(1), 2, (k, v) -> seen.add(k),
                 ticker);
         again.put("again", 3);
         ticker.advance(2, TimeUnit.SECONDS);
-        Await.until("a new cleaner thread serves a new map", () -> seen.contains("again"));
+        Await.until("a new engine thread serves a new map", () -> seen.contains("again"));
         again.close();
-    }
-
-    private static long cleanerThreads() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals(SharedCleaner.THREAD_NAME) && t.isAlive()).count();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.clockwork.engine.Scheduler;
 import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
 import java.io.PrintWriter;
@@ -200,7 +201,23 @@ class SessionTrackerTest {
     }
 
     @Test
-    void startedTrackerExpiresSessionsOnItsThreadWhenTimeMoves() {
+    void startedTrackerExpiresSessionsOnTheEngineThreadWhenTimeMoves() {
+        Set<Thread> expiringThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        SessionTracker onEngine = new SessionTracker(2000, s -> {
+            expiringThreads.add(Thread.currentThread());
+            expired.add(s);
+        }, ticker);
+        onEngine.start();
+        try {
+            long first = onEngine.createSession(1000);
+            advanceMs(2000);
+            Await.until("the session expires", () -> expiredIds().contains(first));
+            assertThat(expiringThreads).singleElement()
+                    .satisfies(t -> assertThat(t.getName()).startsWith(Scheduler.THREAD_NAME));
+        } finally {
+            onEngine.shutdown();
+        }
+        expired.clear();
         tracker.start();
         long id = tracker.createSession(1000);
         advanceMs(2000);
@@ -224,6 +241,25 @@ class SessionTrackerTest {
         assertThatThrownBy(() -> tracker.trackSession(9, 1000)).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(tracker::start).isInstanceOf(IllegalStateException.class);
         tracker.shutdown(); // idempotent
+        assertThat(Scheduler.isRunning(ticker)).as("the engine thread once no tracker needs it").isFalse();
+    }
+
+    @Test
+    void anExpirerMayShutTheTrackerDownFromTheEngineThread() {
+        List<Long> seen = new CopyOnWriteArrayList<>();
+        SessionTracker[] self = new SessionTracker[1];
+        self[0] = new SessionTracker(2000, s -> {
+            seen.add(s.getSessionId());
+            self[0].shutdown();
+        }, ticker);
+        self[0].start();
+        self[0].createSession(1000);
+        self[0].createSession(1000);
+        advanceMs(2000);
+        Await.until("the engine thread ends once the expirer shut the tracker down",
+                () -> !Scheduler.isRunning(ticker));
+        assertThat(seen).hasSize(2); // the step in progress finishes its batch: ZooKeeper's expirer sees each once
+        assertThatThrownBy(() -> self[0].createSession(1000)).isInstanceOf(IllegalStateException.class);
     }
 
     @Test

@@ -1,0 +1,86 @@
+package io.clockwork.engine;
+
+import io.clockwork.testing.Await;
+import io.clockwork.time.ManualTicker;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SchedulerTest {
+
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final ManualTicker ticker = new ManualTicker(Long.MAX_VALUE - 5 * MS);
+
+    @Test
+    void oneTickerSharesOneThreadThatStartsWithTheFirstLeaseAndStopsWithTheLast() {
+        assertThat(Scheduler.isRunning(ticker)).isFalse();
+        Scheduler first = Scheduler.acquire(ticker);
+        Scheduler second = Scheduler.acquire(ticker);
+        assertThat(second).isSameAs(first);
+        assertThat(first.thread().getName()).startsWith(Scheduler.THREAD_NAME);
+        assertThat(first.thread().isDaemon()).isTrue();
+        first.release();
+        assertThat(Scheduler.isRunning(ticker)).isTrue();
+        second.release();
+        assertThat(Scheduler.isRunning(ticker)).isFalse();
+        Await.until("the driver thread ends after the last release", () -> !first.thread().isAlive());
+        Await.until("the ended driver stops watching the ticker", () -> ticker.watchCount() == 0);
+        assertThatThrownBy(first::release).isInstanceOf(IllegalStateException.class).hasMessageContaining("no lease");
+        Scheduler again = Scheduler.acquire(ticker);
+        try {
+            assertThat(again).isNotSameAs(first);
+        } finally {
+            again.release();
+        }
+    }
+
+    @Test
+    void tasksRunOnTheDriverThreadInDeadlineOrderWhenTheTickerJumpsAndCancelledOnesNever() {
+        Scheduler scheduler = Scheduler.acquire(ticker);
+        try {
+            List<String> ran = new CopyOnWriteArrayList<>();
+            List<Thread> threads = new CopyOnWriteArrayList<>();
+            scheduler.schedule(() -> ran.add("30ms"), 30 * MS);
+            scheduler.schedule(() -> ran.add("10ms"), 10 * MS);
+            Scheduler.Task cancelled = scheduler.schedule(() -> ran.add("cancelled"), 20 * MS);
+            scheduler.schedule(() -> threads.add(Thread.currentThread()), 20 * MS);
+            assertThat(cancelled.cancel()).isTrue();
+            assertThat(cancelled.cancel()).isFalse();
+            ticker.advance(9, TimeUnit.MILLISECONDS);
+            AtomicInteger marker = new AtomicInteger();
+            scheduler.schedule(marker::incrementAndGet, 0);
+            Await.until("a task due now runs after the jump", () -> marker.get() == 1);
+            assertThat(ran).as("tasks not due 9 ms on").isEmpty();
+            ticker.advance(1, TimeUnit.HOURS);
+            Await.until("both tasks run", () -> ran.size() == 2);
+            assertThat(ran).containsExactly("10ms", "30ms");
+            assertThat(threads).containsExactly(scheduler.thread());
+        } finally {
+            scheduler.release();
+        }
+    }
+
+    @Test
+    void aThrowingTaskLeavesTheDriverRunningAndATaskMayReleaseTheLastLease() {
+        Scheduler scheduler = Scheduler.acquire(ticker);
+        AtomicInteger after = new AtomicInteger();
+        scheduler.schedule(() -> {
+            throw new IllegalStateException("thrown by a test task");
+        }, MS);
+        scheduler.schedule(after::incrementAndGet, 2 * MS);
+        scheduler.schedule(scheduler::release, 3 * MS);
+        ticker.advance(5, TimeUnit.MILLISECONDS);
+        Await.until("the task after the throwing one runs", () -> after.get() == 1);
+        Await.until("the task that released the last lease stopped the driver",
+                () -> !scheduler.thread().isAlive());
+        assertThat(Scheduler.isRunning(ticker)).isFalse();
+        assertThatThrownBy(() -> scheduler.schedule(() -> { }, MS)).isInstanceOf(IllegalStateException.class);
+    }
+}
