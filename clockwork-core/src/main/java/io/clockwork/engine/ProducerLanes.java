@@ -12,18 +12,17 @@ import java.util.function.Consumer;
  * to the owner (one thread at a time, handed over with a happens-before edge, as the timer's owner is).
  *
  * <h2>Why</h2>
- * A schedule used to publish its entry with a CAS on a shared inbox stripe. On x86 a locked instruction first drains
- * the store buffer, which holds the stores that initialise the freshly allocated entry, so the CAS paid for the
- * allocation too; and under G1 the reference it stored into the long-lived stripe array cost a second fence, in the
- * collector's write barrier. The profile of a schedule+cancel pair put about half of all cycles on that CAS. A lane
- * needs neither: only its owning thread writes it, so a release store of its count publishes the entry. Likewise a
+ * Publishing an entry with a CAS on a shared inbox stripe costs twice: on x86 a locked instruction first drains the
+ * store buffer, which holds the stores that initialise the freshly allocated entry, so the CAS pays for the
+ * allocation too; and under G1 a reference stored into a long-lived stripe array costs a second fence, in the
+ * collector's write barrier. A lane needs neither: only its owning thread writes it, so a release store of its count publishes the entry. Likewise a
  * cancel counts itself with a plain store to the lane, where a {@code LongAdder} would cost a second CAS.
  *
  * <h2>Layout</h2>
  * A lane's entries go into chunks: arrays of {@value #CHUNK} slots whose last slot links to the next chunk. The
  * producer fills a slot and publishes it with a release store of the lane's {@code produced} count; the owner reads
  * the count with an acquire load and takes the slots up to it. Chunks are allocated fresh, not recycled, so they
- * stay young, where G1's write barrier needs no fence (about 4 bytes of allocation per entry). The owner reads
+ * stay young, where G1's write barrier needs no fence (one reference slot of allocation per entry). The owner reads
  * chunks but writes only their link slot once both threads have left them, unlinking each chunk it finishes: a
  * chunk that a collection happened to promote would otherwise keep every later chunk, and every entry in them,
  * alive through young collections until the next marking cycle (the "nepotism" of generational collectors).

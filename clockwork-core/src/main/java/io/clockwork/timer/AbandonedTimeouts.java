@@ -11,12 +11,11 @@ import java.util.NoSuchElementException;
  * stops, then immutable, so thread-safe once published (the stopping thread joined the driver first).
  *
  * <h2>Why not a {@code HashSet}</h2>
- * A timer stopped with millions of pending timeouts used to copy them into a {@code HashSet}: a node per timeout
- * and a table of millions of slots. Such a table is a humongous object, which G1 places straight in the old
- * generation, so after the caller dropped the set it lay dead there until the next marking cycle, while every
- * young collection scanned its cards and copied the young timeouts and nodes it still pointed at. In the purgatory
- * benchmark, which stops a timer holding about three million timeouts every iteration, G1 scanned 150 times as many
- * cards as for Kafka's timer, which returns nothing, and kept the young generation small.
+ * A {@code HashSet} of millions of abandoned timeouts costs a node per timeout and a table of millions of slots.
+ * Such a table is a humongous object, which G1 places straight in the old generation, so after the caller drops the
+ * set it lies dead there until the next marking cycle, while every young collection scans its cards and copies the
+ * young timeouts and nodes it still points at; a program that stops timers holding millions of timeouts (the
+ * purgatory benchmark does, every iteration) then pays for it in every young collection.
  *
  * <p>This set allocates one reference per timeout, in chunks of {@value #CHUNK} (16 KB, far below the humongous
  * size), so a set dropped at once dies young and costs the collector nothing. {@link #contains} needs no index: a

@@ -17,10 +17,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@code ExpiryQueue.update} on an element that stays in its bucket is a lookup and a comparison. In a table of
  * nodes ({@link NodeTable}) that is two dependent cache misses once the table is larger than the caches: the table
  * slot, then the node it points to. Here the key and the state are at the same index of two arrays, so the CPU loads
- * both at once and the second miss overlaps the first: {@code ExpiryQueueTouchBenchmark} (1,000,000 elements, two
- * threads, 2 s interval) went from 4.2x to 6.3x ZooKeeper's {@code update} (see {@code docs/benchmarks.md}). An
- * entry costs 16 bytes per slot (key, hash and state); a segment grows at 3/4 full and shrinks below 1/8, so a key
- * has 1.33 to 8 slots (2.1 at a million keys).
+ * both at once and the second miss overlaps the first ({@code ExpiryQueueTouchBenchmark} compares the two designs;
+ * see {@code docs/benchmarks.md}). An entry costs 16 bytes per slot (key, hash and state); a segment grows at 3/4
+ * full and shrinks below 1/8, so a key has 1.33 to 8 slots.
  *
  * <h2>Design</h2>
  * <ul>

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Contract tests drive a map by hand ({@code expireDue()} after moving a {@link ManualTicker}); the shared-cleaner
- * tests let the cleaner thread do it and wait for the outcome.
+ * Contract tests drive a map by hand ({@code expireDue()} after moving a {@link ManualTicker}); the engine tests let
+ * the engine's shared driver do it and wait for the outcome.
  */
 class TimeCacheMapTest {
 
