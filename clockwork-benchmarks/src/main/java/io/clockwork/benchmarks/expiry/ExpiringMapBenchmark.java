@@ -29,7 +29,8 @@ import java.util.concurrent.TimeUnit;
  * seconds, about 0.5 s at 10 ops/us. So a share of the keys expires between two puts and is re-inserted, and a share
  * of gets miss; the auxiliary counters {@code hits} and {@code misses} show it (the plain map never misses). The
  * threads that expire entries (ours: the engine's shared driver; Storm's: one per map; Caffeine's scheduler and the
- * common pool for its maintenance) run during the measurement, as they would in production; the map size at the end is printed.
+ * common pool for its maintenance) run during the measurement, as they would in production; the map size at the end
+ * is printed.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
