@@ -17,9 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The two {@code TimeCacheMap}s use {@code numBuckets} generations, so an entry expires between {@code expiration}
  * and {@code expiration * (1 + 1 / (numBuckets - 1))} after its last put, rotated in the background (Storm: a
  * thread per map; ours: a task on the engine's shared driver); Caffeine uses {@code expireAfterWrite(expiration)}
- * plus
- * {@code Scheduler.systemScheduler()}, so that expired entries are evicted when due even without further activity,
- * not only lazily when looked up or during maintenance.
+ * plus {@code Scheduler.systemScheduler()}, so that expired entries are evicted when due even without further
+ * activity, not only lazily when looked up or during maintenance.
  */
 abstract class MapRival {
 
