@@ -19,7 +19,7 @@ import java.util.function.Predicate;
  *
  * @param <E> the entry type
  */
-public final class Nursery<E extends WheelEntry> {
+final class Nursery<E extends WheelEntry> {
 
     private WheelEntry head;
     private WheelEntry tail;
@@ -30,7 +30,7 @@ public final class Nursery<E extends WheelEntry> {
      *
      * @param entry an entry in no wheel, inbox or nursery
      */
-    public void add(E entry) {
+    void add(E entry) {
         entry.next = null;
         if (tail == null) {
             head = entry;
@@ -42,12 +42,12 @@ public final class Nursery<E extends WheelEntry> {
     }
 
     /** @return the number of entries held */
-    public int size() {
+    int size() {
         return size;
     }
 
     /** @return true if nothing is held */
-    public boolean isEmpty() {
+    boolean isEmpty() {
         return size == 0;
     }
 
@@ -60,7 +60,7 @@ public final class Nursery<E extends WheelEntry> {
      * @return how many entries were dropped
      */
     @SuppressWarnings("unchecked")
-    public int sweep(Predicate<? super E> alive, Consumer<? super E> survivor) {
+    int sweep(Predicate<? super E> alive, Consumer<? super E> survivor) {
         WheelEntry e = head;
         head = null;
         tail = null;

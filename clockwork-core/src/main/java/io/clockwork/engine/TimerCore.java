@@ -34,8 +34,8 @@ import java.util.function.Predicate;
  * and then takes in what the inbox and lanes hold, publishing an earlier time if something taken is due sooner
  * ({@link #settleWakeAt}); a producer hands its entry over and then reads {@code wakeAt}. With a fence on both
  * sides one of them sees the other, so an earlier timer never waits for a later wake-up, and producers whose timer
- * is not earlier pay no syscall. The owner's side always has its fence (a volatile store). The
- * producer's side has it through the inbox CAS, or an explicit fence, only for entries due within
+ * is not earlier pay no syscall. The owner's side always has its fence (a full fence between its store
+ * and its look). The producer's side has it through the inbox CAS, or an explicit fence, only for entries due within
  * {@link #MAX_PARK_NANOS} plus a tick: a lane entry due later needs no wake-up, because the owner never sleeps
  * longer than {@link #MAX_PARK_NANOS} without looking at the lanes again. Before a longer sleep (an idle timer,
  * or a Kafka reaper's wait) it first sleeps that long with {@code wakeAt} published, then looks again; a producer
@@ -375,9 +375,12 @@ public final class TimerCore<E extends TimerEntry> {
      * @param untilNext nanoseconds from {@code now} until the owner next has work, positive
      * @return nanoseconds from {@code now} until the owner next has work, with everything taken in; 0 if now
      */
-    private long settleWakeAt(long now, long untilNext) {
+    long settleWakeAt(long now, long untilNext) {
         while (true) {
-            SLOT.setVolatile(slots, WAKE_AT, wheel.deadlineAfter(now, untilNext));
+            SLOT.setRelease(slots, WAKE_AT, wheel.deadlineAfter(now, untilNext));
+            // Order the store before the lane reads below (they are acquire loads, which a release store alone
+            // does not keep behind it): with the producer's fence this is the Dekker handshake of the class comment.
+            VarHandle.fullFence();
             if (inbox.drain(linkOrDrop) + lanes.drain(linkOrDrop) == 0) {
                 return untilNext;
             }
