@@ -51,7 +51,7 @@ import java.util.function.Predicate;
 public final class TimerCore<E extends TimerEntry> {
 
     /** {@code wakeAt} while the owner is running (producers need not wake it). */
-    private static final long AWAKE = -1L;
+    static final long AWAKE = -1L;
     /**
      * While the wheel holds entries, the owner wakes at least this often, so that cancelled entries are purged even
      * when no timer is due for a long time.
@@ -393,6 +393,14 @@ public final class TimerCore<E extends TimerEntry> {
             }
             untilNext = after;
         }
+    }
+
+    /**
+     * @return when the owner has published it means to wake, in wheel time, or {@link #AWAKE} if it is running or a
+     *         producer has claimed the wake-up; any thread (the handshake's jcstress tests read it)
+     */
+    long wakeAt() {
+        return (long) SLOT.getVolatile(slots, WAKE_AT);
     }
 
     /** @return nanoseconds from {@code now} until the wheel or the nursery next has work; owner only */
