@@ -249,7 +249,7 @@ public final class RedisTarget {
             int partitions, boolean existing) {
         checkReachable(CONNECT_TIMEOUT);
         try {
-            RedisDelayedQueue.Builder<V> b = RedisDelayedQueue.builder(uri, name, codec)
+            RedisQueueBuilder<V> b = RedisDelayedQueue.builder(uri, name, codec)
                     .visibilityTimeout(visibilityTimeout)
                     .maxAttempts(maxAttempts)
                     .connectTimeout(CONNECT_TIMEOUT)

@@ -1,5 +1,7 @@
 package io.clockwork.queue;
 
+import io.clockwork.queue.spi.Utf8;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;

@@ -1,5 +1,7 @@
 package io.clockwork.queue;
 
+import io.clockwork.queue.spi.Delay;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Order and time</h2>
  * Ready messages are delivered by due time, and messages due at the same time in offer order. Delays are measured
- * on the backend's clock (the in-process ticker, or the Redis server's {@code TIME}, never a client's); zero and
+ * on the backend's one clock (the in-process ticker, or a server's clock shared by all its clients, never each
+ * client's own); zero and
  * negative delays mean "due now"; delays above {@link #MAX_DELAY} are rejected. Delivery is at least once: a
  * consumer that crashes before acking gets its message redelivered to another after the visibility timeout.
  *
@@ -30,20 +33,19 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Batches</h2>
  * {@link #offerAll(List, Duration)}, {@link #offerAll(Map, Duration)}, {@link #poll(int, Duration)} and
- * {@link #ackAll(List)} do the work of up to {@link #MAX_BATCH} single calls in one call (on Redis: one script call
- * per partition the batch touches, like Amazon SQS's {@code SendMessageBatch}, {@code ReceiveMessage} with
- * {@code MaxNumberOfMessages} and {@code DeleteMessageBatch}), so a thread with one call in flight moves many
- * messages per round trip. Each batch is checked whole before anything is stored: a null element, a value the
+ * {@link #ackAll(List)} do the work of up to {@link #MAX_BATCH} single calls in one call (like Amazon SQS's
+ * {@code SendMessageBatch}, {@code ReceiveMessage} with {@code MaxNumberOfMessages} and {@code DeleteMessageBatch}),
+ * so a thread with one call in flight moves many messages per round trip. Each batch is checked whole before anything is stored: a null element, a value the
  * codec rejects, a bad id or delay, or a batch above {@link #MAX_BATCH} throws and stores nothing. Messages of one
- * batch keep their list order among themselves (per partition on a partitioned Redis queue), as if offered one by
- * one. A batch is atomic in-process and per partition on Redis: if Redis fails part-way, the call throws after
- * the partitions that answered kept their messages; retrying {@link #offerAll(Map, Duration)} with the same ids is
- * then safe, as ids deduplicate.
+ * batch keep their list order among themselves (per partition where the backend partitions), as if offered one by
+ * one. A batch is atomic per partition: if a backend fails part-way, the call throws after the partitions that
+ * answered kept their messages; retrying {@link #offerAll(Map, Duration)} with the same ids is then safe, as ids
+ * deduplicate.
  *
  * <h2>Values and their size</h2>
  * A queue with a {@link Codec} stores each value as the bytes the codec makes of it: a consumer receives a decoded
  * copy, an encoded value larger than the queue's {@code maxPayloadBytes} (default
- * {@value DelayedQueueBuilder#DEFAULT_MAX_PAYLOAD_BYTES} bytes) is rejected with an
+ * {@value QueueOptions#DEFAULT_MAX_PAYLOAD_BYTES} bytes) is rejected with an
  * {@link IllegalArgumentException} naming the queue, the size and the limit, and dead letters carry the bytes. Every
  * backend with a codec behaves alike here: the checks and their messages are shared.
  *
@@ -58,8 +60,8 @@ import java.util.concurrent.TimeUnit;
 public interface DelayedQueue<V> extends AutoCloseable {
 
     /**
-     * The longest delay accepted, 2^52 ms (about 142,000 years): Redis keeps due times as sorted-set scores, which
-     * are doubles, exact only for whole milliseconds up to 2^53.
+     * The longest delay accepted: 2^52 ms, about 142,000 years. Every backend keeps a due time as whole milliseconds
+     * that a {@code double} holds exactly, so that due times compare exactly wherever they are stored.
      */
     Duration MAX_DELAY = Duration.ofMillis(1L << 52);
 
@@ -68,8 +70,8 @@ public interface DelayedQueue<V> extends AutoCloseable {
 
     /**
      * The most messages one batch call ({@link #offerAll(List, Duration)}, {@link #offerAll(Map, Duration)},
-     * {@link #poll(int, Duration)}, {@link #ackAll(List)}) takes: 1000, so that one Redis script call of a batch stays
-     * well within Lua's stack and a few hundred microseconds of server time.
+     * {@link #poll(int, Duration)}, {@link #ackAll(List)}) takes: 1000. A batch is done as one unit of work (per
+     * partition where the backend partitions), so the bound keeps each unit short, whoever else waits on the backend.
      */
     int MAX_BATCH = 1000;
 
@@ -101,14 +103,14 @@ public interface DelayedQueue<V> extends AutoCloseable {
      * @see #offer(Object, Duration)
      */
     default String offer(V value, long delay, TimeUnit unit) {
-        return offer(value, QueueSettings.delayOf(delay, unit));
+        return offer(value, Delay.durationOf(delay, unit));
     }
 
     /**
      * Adds a message under the caller's id, unless a message with that id is already in the queue.
      *
      * @param id    the id: not empty, well-formed Unicode (no unpaired surrogate: the id must round-trip through
-     *              UTF-8, as Redis keeps it as bytes), at most {@link #MAX_ID_BYTES} UTF-8 bytes
+     *              UTF-8, so that it means the same as bytes), at most {@link #MAX_ID_BYTES} UTF-8 bytes
      * @param value the value
      * @param delay how long until it is due
      * @return true if added; false, changing nothing, if the id is delayed, ready, in flight or dead
@@ -220,7 +222,7 @@ public interface DelayedQueue<V> extends AutoCloseable {
     /**
      * Counts the messages in each state.
      *
-     * @return a snapshot (on Redis, taken atomically per partition)
+     * @return a snapshot, taken atomically per partition
      */
     QueueStats stats();
 
@@ -253,7 +255,7 @@ public interface DelayedQueue<V> extends AutoCloseable {
 
     /**
      * Closes the queue: blocked polls return null promptly, later calls throw {@link IllegalStateException}.
-     * Messages stay where they are (on Redis, for other clients). Idempotent.
+     * Messages stay where they are (in a shared backend, for other clients). Idempotent.
      */
     @Override
     void close();

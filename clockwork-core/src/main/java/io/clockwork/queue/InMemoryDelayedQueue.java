@@ -1,5 +1,7 @@
 package io.clockwork.queue;
 
+import io.clockwork.queue.spi.QueueSupport;
+
 import io.clockwork.time.Ticker;
 import io.clockwork.engine.TimingWheel;
 import io.clockwork.engine.WheelEntry;
@@ -58,7 +60,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private static final Comparator<Message> BY_DUE_THEN_SEQUENCE =
             Comparator.<Message>comparingLong(m -> m.due).thenComparingLong(m -> m.sequence);
 
-    private final QueueSettings<V> settings;
+    private final QueueSupport<V> settings;
     private final Codec<V> codec;
     private final Ticker ticker;
     private final long visibilityNanos;
@@ -86,11 +88,11 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private long generatedIds;
     private boolean closed;
 
-    private InMemoryDelayedQueue(QueueSettings<V> settings, Ticker ticker) {
+    private InMemoryDelayedQueue(QueueSupport<V> settings, Ticker ticker) {
         this.settings = settings;
-        this.codec = settings.codec();
+        this.codec = settings.options().codec();
         this.ticker = ticker;
-        this.visibilityNanos = settings.visibilityTimeout().toNanos();
+        this.visibilityNanos = settings.options().visibilityTimeout().toNanos();
         // A random prefix keeps generated ids distinct across queues, so ids logged by several queues never mix up.
         this.idPrefix = Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + "-";
         long origin = ticker.read();
@@ -112,7 +114,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public String offer(V value, Duration delay) {
         Objects.requireNonNull(value, "value");
-        long delayNanos = settings.delayNanos(delay);
+        long delayNanos = settings.delay(delay).nanos();
         Object payload = encode(value);
         lock.lock();
         try {
@@ -129,7 +131,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     public boolean offer(String id, V value, Duration delay) {
         settings.checkId(id);
         Objects.requireNonNull(value, "value");
-        long delayNanos = settings.delayNanos(delay);
+        long delayNanos = settings.delay(delay).nanos();
         Object payload = encode(value);
         lock.lock();
         try {
@@ -154,8 +156,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     public List<String> offerAll(List<? extends V> values, Duration delay) {
         Objects.requireNonNull(values, "values");
         Object[] given = values.toArray();
-        QueueSettings.checkBatch("values", given.length);
-        long delayNanos = settings.delayNanos(delay);
+        QueueSupport.checkBatch("values", given.length);
+        long delayNanos = settings.delay(delay).nanos();
         Object[] payloads = encodeAll(given, "values");
         List<String> ids = new ArrayList<>(given.length);
         lock.lock();
@@ -180,8 +182,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public List<String> offerAll(Map<String, ? extends V> messages, Duration delay) {
         Objects.requireNonNull(messages, "messages");
-        QueueSettings.checkBatch("messages", messages.size());
-        long delayNanos = settings.delayNanos(delay);
+        QueueSupport.checkBatch("messages", messages.size());
+        long delayNanos = settings.delay(delay).nanos();
         String[] ids = new String[messages.size()];
         Object[] given = new Object[messages.size()];
         int i = 0;
@@ -252,7 +254,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public boolean reschedule(String id, Duration delay) {
         settings.checkId(id);
-        long delayNanos = settings.delayNanos(delay);
+        long delayNanos = settings.delay(delay).nanos();
         lock.lock();
         try {
             checkOpen();
@@ -284,7 +286,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     @SuppressWarnings("unchecked")
     public List<Delivery<V>> poll(int maxMessages, Duration wait) throws InterruptedException {
-        QueueSettings.checkMaxMessages(maxMessages);
+        QueueSupport.checkMaxMessages(maxMessages);
         Objects.requireNonNull(wait, "wait");
         long waitNanos = wait.isNegative() ? 0L : saturatedNanos(wait);
         long start = ticker.read();
@@ -354,7 +356,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     public List<Boolean> ackAll(List<? extends Delivery<V>> deliveries) {
         Objects.requireNonNull(deliveries, "deliveries");
         Object[] given = deliveries.toArray();
-        QueueSettings.checkBatch("deliveries", given.length);
+        QueueSupport.checkBatch("deliveries", given.length);
         for (int i = 0; i < given.length; i++) {
             int index = i;
             Objects.requireNonNull(given[i], () -> "deliveries[" + index + "]");
@@ -552,7 +554,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         } else if (m.state == State.IN_FLIGHT) {
             inFlight--;
             // The token stays: until someone else takes the message, its last holder may still ack it late.
-            if (m.attempts >= settings.maxAttempts()) {
+            if (m.attempts >= settings.options().maxAttempts()) {
                 kill(m, maxAttemptsReason());
             } else {
                 m.due = m.deadline();
@@ -622,7 +624,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     private String maxAttemptsReason() {
-        return "maxAttempts (" + settings.maxAttempts() + ") reached";
+        return "maxAttempts (" + settings.options().maxAttempts() + ") reached";
     }
 
     /** Takes a delayed, ready or in-flight message out of its structure. */
@@ -749,7 +751,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         @Override
         public boolean nack(Duration retryDelay) {
             Objects.requireNonNull(retryDelay, "retryDelay");
-            long delayNanos = settings.delayNanos(retryDelay);
+            long delayNanos = settings.delay(retryDelay).nanos();
             lock.lock();
             try {
                 checkOpen();
@@ -759,7 +761,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                 }
                 detach(message);
                 message.token = 0;
-                if (message.attempts >= settings.maxAttempts()) {
+                if (message.attempts >= settings.options().maxAttempts()) {
                     kill(message, maxAttemptsReason() + ", last attempt nacked");
                 } else {
                     schedule(message, delayNanos, now);
@@ -827,7 +829,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                         + " without one the queue keeps values by reference and has no bytes to measure; set codec(...)"
                         + " as well, or leave maxPayloadBytes unset");
             }
-            QueueSettings<V> settings = settings("in-memory-" + QUEUE_NUMBER.incrementAndGet(), null);
+            String name = "in-memory-" + QUEUE_NUMBER.incrementAndGet();
+            QueueSupport<V> settings = new QueueSupport<>(options(name, null));
             return new InMemoryDelayedQueue<>(settings, ticker != null ? ticker : Ticker.system());
         }
     }

@@ -692,7 +692,7 @@ public abstract class DelayedQueueContract {
     void payloadAboveMaxPayloadBytesIsRejectedNamingTheLimit() throws Exception {
         DelayedQueue<String> q = queue(b -> b.maxPayloadBytes(8));
         q.offer("12345678", Duration.ZERO);
-        // The same type and message on every backend: both check through QueueSettings.encode.
+        // The same type and message on every backend: both check through QueueSupport.encode.
         String nineBytes = "value of queue '" + q.name() + "' is 9 bytes encoded, above maxPayloadBytes (8)";
         assertThatThrownBy(() -> q.offer("123456789", Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(nineBytes);
@@ -707,7 +707,7 @@ public abstract class DelayedQueueContract {
         assertThat(take(q).value()).isEqualTo("12345678");
 
         DelayedQueue<String> byDefault = queue();
-        int limit = DelayedQueueBuilder.DEFAULT_MAX_PAYLOAD_BYTES;
+        int limit = QueueOptions.DEFAULT_MAX_PAYLOAD_BYTES;
         byDefault.offer("x".repeat(limit), Duration.ZERO);
         assertThatThrownBy(() -> byDefault.offer("x".repeat(limit + 1), Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("value of queue '" + byDefault.name()

@@ -36,7 +36,7 @@ class InMemoryDelayedQueueStressTest {
         ConcurrentHashMap<String, Boolean> held = new ConcurrentHashMap<>();
         ExecutorService threads = Executors.newFixedThreadPool(PRODUCERS + CONSUMERS);
         try (InMemoryDelayedQueue<Integer> q = InMemoryDelayedQueue.<Integer>builder().name("stress")
-                .maxAttempts(DelayedQueueBuilder.MAX_MAX_ATTEMPTS).build()) {
+                .maxAttempts(QueueOptions.MAX_MAX_ATTEMPTS).build()) {
             List<Future<?>> done = new ArrayList<>();
             for (int p = 0; p < PRODUCERS; p++) {
                 int base = p * PER_PRODUCER;

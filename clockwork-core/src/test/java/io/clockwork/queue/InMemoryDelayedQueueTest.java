@@ -210,7 +210,7 @@ class InMemoryDelayedQueueTest extends DelayedQueueContract {
     void withoutACodecValuesAreKeptByReferenceAndNotSizeLimited() throws Exception {
         InMemoryDelayedQueue<StringBuilder> q = track(InMemoryDelayedQueue.<StringBuilder>builder().ticker(ticker)
                 .maxAttempts(1).build());
-        StringBuilder value = new StringBuilder("x".repeat(DelayedQueueBuilder.DEFAULT_MAX_PAYLOAD_BYTES + 1));
+        StringBuilder value = new StringBuilder("x".repeat(QueueOptions.DEFAULT_MAX_PAYLOAD_BYTES + 1));
         q.offer(value, Duration.ZERO);
         Delivery<StringBuilder> d = q.poll(Duration.ZERO);
         assertThat(d.value()).isSameAs(value);

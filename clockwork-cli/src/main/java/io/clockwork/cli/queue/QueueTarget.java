@@ -5,7 +5,7 @@ import io.clockwork.cli.RedisOptions;
 import io.clockwork.cli.RedisTarget;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.queue.DelayedQueueBuilder;
+import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.redis.QueueNotFoundException;
 import io.clockwork.redis.RedisDelayedQueue;
@@ -41,11 +41,11 @@ public final class QueueTarget {
     String queue;
 
     @Option(names = "--partitions", paramLabel = "N",
-            description = "The partition count the queue must have, 1 to " + RedisDelayedQueue.Builder.MAX_PARTITIONS
+            description = "The partition count the queue must have, 1 to " + RedisQueueBuilder.MAX_PARTITIONS
                     + "; the command fails if the queue stores another (default: the stored count).")
     Integer partitions;
 
-    @Option(names = "--max-attempts", paramLabel = "N", defaultValue = "" + DelayedQueueBuilder.DEFAULT_MAX_ATTEMPTS,
+    @Option(names = "--max-attempts", paramLabel = "N", defaultValue = "" + QueueOptions.DEFAULT_MAX_ATTEMPTS,
             description = "The queue's maxAttempts, as its clients build it (default: ${DEFAULT-VALUE}).")
     int maxAttempts;
 
@@ -57,16 +57,16 @@ public final class QueueTarget {
      */
     RedisDelayedQueue<byte[]> open() {
         redis = server.required();
-        if (partitions != null && (partitions < 1 || partitions > RedisDelayedQueue.Builder.MAX_PARTITIONS)) {
+        if (partitions != null && (partitions < 1 || partitions > RedisQueueBuilder.MAX_PARTITIONS)) {
             throw new ParameterException(mixee.commandLine(), "--partitions must be 1 to "
-                    + RedisDelayedQueue.Builder.MAX_PARTITIONS + ", was " + partitions);
+                    + RedisQueueBuilder.MAX_PARTITIONS + ", was " + partitions);
         }
-        if (maxAttempts < 1 || maxAttempts > DelayedQueueBuilder.MAX_MAX_ATTEMPTS) {
+        if (maxAttempts < 1 || maxAttempts > QueueOptions.MAX_MAX_ATTEMPTS) {
             throw new ParameterException(mixee.commandLine(), "--max-attempts must be 1 to "
-                    + DelayedQueueBuilder.MAX_MAX_ATTEMPTS + ", was " + maxAttempts);
+                    + QueueOptions.MAX_MAX_ATTEMPTS + ", was " + maxAttempts);
         }
         try {
-            return redis.openExisting(queue, Codec.bytes(), DelayedQueueBuilder.DEFAULT_VISIBILITY_TIMEOUT,
+            return redis.openExisting(queue, Codec.bytes(), QueueOptions.DEFAULT_VISIBILITY_TIMEOUT,
                     maxAttempts, partitions != null ? partitions : 0);
         } catch (CliException e) {
             if (e.getCause() instanceof QueueNotFoundException) {

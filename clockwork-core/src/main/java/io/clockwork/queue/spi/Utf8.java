@@ -1,4 +1,6 @@
-package io.clockwork.queue;
+package io.clockwork.queue.spi;
+
+import io.clockwork.queue.Codec;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -13,7 +15,7 @@ import java.nio.ByteOrder;
  * surrogate pairing; {@link #containsQuestionMark} lets a codec that has already encoded a string skip that walk
  * whenever the bytes hold no '?', the only byte a replacement can produce.
  */
-final class Utf8 {
+public final class Utf8 {
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
     private static final long ONES = 0x0101_0101_0101_0101L;
@@ -29,7 +31,7 @@ final class Utf8 {
      * @param s the string
      * @return its UTF-8 length; or, if it holds an unpaired surrogate, {@code -(index + 1)} for the first one
      */
-    static int encodedLength(String s) {
+    public static int encodedLength(String s) {
         int n = s.length();
         int bytes = 0;
         for (int i = 0; i < n; i++) {
@@ -57,7 +59,7 @@ final class Utf8 {
      * @param result the negative result of {@link #encodedLength}
      * @return e.g. "an unpaired surrogate U+D800 at index 1"
      */
-    static String describeUnpaired(String s, int result) {
+    public static String describeUnpaired(String s, int result) {
         int index = -result - 1;
         return String.format("an unpaired surrogate U+%04X at index %d", (int) s.charAt(index), index);
     }
@@ -68,7 +70,7 @@ final class Utf8 {
      * @param bytes the bytes
      * @return true if one of them is '?'
      */
-    static boolean containsQuestionMark(byte[] bytes) {
+    public static boolean containsQuestionMark(byte[] bytes) {
         int i = 0;
         for (int words = bytes.length & ~7; i < words; i += 8) {
             // A byte of x is zero exactly where the word holds '?'; (x - ONES) & ~x & HIGHS is non-zero iff some

@@ -1,0 +1,234 @@
+package io.clockwork.queue;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The options every {@link DelayedQueue} backend shares: name, codec, visibility timeout, attempts and payload size.
+ * An immutable value, thread-safe; each backend's builder ({@link DelayedQueueBuilder}) takes them one by one or as
+ * a whole ({@link DelayedQueueBuilder#options(QueueOptions)}), and {@link #builder()} makes one to reuse across
+ * queues. Every value is checked when it is set, with an error naming the option and its range.
+ *
+ * @param <V> the value type
+ */
+public final class QueueOptions<V> {
+
+    /** Default visibility timeout: 30 s. */
+    public static final Duration DEFAULT_VISIBILITY_TIMEOUT = Duration.ofSeconds(30);
+    /** Default number of deliveries before a message dies: 5. */
+    public static final int DEFAULT_MAX_ATTEMPTS = 5;
+    /** Default largest encoded value: 1 MiB. */
+    public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
+    /** Shortest visibility timeout: 1 ms. */
+    public static final Duration MIN_VISIBILITY_TIMEOUT = Duration.ofMillis(1);
+    /** Longest visibility timeout: 7 days. */
+    public static final Duration MAX_VISIBILITY_TIMEOUT = Duration.ofDays(7);
+    /** Most deliveries a message may be allowed. */
+    public static final int MAX_MAX_ATTEMPTS = 1_000_000;
+    /** Largest allowed {@code maxPayloadBytes}: 512 MiB, the largest value the queue stores in one piece. */
+    public static final int MAX_PAYLOAD_LIMIT = 512 * 1024 * 1024;
+    /** Longest queue name, in characters. */
+    public static final int MAX_NAME_LENGTH = 200;
+
+    private final String name;
+    private final Codec<V> codec;
+    private final Duration visibilityTimeout;
+    private final int maxAttempts;
+    private final int maxPayloadBytes;
+    /** Whether maxPayloadBytes was set rather than defaulted: a backend without a codec refuses a set one. */
+    private final boolean payloadLimitSet;
+
+    private QueueOptions(String name, Codec<V> codec, Duration visibilityTimeout, int maxAttempts,
+                         int maxPayloadBytes, boolean payloadLimitSet) {
+        this.name = name;
+        this.codec = codec;
+        this.visibilityTimeout = visibilityTimeout;
+        this.maxAttempts = maxAttempts;
+        this.maxPayloadBytes = maxPayloadBytes;
+        this.payloadLimitSet = payloadLimitSet;
+    }
+
+    /**
+     * @param <V> the value type
+     * @return a builder with nothing set: unset options take their defaults at {@link Builder#build()}
+     */
+    public static <V> Builder<V> builder() {
+        return new Builder<>();
+    }
+
+    /** @return the queue's name, or null if the backend names the queue */
+    public String name() {
+        return name;
+    }
+
+    /** @return the codec, or null where the backend keeps values by reference */
+    public Codec<V> codec() {
+        return codec;
+    }
+
+    /** @return how long a delivery stays in flight before the message is delivered again */
+    public Duration visibilityTimeout() {
+        return visibilityTimeout;
+    }
+
+    /** @return deliveries allowed before a message goes to the dead letters */
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    /** @return the largest encoded value accepted; without a codec nothing is encoded and it is not checked */
+    public int maxPayloadBytes() {
+        return maxPayloadBytes;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof QueueOptions<?> other && Objects.equals(name, other.name)
+                && Objects.equals(codec, other.codec) && visibilityTimeout.equals(other.visibilityTimeout)
+                && maxAttempts == other.maxAttempts && maxPayloadBytes == other.maxPayloadBytes;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, codec, visibilityTimeout, maxAttempts, maxPayloadBytes);
+    }
+
+    @Override
+    public String toString() {
+        return "QueueOptions[name=" + name + ", codec=" + codec + ", visibilityTimeout=" + visibilityTimeout
+                + ", maxAttempts=" + maxAttempts + ", maxPayloadBytes=" + maxPayloadBytes + "]";
+    }
+
+    /**
+     * Builds {@link QueueOptions}. Not thread-safe. Each option may be set once; a bad value fails at once, naming
+     * the option and its allowed range.
+     *
+     * @param <V> the value type
+     */
+    public static final class Builder<V> {
+        private String name;
+        private Codec<V> codec;
+        private Duration visibilityTimeout;
+        private int maxAttempts;
+        private int maxPayloadBytes;
+
+        private Builder() {
+        }
+
+        /**
+         * @param name the queue's name: not blank, at most {@value #MAX_NAME_LENGTH} characters
+         * @return this builder
+         */
+        public Builder<V> name(String name) {
+            Objects.requireNonNull(name, "name");
+            checkUnset(this.name != null, "name");
+            if (name.isBlank() || name.length() > MAX_NAME_LENGTH) {
+                throw new IllegalArgumentException("name must be 1 to " + MAX_NAME_LENGTH
+                        + " non-blank characters, was '" + name + "'");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * @param codec turns values into bytes
+         * @return this builder
+         */
+        public Builder<V> codec(Codec<V> codec) {
+            Objects.requireNonNull(codec, "codec");
+            checkUnset(this.codec != null, "codec");
+            this.codec = codec;
+            return this;
+        }
+
+        /**
+         * @param timeout how long a delivery stays in flight before redelivery, in [1 ms, 7 days]; default 30 s
+         * @return this builder
+         */
+        public Builder<V> visibilityTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "visibilityTimeout");
+            checkUnset(this.visibilityTimeout != null, "visibilityTimeout");
+            if (timeout.compareTo(MIN_VISIBILITY_TIMEOUT) < 0 || timeout.compareTo(MAX_VISIBILITY_TIMEOUT) > 0) {
+                throw new IllegalArgumentException("visibilityTimeout must be in [" + MIN_VISIBILITY_TIMEOUT + ", "
+                        + MAX_VISIBILITY_TIMEOUT + "], was " + timeout);
+            }
+            this.visibilityTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param maxAttempts deliveries before a message goes to the dead letters, in [1, 1,000,000]; default 5
+         * @return this builder
+         */
+        public Builder<V> maxAttempts(int maxAttempts) {
+            checkUnset(this.maxAttempts != 0, "maxAttempts");
+            if (maxAttempts < 1 || maxAttempts > MAX_MAX_ATTEMPTS) {
+                throw new IllegalArgumentException("maxAttempts must be in [1, " + MAX_MAX_ATTEMPTS + "], was "
+                        + maxAttempts);
+            }
+            this.maxAttempts = maxAttempts;
+            return this;
+        }
+
+        /**
+         * @param maxPayloadBytes the largest encoded value, in [1, 512 MiB]; default 1 MiB. It measures the codec's
+         *                        bytes, so a backend without a codec refuses it.
+         * @return this builder
+         */
+        public Builder<V> maxPayloadBytes(int maxPayloadBytes) {
+            checkUnset(this.maxPayloadBytes != 0, "maxPayloadBytes");
+            if (maxPayloadBytes < 1 || maxPayloadBytes > MAX_PAYLOAD_LIMIT) {
+                throw new IllegalArgumentException("maxPayloadBytes must be in [1, " + MAX_PAYLOAD_LIMIT
+                        + "], was " + maxPayloadBytes);
+            }
+            this.maxPayloadBytes = maxPayloadBytes;
+            return this;
+        }
+
+        boolean isNameSet() {
+            return name != null;
+        }
+
+        boolean isCodecSet() {
+            return codec != null;
+        }
+
+        int explicitMaxPayloadBytes() {
+            return maxPayloadBytes;
+        }
+
+        /** Copies the options of a whole value, each counting as set. */
+        void setAll(QueueOptions<V> options) {
+            if (options.name != null) {
+                name(options.name);
+            }
+            if (options.codec != null) {
+                codec(options.codec);
+            }
+            visibilityTimeout(options.visibilityTimeout);
+            maxAttempts(options.maxAttempts);
+            if (options.payloadLimitSet) {
+                maxPayloadBytes(options.maxPayloadBytes);
+            }
+        }
+
+        /** @return the options, with defaults for those not set (no name and no codec if unset) */
+        public QueueOptions<V> build() {
+            return build(null, null);
+        }
+
+        QueueOptions<V> build(String defaultName, Codec<V> defaultCodec) {
+            return new QueueOptions<>(name != null ? name : defaultName,
+                    codec != null ? codec : defaultCodec,
+                    visibilityTimeout != null ? visibilityTimeout : DEFAULT_VISIBILITY_TIMEOUT,
+                    maxAttempts != 0 ? maxAttempts : DEFAULT_MAX_ATTEMPTS,
+                    maxPayloadBytes != 0 ? maxPayloadBytes : DEFAULT_MAX_PAYLOAD_BYTES, maxPayloadBytes != 0);
+        }
+
+        static void checkUnset(boolean set, String option) {
+            if (set) {
+                throw new IllegalStateException(option + " was already set");
+            }
+        }
+    }
+}
