@@ -170,7 +170,7 @@ abstract class Connections implements AutoCloseable {
 
     /**
      * A failed first connect: the message says why in plain words ({@link FailureCause}), the cause is Lettuce's
-     * error. Never leaves the package: {@link RedisDelayedQueue.Builder#build()} turns it into a
+     * error. Never leaves the package: {@link RedisQueueBuilder#build()} turns it into a
      * {@link RedisQueueException} with the same cause.
      */
     static final class ConnectFailure extends RuntimeException {

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Refuses a Redis that may evict the queue's keys. Stateless; used once per {@link RedisDelayedQueue.Builder#build()}.
+ * Refuses a Redis that may evict the queue's keys. Stateless; used once per {@link RedisQueueBuilder#build()}.
  *
  * <p>Under memory pressure a server whose {@code maxmemory-policy} is anything but {@code noeviction} deletes whole
  * keys ({@code allkeys-*} any key, {@code volatile-*} keys with a TTL, which may include a queue's keys if anyone sets

@@ -1,7 +1,7 @@
 package io.clockwork.redis;
 
 /**
- * Thrown by {@link RedisDelayedQueue.Builder#build()} with {@link RedisDelayedQueue.Builder#openExisting()} when no
+ * Thrown by {@link RedisQueueBuilder#build()} with {@link RedisQueueBuilder#openExisting()} when no
  * client ever created a queue of that name on that server: the message names both. Nothing was written. Immutable.
  */
 public class QueueNotFoundException extends IllegalStateException {

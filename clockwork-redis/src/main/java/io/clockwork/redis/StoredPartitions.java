@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Agrees on a queue's partition count with the one stored in Redis. Stateless; used once per
- * {@link RedisDelayedQueue.Builder#build()}.
+ * {@link RedisQueueBuilder#build()}.
  *
  * <p>An id's partition is a hash of the id modulo the count, so a client with another count files messages where the
  * others never look (a producer with 4 partitions and a consumer with 1 leave three quarters of the messages

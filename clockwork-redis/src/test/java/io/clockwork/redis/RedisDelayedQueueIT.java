@@ -34,7 +34,7 @@ class RedisDelayedQueueIT extends DelayedQueueContract {
 
     @Override
     protected <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options) {
-        RedisDelayedQueue.Builder<V> builder =
+        RedisQueueBuilder<V> builder =
                 RedisDelayedQueue.builder(redis.uri(), "contract-" + NAMES.incrementAndGet(), codec);
         options.accept(builder);
         RedisDelayedQueue<V> q = builder.build();

@@ -46,7 +46,7 @@ class RedisDelayedQueueProperties extends DelayedQueueModelCheck {
 
     @Override
     protected DelayedQueue<String> newQueue(Consumer<DelayedQueueBuilder<String, ?>> options, ManualTicker ignored) {
-        RedisDelayedQueue.Builder<String> builder =
+        RedisQueueBuilder<String> builder =
                 RedisDelayedQueue.builder(redis.uri(), "model-" + NAMES.incrementAndGet(), Codec.string());
         options.accept(builder);
         return builder.build();

@@ -108,7 +108,7 @@ class RedisQueueConnectErrorsIT {
     private record Failure(RedisQueueException error, Duration took) {
     }
 
-    private static Failure buildFails(RedisDelayedQueue.Builder<String> builder) {
+    private static Failure buildFails(RedisQueueBuilder<String> builder) {
         long start = System.nanoTime();
         RedisQueueException e = catchThrowableOfType(builder::build, RedisQueueException.class);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
@@ -116,7 +116,7 @@ class RedisQueueConnectErrorsIT {
         return new Failure(e, took);
     }
 
-    private static RedisDelayedQueue.Builder<String> queue(String uri) {
+    private static RedisQueueBuilder<String> queue(String uri) {
         return RedisDelayedQueue.builder(uri, "q", Codec.string());
     }
 
@@ -139,7 +139,7 @@ class RedisQueueConnectErrorsIT {
 
         Failure f = buildFails(queue("redis://127.0.0.1:" + silent.getLocalPort()));
 
-        assertThat(RedisDelayedQueue.Builder.DEFAULT_CONNECT_TIMEOUT).isEqualTo(Duration.ofSeconds(10));
+        assertThat(RedisQueueBuilder.DEFAULT_CONNECT_TIMEOUT).isEqualTo(Duration.ofSeconds(10));
         assertThat(f.took()).isGreaterThanOrEqualTo(Duration.ofMillis(9900)).isLessThan(Duration.ofSeconds(20));
         assertThat(f.error()).hasMessageContaining("no reply to the handshake within 10 s");
     }
@@ -346,7 +346,7 @@ class RedisQueueConnectErrorsIT {
 
     @Test
     void connectTimeoutIsCheckedAndSetOnce() {
-        RedisDelayedQueue.Builder<String> b = queue("redis://127.0.0.1:6379");
+        RedisQueueBuilder<String> b = queue("redis://127.0.0.1:6379");
         assertThat(catchThrowableOfType(() -> b.connectTimeout(Duration.ZERO), IllegalArgumentException.class))
                 .hasMessageContaining("connectTimeout must be in [PT0.001S, PT1H]");
         assertThat(catchThrowableOfType(() -> b.connectTimeout(Duration.ofHours(2)), IllegalArgumentException.class))

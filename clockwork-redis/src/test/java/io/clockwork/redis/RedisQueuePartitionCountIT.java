@@ -33,7 +33,7 @@ class RedisQueuePartitionCountIT {
         queues.forEach(RedisDelayedQueue::close);
     }
 
-    private RedisDelayedQueue.Builder<String> builder(String name) {
+    private RedisQueueBuilder<String> builder(String name) {
         return RedisDelayedQueue.builder(redis.uri(), name, Codec.string());
     }
 

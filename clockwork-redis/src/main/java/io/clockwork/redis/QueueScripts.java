@@ -1,0 +1,550 @@
+package io.clockwork.redis;
+
+import io.clockwork.queue.QueueOptions;
+import io.clockwork.queue.spi.Delay;
+import io.lettuce.core.RedisFuture;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
+
+/**
+ * The queue's script calls, each returning a typed reply: the one place that knows each script's arguments and reads
+ * its reply by position (both as its header in {@code src/main/resources/io/clockwork/redis/*.lua} says). Offers,
+ * acks and single polls of one partition go through a group commit ({@link Batcher}): concurrent calls share one
+ * script call, each getting its own reply. Thread-safe.
+ */
+final class QueueScripts {
+
+    /** Most expired deliveries one script call returns to the schedule. */
+    static final int SWEEP_LIMIT = 100;
+    /** Most dead letters one purge call deletes. */
+    static final int PURGE_BATCH = 1000;
+    /** Most offers or acks one group-commit script call carries. */
+    private static final int MAX_GROUP = 64;
+    private static final byte[] ONE = arg(1);
+    /** offer.lua's fresh flags: every id needs the dedup check / none does (see offer.lua). Also "no shared delay". */
+    private static final byte[] CHECK_ALL = new byte[0];
+    private static final byte[] FRESH_ALL = {'*'};
+
+    /** A reply of {done 0/1, client must signal 0/1}: offer (alone), reschedule, nack, requeue. */
+    record Flagged(boolean done, boolean mustSignal) {
+        static Flagged of(List<Object> r) {
+            return new Flagged((Long) r.get(0) == 1L, (Long) r.get(1) == 1L);
+        }
+    }
+
+    /** A message poll.lua put in flight: its in-flight member and its META value. */
+    record InFlight(byte[] member, byte[] meta) {
+    }
+
+    /**
+     * poll.lua's reply.
+     *
+     * @param taken       the messages put in flight, in order
+     * @param nextEventMs if fewer were taken than asked, the ms until the partition's next event (-1: none); else -1
+     * @param mustSignal  whether the client must pass a wake-up on (more is ready, and the signal is in another slot)
+     * @param lost        how many messages this call found with part of their state evicted, and dropped
+     */
+    record Polled(List<InFlight> taken, long nextEventMs, boolean mustSignal, long lost) {
+        static Polled of(List<Object> r) {
+            int k = Math.toIntExact((Long) r.get(0));
+            List<InFlight> taken = new ArrayList<>(k);
+            for (int i = 0; i < k; i++) {
+                taken.add(new InFlight((byte[]) r.get(4 + 2 * i), (byte[]) r.get(5 + 2 * i)));
+            }
+            return new Polled(taken, (Long) r.get(1), (Long) r.get(2) == 1L, (Long) r.get(3));
+        }
+    }
+
+    /** stats.lua's reply: counts by state, the ms until the next delayed message is due (-1: none), lost. */
+    record Counts(long delayed, long ready, long inFlight, long dead, long nextDueMs, long lost) {
+        static Counts of(List<Object> r) {
+            return new Counts((Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3), (Long) r.get(4),
+                    (Long) r.get(5));
+        }
+    }
+
+    /** One element of dead_list.lua's reply; {@code payload} is null if it was evicted. */
+    record Dead(String id, byte[] payload, int attempts, String reason, long diedAtMs) {
+        static List<Dead> listOf(List<Object> r) {
+            List<Dead> all = new ArrayList<>(r.size() / 5);
+            for (int i = 0; i < r.size(); i += 5) {
+                all.add(new Dead(string(r.get(i)), r.get(i + 1) instanceof byte[] b ? b : null,
+                        Math.toIntExact((Long) r.get(i + 2)), string(r.get(i + 3)), (Long) r.get(i + 4)));
+            }
+            return all;
+        }
+    }
+
+    /** ack.lua's code for one delivery. */
+    enum AckCode {
+        /** another delivery holds the message */
+        NOT_HELD,
+        /** deleted now */
+        DELETED,
+        /** the message no longer exists */
+        GONE;
+
+        static AckCode of(long code) {
+            return values()[Math.toIntExact(code)];
+        }
+    }
+
+    /**
+     * A message as poll.lua hands it over: its META value {@code D <attempts> <seq in hex>:<payload>} (see
+     * include/meta.lua), read into the delivery's attempt (attempts + 1: attempts counts the deliveries before this
+     * scheduling), receipt (the sequence) and payload.
+     */
+    record Taken(int attempt, long receipt, byte[] payload) {
+        static Taken parse(byte[] v) {
+            int i = 2;
+            int attempts = 0;
+            for (; i < v.length && v[i] != ' '; i++) {
+                attempts = Math.addExact(Math.multiplyExact(attempts, 10), digit(v, i, 10));
+            }
+            long seq = 0;
+            for (i++; i < v.length && v[i] != ':'; i++) {
+                seq = (seq << 4) | digit(v, i, 16);
+            }
+            if (v.length < 4 || v[1] != ' ' || i >= v.length) {
+                throw notMeta(v);
+            }
+            return new Taken(attempts + 1, seq, Arrays.copyOfRange(v, i + 1, v.length));
+        }
+
+        /** @return the number written in hex in {@code v[from, to)}, e.g. a member's sequence prefix */
+        static long hex(byte[] v, int from, int to) {
+            long n = 0;
+            for (int i = from; i < to; i++) {
+                n = (n << 4) | digit(v, i, 16);
+            }
+            return n;
+        }
+
+        private static int digit(byte[] v, int i, int radix) {
+            int d = Character.digit(v[i], radix);
+            if (d < 0) {
+                throw notMeta(v);
+            }
+            return d;
+        }
+
+        private static IllegalStateException notMeta(byte[] v) {
+            return new IllegalStateException("not a META value: "
+                    + new String(v, 0, Math.min(v.length, 40), StandardCharsets.UTF_8));
+        }
+    }
+
+    /**
+     * One call of a group commit: its own per-message arguments, completed with its own reply, shaped as the reply
+     * of that call alone. An offer also has its delay (sent once for the whole script call when every offer of it
+     * has the same) and whether its id is fresh.
+     */
+    private static final class Call extends CompletableFuture<List<Object>> {
+        final byte[][] args;
+        final Delay delay;
+        final boolean fresh;
+
+        Call(Delay delay, boolean fresh, byte[]... args) {
+            this.args = args;
+            this.delay = delay;
+            this.fresh = fresh;
+        }
+    }
+
+    private final ScriptRunner runner;
+    private final Connections connections;
+    private final Partitions partitions;
+    private final byte[] maxAttemptsArg;
+    private final byte[] visibilityArg;
+    private final Batcher<Call>[] offers;
+    private final Batcher<Call>[] acks;
+    private final Batcher<Call>[] polls;
+
+    QueueScripts(ScriptRunner runner, Connections connections, Partitions partitions, QueueOptions<?> options) {
+        this.runner = runner;
+        this.connections = connections;
+        this.partitions = partitions;
+        this.maxAttemptsArg = arg(options.maxAttempts());
+        this.visibilityArg = arg(options.visibilityTimeout().toMillis());
+        this.offers = batchers(MAX_GROUP, batch -> offerArgs(batch), Script.OFFER, QueueScripts::splitOffers);
+        this.acks = batchers(MAX_GROUP, this::ackGroupArgs, Script.ACK, QueueScripts::splitAcks);
+        this.polls = batchers(Integer.MAX_VALUE, batch -> pollArgs(batch.size()), Script.POLL,
+                QueueScripts::splitPolls);
+    }
+
+    /** Loads every script into the server, so that the first calls need no {@code SCRIPT LOAD}. */
+    void preload() {
+        runner.preload();
+    }
+
+    /** @return how long operations retry after transient failures, in nanoseconds */
+    long retryNanos() {
+        return runner.retryNanos();
+    }
+
+    /** @return how many times {@code SCRIPT LOAD} was sent */
+    long loads() {
+        return runner.loads();
+    }
+
+    /**
+     * Offers one message through its partition's group commit.
+     *
+     * @param fresh whether the id was just generated: its first attempt skips the dedup read (a retry checks it)
+     */
+    Flagged offer(int p, String id, byte[] payload, Delay delay, boolean fresh) {
+        Call call = new Call(delay, fresh, arg(id), payload);
+        byte[][] alone = {maxAttemptsArg, arg(delay.millis()), CHECK_ALL, call.args[0], call.args[1]};
+        return Flagged.of(grouped("offer", runner.retryNanos(), offers[p], call, Script.OFFER, p, alone).value());
+    }
+
+    /**
+     * Acks one delivery through its partition's group commit.
+     *
+     * @return DELETED, NOT_HELD, or GONE; a retried ack that finds its message gone is reported DELETED (its own
+     *         first attempt, whose reply was lost, almost surely deleted it)
+     */
+    AckCode ack(int p, String id, long receipt) {
+        Call call = new Call(null, false, ackArgs(id, receipt));
+        byte[][] alone = {maxAttemptsArg, call.args[0], call.args[1]};
+        ScriptRunner.Reply<List<Object>> r = grouped("ack", runner.retryNanos(), acks[p], call, Script.ACK, p, alone);
+        AckCode code = AckCode.of((Long) r.value().get(0));
+        return code == AckCode.GONE && r.uncertain() ? AckCode.DELETED : code;
+    }
+
+    /**
+     * Takes one message through the partition's group commit (concurrent pollers of this client share one call).
+     *
+     * @param retry whether to retry transient failures (false where the poll has other partitions to go to)
+     */
+    Polled pollOne(int p, boolean retry) {
+        Call call = new Call(null, false);
+        List<Object> r = grouped("poll", retry ? runner.retryNanos() : 0, polls[p], call, Script.POLL, p,
+                pollArgs(1)).value();
+        return Polled.of(r);
+    }
+
+    /** Takes up to n messages in one call of its own. */
+    Polled pollMany(int p, int n, boolean retry) {
+        byte[][] args = pollArgs(n);
+        List<Object> r = retry ? runner.run("poll", Script.POLL, partitions.keys(p), args)
+                : runner.runOnce("poll", Script.POLL, partitions.keys(p), args);
+        return Polled.of(r);
+    }
+
+    /** @return whether the message was buried (this delivery still held it) */
+    boolean kill(int p, String id, long receipt, String reason) {
+        Long r = runner.run("poll", Script.KILL, partitions.keys(p), maxAttemptsArg, arg(id), arg(receipt),
+                arg(reason));
+        return r == 1L;
+    }
+
+    boolean cancel(int p, String id) {
+        Long r = runner.run("cancel", Script.CANCEL, partitions.keys(p), maxAttemptsArg, arg(id));
+        return r == 1L;
+    }
+
+    Flagged reschedule(int p, String id, Delay delay) {
+        return Flagged.of(runner.run("reschedule", Script.RESCHEDULE, partitions.keys(p), maxAttemptsArg, arg(id),
+                arg(delay.millis())));
+    }
+
+    Flagged nack(int p, String id, long receipt, Delay retryDelay) {
+        return Flagged.of(runner.run("nack", Script.NACK, partitions.keys(p), maxAttemptsArg, arg(id), arg(receipt),
+                arg(retryDelay.millis())));
+    }
+
+    Flagged requeueDead(int p, String id) {
+        return Flagged.of(runner.run("requeueDead", Script.DEAD_REQUEUE, partitions.keys(p), maxAttemptsArg,
+                arg(id)));
+    }
+
+    /** @return how many dead letters were deleted, at most {@link #PURGE_BATCH} */
+    long purgeDead(int p) {
+        return runner.<Long>run("purgeDead", Script.DEAD_PURGE, partitions.keys(p), maxAttemptsArg, arg(PURGE_BATCH));
+    }
+
+    List<Dead> deadLetters(int p, int limit) {
+        return Dead.listOf(runner.run("deadLetters", Script.DEAD_LIST, partitions.keys(p), maxAttemptsArg,
+                arg(SWEEP_LIMIT), arg(limit)));
+    }
+
+    Counts stats(int p) {
+        return Counts.of(runner.run("stats", Script.STATS, partitions.keys(p), maxAttemptsArg, arg(SWEEP_LIMIT)));
+    }
+
+    boolean exists(int p) {
+        Long r = runner.run("exists", Script.EXISTS, partitions.keys(p), maxAttemptsArg);
+        return r != null && r > 0;
+    }
+
+    /**
+     * Deletes every key of partition p ({@link KeyLayout#allKeys}).
+     *
+     * @return how many keys existed
+     * @throws RedisQueueException if Redis fails
+     */
+    long deletePartition(int p, String queueName) {
+        try {
+            return runner.<Long>await(connections.commands().del(KeyLayout.allKeys(queueName, p)));
+        } catch (RuntimeException e) {
+            throw new RedisQueueException("queue '" + queueName + "' on " + connections.where()
+                    + ": delete of partition " + p + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A batch call's outcome.
+     *
+     * @param codes      each message's reply code, in batch order
+     * @param mustSignal whether some partition asked the client to pass a wake-up on
+     */
+    record BatchReply(long[] codes, boolean mustSignal) {
+    }
+
+    /**
+     * Offers a batch: one offer.lua call per partition the batch touches, all sent before any reply is awaited.
+     *
+     * @param fresh whether the ids were just generated: their first attempt skips the dedup read
+     * @return per message, 1 if added, 0 if its id was known
+     * @throws RedisQueueException if a partition failed (after the others were awaited, so their work is done)
+     */
+    BatchReply offerAll(String[] ids, byte[][] payloads, Delay delay, boolean fresh) {
+        byte[] delayArg = arg(delay.millis());
+        byte[][] check = {maxAttemptsArg, delayArg, CHECK_ALL};
+        byte[][] head = fresh ? new byte[][] {maxAttemptsArg, delayArg, FRESH_ALL} : check;
+        return perPartition("offerAll", Script.OFFER, ids.length, i -> ids[i], head, check,
+                i -> new byte[][] {arg(ids[i]), payloads[i]}, true);
+    }
+
+    /**
+     * Acks a batch: one ack.lua call per partition, all sent at once.
+     *
+     * @return per delivery, its {@link AckCode} ordinal, a retried GONE reported as DELETED
+     */
+    long[] ackAll(String[] ids, long[] receipts) {
+        byte[][] head = {maxAttemptsArg};
+        return perPartition("ackAll", Script.ACK, ids.length, i -> ids[i], head, head,
+                i -> ackArgs(ids[i], receipts[i]), false).codes();
+    }
+
+    private BatchReply perPartition(String operation, Script script, int n, IntFunction<String> idOf, byte[][] head,
+                                    byte[][] retryHead, IntFunction<byte[][]> perMessage, boolean signalFlag) {
+        int[][] members = partitions.group(n, idOf);
+        int parts = members.length;
+        byte[][][] args = new byte[parts][][];
+        List<CompletableFuture<List<Object>>> sent = new ArrayList<>(parts);
+        for (int p = 0; p < parts; p++) {
+            CompletableFuture<List<Object>> f = null;
+            if (members[p] != null) {
+                List<byte[]> a = new ArrayList<>(head.length + 2 * members[p].length);
+                a.addAll(Arrays.asList(head));
+                for (int i : members[p]) {
+                    a.addAll(Arrays.asList(perMessage.apply(i)));
+                }
+                args[p] = a.toArray(new byte[0][]);
+                try {
+                    f = connections.commands().<List<Object>>evalsha(script.sha(), script.output(),
+                            partitions.keys(p), args[p]).toCompletableFuture();
+                } catch (RuntimeException e) {
+                    f = CompletableFuture.failedFuture(e);
+                }
+            }
+            sent.add(f);
+        }
+        long[] codes = new long[n];
+        boolean mustSignal = false;
+        RedisQueueException failure = null;
+        for (int p = 0; p < parts; p++) {
+            CompletableFuture<List<Object>> f = sent.get(p);
+            if (f == null) {
+                continue;
+            }
+            byte[][] retryArgs = args[p];
+            if (retryHead != head) {
+                retryArgs = args[p].clone();
+                System.arraycopy(retryHead, 0, retryArgs, 0, retryHead.length);
+            }
+            ScriptRunner.Reply<List<Object>> reply;
+            try {
+                reply = runner.runAfter(operation, runner.retryNanos(), () -> runner.await(f), script,
+                        partitions.keys(p), retryArgs);
+            } catch (RedisQueueException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+                continue;
+            }
+            List<Object> r = reply.value();
+            for (int j = 0; j < members[p].length; j++) {
+                long code = (Long) r.get(j);
+                // An ack whose retry finds its message gone was done by its own first attempt (see ack()).
+                codes[members[p][j]] = code == AckCode.GONE.ordinal() && reply.uncertain()
+                        && script == Script.ACK ? AckCode.DELETED.ordinal() : code;
+            }
+            mustSignal |= signalFlag && (Long) r.get(members[p].length) == 1L;
+            if (script == Script.OFFER) {
+                partitions.offered(p);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return new BatchReply(codes, mustSignal);
+    }
+
+    /**
+     * Runs one call through its partition's group commit; after a transient failure it is retried alone with
+     * {@code alone} (an id deduplicates an offer's retry; a receipt makes an ack's retry harmless; a poll's lost
+     * delivery comes back after the visibility timeout).
+     */
+    private ScriptRunner.Reply<List<Object>> grouped(String operation, long retryNanos, Batcher<Call> batcher,
+                                                     Call call, Script script, int p, byte[][] alone) {
+        return runner.runAfter(operation, retryNanos, () -> {
+            batcher.submit(call);
+            return runner.await(call);
+        }, script, partitions.keys(p), alone);
+    }
+
+    private byte[][] pollArgs(int n) {
+        return new byte[][] {maxAttemptsArg, arg(SWEEP_LIMIT), visibilityArg, n == 1 ? ONE : arg(n)};
+    }
+
+    /**
+     * The arguments of offer.lua for a group commit of offers (see its header): maxAttempts, the shared delay or
+     * {@code ''}, the fresh flags, then (id, payload) per offer, plus its delay if the delays differ.
+     */
+    private byte[][] offerArgs(List<Call> batch) {
+        Delay common = batch.get(0).delay;
+        int fresh = 0;
+        for (Call c : batch) {
+            if (common != null && c.delay.millis() != common.millis()) {
+                common = null;
+            }
+            fresh += c.fresh ? 1 : 0;
+        }
+        byte[] flags;
+        if (fresh == batch.size()) {
+            flags = FRESH_ALL;
+        } else if (fresh == 0) {
+            flags = CHECK_ALL;
+        } else {
+            flags = new byte[batch.size()];
+            for (int i = 0; i < flags.length; i++) {
+                flags[i] = (byte) (batch.get(i).fresh ? '1' : '0');
+            }
+        }
+        int width = common != null ? 2 : 3;
+        byte[][] args = new byte[3 + width * batch.size()][];
+        args[0] = maxAttemptsArg;
+        args[1] = common != null ? arg(common.millis()) : CHECK_ALL;
+        args[2] = flags;
+        int at = 3;
+        for (Call c : batch) {
+            args[at++] = c.args[0];
+            args[at++] = c.args[1];
+            if (common == null) {
+                args[at++] = arg(c.delay.millis());
+            }
+        }
+        return args;
+    }
+
+    private byte[][] ackGroupArgs(List<Call> batch) {
+        byte[][] args = new byte[1 + 2 * batch.size()][];
+        args[0] = maxAttemptsArg;
+        int at = 1;
+        for (Call c : batch) {
+            args[at++] = c.args[0];
+            args[at++] = c.args[1];
+        }
+        return args;
+    }
+
+    /** ack.lua's arguments for one delivery: id, and its in-flight member (which proves it holds the message). */
+    static byte[][] ackArgs(String id, long receipt) {
+        return new byte[][] {arg(id), member(receipt, id)};
+    }
+
+    /** @return {@code <seq as 16 lowercase hex digits><id>}, the member of a message in the sorted sets */
+    static byte[] member(long seq, String id) {
+        String hex = Long.toHexString(seq);
+        StringBuilder sb = new StringBuilder(16 + id.length());
+        for (int i = hex.length(); i < 16; i++) {
+            sb.append('0');
+        }
+        return arg(sb.append(hex).append(id).toString());
+    }
+
+    /** Splits a group commit's reply into each call's own reply, shaped as the reply of that call alone. */
+    private interface Split {
+        void complete(List<Call> batch, List<Object> reply);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Batcher<Call>[] batchers(int max, java.util.function.Function<List<Call>, byte[][]> argsOf,
+                                     Script script, Split split) {
+        Batcher<Call>[] result = new Batcher[partitions.count()];
+        for (int p = 0; p < result.length; p++) {
+            byte[][] k = partitions.keys(p);
+            result[p] = new Batcher<>(max, batch -> {
+                RedisFuture<List<Object>> f = connections.commands().evalsha(script.sha(), script.output(), k,
+                        argsOf.apply(batch));
+                return f.thenAccept(reply -> split.complete(batch, reply));
+            });
+        }
+        return result;
+    }
+
+    /** Offer reply: {added per call..., must signal}; each call gets {added, must signal (the first call only)}. */
+    private static void splitOffers(List<Call> batch, List<Object> reply) {
+        Object signal = reply.get(reply.size() - 1);
+        for (int i = 0; i < batch.size(); i++) {
+            batch.get(i).complete(Arrays.asList(reply.get(i), i == 0 ? signal : 0L));
+        }
+    }
+
+    /** Ack reply: {code per call...}; each call gets {code}. */
+    private static void splitAcks(List<Call> batch, List<Object> reply) {
+        for (int i = 0; i < batch.size(); i++) {
+            batch.get(i).complete(Arrays.asList(reply.get(i)));
+        }
+    }
+
+    /**
+     * Poll reply: {k, next event, must signal, lost, k x (member, META value)}: the first k calls get one message
+     * each, in order, the others {0, next event, 0, lost}; each shaped as the reply of a poll of one message, the
+     * first call carrying the signal flag and the count of lost messages.
+     */
+    private static void splitPolls(List<Call> batch, List<Object> reply) {
+        long k = (Long) reply.get(0);
+        for (int i = 0; i < batch.size(); i++) {
+            Object lost = i == 0 ? reply.get(3) : 0L;
+            if (i < k) {
+                int at = 4 + 2 * i;
+                batch.get(i).complete(Arrays.asList(1L, -1L, i == 0 ? reply.get(2) : 0L, lost, reply.get(at),
+                        reply.get(at + 1)));
+            } else {
+                batch.get(i).complete(Arrays.asList(0L, reply.get(1), 0L, lost));
+            }
+        }
+    }
+
+    static byte[] arg(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    static byte[] arg(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String string(Object bulk) {
+        return bulk instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(bulk);
+    }
+}
