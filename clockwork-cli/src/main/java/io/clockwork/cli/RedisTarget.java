@@ -4,6 +4,7 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.redis.QueueNotFoundException;
 import io.clockwork.redis.RedisDelayedQueue;
+import io.clockwork.redis.RedisQueueBuilder;
 import io.clockwork.redis.RedisQueueException;
 import io.lettuce.core.RedisURI;
 import java.io.IOException;

@@ -9,6 +9,7 @@ import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.redis.QueueNotFoundException;
 import io.clockwork.redis.RedisDelayedQueue;
+import io.clockwork.redis.RedisQueueBuilder;
 import java.time.Duration;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
