@@ -27,7 +27,7 @@ import java.util.Map;
  * Also printed: the shallow size of the per-element objects, from JOL, to explain the figure.
  *
  * <p>Usage: {@code java -cp benchmarks.jar io.clockwork.benchmarks.expiry.ExpiryRetainedBytesHarness
- * [--elements 1000000] [--only queue/zookeeper,map/chm,...]}
+ * [--elements 1000000] [--only ExpiryQueue/zookeeper,TimeCacheMap/chm,...]}
  */
 public final class ExpiryRetainedBytesHarness {
 
@@ -51,18 +51,19 @@ public final class ExpiryRetainedBytesHarness {
         String chmNode = "java.util.concurrent.ConcurrentHashMap$Node";
         NODES.put("ExpiryQueue/clockwork", List.of()); // states inline in the table: no object per element
         NODES.put("ExpiryQueue/zookeeper", List.of(chmNode, "java.lang.Long", chmNode));
-        NODES.put("SessionTracker/clockwork",
-                List.of("io.clockwork.zookeeper.SessionTracker$SessionImpl", chmNode, "java.lang.Long"));
+        // A session is its own table entry, keyed by a primitive long: one object per element.
+        NODES.put("SessionTracker/clockwork", List.of("io.clockwork.zookeeper.SessionTracker$SessionImpl"));
         NODES.put("SessionTracker/zookeeper", List.of("org.apache.zookeeper.server.SessionTrackerImpl$SessionImpl",
                 chmNode, "java.lang.Long", chmNode, "java.lang.Long", chmNode));
         NODES.put("SessionTracker/zookeeper-server",
                 List.of("org.apache.zookeeper.server.SessionTrackerImpl$SessionImpl", chmNode, "java.lang.Long",
                         chmNode, "java.lang.Long", chmNode, chmNode, "java.lang.Integer"));
-        NODES.put("TimeCacheMap/clockwork", List.of("io.clockwork.storm.RotatingMap$Entry", chmNode));
+        // An entry is its own table entry (NodeTable): no map node beside it.
+        NODES.put("TimeCacheMap/clockwork", List.of("io.clockwork.storm.RotatingMap$Entry"));
         NODES.put("TimeCacheMap/storm", List.of("java.util.HashMap$Node"));
         NODES.put("TimeCacheMap/caffeine", List.of("com.github.benmanes.caffeine.cache.PSW", chmNode));
         NODES.put("TimeCacheMap/chm", List.of(chmNode));
-        NODES.put("RotatingMap/clockwork", List.of("io.clockwork.storm.RotatingMap$Entry", chmNode));
+        NODES.put("RotatingMap/clockwork", List.of("io.clockwork.storm.RotatingMap$Entry"));
         NODES.put("RotatingMap/storm", List.of("java.util.HashMap$Node"));
         DEFAULTS.put("elements", "1000000");
         DEFAULTS.put("only", "");
