@@ -85,12 +85,13 @@ public final class QueueOptions<V> {
     public boolean equals(Object o) {
         return o instanceof QueueOptions<?> other && Objects.equals(name, other.name)
                 && Objects.equals(codec, other.codec) && visibilityTimeout.equals(other.visibilityTimeout)
-                && maxAttempts == other.maxAttempts && maxPayloadBytes == other.maxPayloadBytes;
+                && maxAttempts == other.maxAttempts && maxPayloadBytes == other.maxPayloadBytes
+                && payloadLimitSet == other.payloadLimitSet;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, codec, visibilityTimeout, maxAttempts, maxPayloadBytes);
+        return Objects.hash(name, codec, visibilityTimeout, maxAttempts, maxPayloadBytes, payloadLimitSet);
     }
 
     @Override
@@ -197,8 +198,13 @@ public final class QueueOptions<V> {
             return maxPayloadBytes;
         }
 
-        /** Copies the options of a whole value, each counting as set. */
+        /** Copies the options of a whole value, each counting as set; changes nothing if one was already set. */
         void setAll(QueueOptions<V> options) {
+            checkUnset(options.name != null && name != null, "name");
+            checkUnset(options.codec != null && codec != null, "codec");
+            checkUnset(visibilityTimeout != null, "visibilityTimeout");
+            checkUnset(maxAttempts != 0, "maxAttempts");
+            checkUnset(options.payloadLimitSet && maxPayloadBytes != 0, "maxPayloadBytes");
             if (options.name != null) {
                 name(options.name);
             }

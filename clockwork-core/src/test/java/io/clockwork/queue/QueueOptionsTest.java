@@ -55,6 +55,12 @@ class QueueOptionsTest {
         assertThat(shared.codec()).isNull();
         assertThatThrownBy(() -> InMemoryDelayedQueue.<String>builder().options(shared).maxAttempts(4))
                 .isInstanceOf(IllegalStateException.class).hasMessage("maxAttempts was already set");
+        InMemoryDelayedQueue.Builder<String> named = InMemoryDelayedQueue.<String>builder().maxAttempts(9);
+        assertThatThrownBy(() -> named.options(QueueOptions.<String>builder().name("other").build()))
+                .isInstanceOf(IllegalStateException.class).hasMessage("maxAttempts was already set");
+        try (InMemoryDelayedQueue<String> q = named.build()) {
+            assertThat(q.name()).as("a refused options(...) sets nothing").startsWith("in-memory-");
+        }
         QueueOptions<String> withLimit = QueueOptions.<String>builder().maxPayloadBytes(10).build();
         assertThatThrownBy(() -> InMemoryDelayedQueue.<String>builder().options(withLimit).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("maxPayloadBytes(10) needs a codec");

@@ -27,7 +27,8 @@ import java.util.List;
  */
 final class PollLoop<V> {
 
-    private static final System.Logger LOG = System.getLogger(PollLoop.class.getName());
+    /** The queue's logger, so that one logging rule covers every part of it. */
+    private static final System.Logger LOG = System.getLogger(RedisDelayedQueue.class.getName());
 
     private final RedisDelayedQueue<V> queue;
     private final QueueSupport<V> support;

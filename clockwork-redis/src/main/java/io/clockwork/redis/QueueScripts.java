@@ -298,27 +298,20 @@ final class QueueScripts {
     }
 
     /**
-     * A batch call's outcome.
-     *
-     * @param codes      each message's reply code, in batch order
-     * @param mustSignal whether some partition asked the client to pass a wake-up on
-     */
-    record BatchReply(long[] codes, boolean mustSignal) {
-    }
-
-    /**
      * Offers a batch: one offer.lua call per partition the batch touches, all sent before any reply is awaited.
      *
-     * @param fresh whether the ids were just generated: their first attempt skips the dedup read
+     * @param fresh  whether the ids were just generated: their first attempt skips the dedup read
+     * @param signal called for each partition that asks the client to pass a wake-up on, as soon as it answers
+     *               (so that what the partitions that answered stored wakes pollers even if another fails)
      * @return per message, 1 if added, 0 if its id was known
      * @throws RedisQueueException if a partition failed (after the others were awaited, so their work is done)
      */
-    BatchReply offerAll(String[] ids, byte[][] payloads, Delay delay, boolean fresh) {
+    long[] offerAll(String[] ids, byte[][] payloads, Delay delay, boolean fresh, Runnable signal) {
         byte[] delayArg = arg(delay.millis());
         byte[][] check = {maxAttemptsArg, delayArg, CHECK_ALL};
         byte[][] head = fresh ? new byte[][] {maxAttemptsArg, delayArg, FRESH_ALL} : check;
         return perPartition("offerAll", Script.OFFER, ids.length, i -> ids[i], head, check,
-                i -> new byte[][] {arg(ids[i]), payloads[i]}, true);
+                i -> new byte[][] {arg(ids[i]), payloads[i]}, signal);
     }
 
     /**
@@ -329,11 +322,18 @@ final class QueueScripts {
     long[] ackAll(String[] ids, long[] receipts) {
         byte[][] head = {maxAttemptsArg};
         return perPartition("ackAll", Script.ACK, ids.length, i -> ids[i], head, head,
-                i -> ackArgs(ids[i], receipts[i]), false).codes();
+                i -> ackArgs(ids[i], receipts[i]), null);
     }
 
-    private BatchReply perPartition(String operation, Script script, int n, IntFunction<String> idOf, byte[][] head,
-                                    byte[][] retryHead, IntFunction<byte[][]> perMessage, boolean signalFlag) {
+    /**
+     * Runs a batch as one script call per partition, all sent before any reply is awaited.
+     *
+     * @param signal null if the script's reply has no "must signal" flag after the codes; else called per
+     *               partition whose flag is set
+     * @return each message's reply code, in batch order
+     */
+    private long[] perPartition(String operation, Script script, int n, IntFunction<String> idOf, byte[][] head,
+                                byte[][] retryHead, IntFunction<byte[][]> perMessage, Runnable signal) {
         int[][] members = partitions.group(n, idOf);
         int parts = members.length;
         byte[][][] args = new byte[parts][][];
@@ -357,7 +357,6 @@ final class QueueScripts {
             sent.add(f);
         }
         long[] codes = new long[n];
-        boolean mustSignal = false;
         RedisQueueException failure = null;
         for (int p = 0; p < parts; p++) {
             CompletableFuture<List<Object>> f = sent.get(p);
@@ -388,7 +387,9 @@ final class QueueScripts {
                 codes[members[p][j]] = code == AckCode.GONE.ordinal() && reply.uncertain()
                         && script == Script.ACK ? AckCode.DELETED.ordinal() : code;
             }
-            mustSignal |= signalFlag && (Long) r.get(members[p].length) == 1L;
+            if (signal != null && (Long) r.get(members[p].length) == 1L) {
+                signal.run();
+            }
             if (script == Script.OFFER) {
                 partitions.offered(p);
             }
@@ -396,7 +397,7 @@ final class QueueScripts {
         if (failure != null) {
             throw failure;
         }
-        return new BatchReply(codes, mustSignal);
+        return codes;
     }
 
     /**

@@ -233,11 +233,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     private long[] addAll(String[] ids, byte[][] payloads, Delay delay, boolean fresh) {
-        QueueScripts.BatchReply r = scripts.offerAll(ids, payloads, delay, fresh);
-        if (r.mustSignal()) {
-            signals.push();
-        }
-        return r.codes();
+        return scripts.offerAll(ids, payloads, delay, fresh, signals::push);
     }
 
     @SuppressWarnings("unchecked")

@@ -20,7 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Signals implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(Signals.class.getName());
+    /** The queue's logger, so that one logging rule covers every part of it. */
+    private static final System.Logger LOG = System.getLogger(RedisDelayedQueue.class.getName());
     private static final int IDLE = 0;
     private static final int IN_FLIGHT = 1;
     private static final int AGAIN = 2;

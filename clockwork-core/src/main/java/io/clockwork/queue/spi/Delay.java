@@ -74,6 +74,6 @@ public record Delay(long nanos, long millis) {
 
     private static IllegalArgumentException tooLong(String given) {
         return new IllegalArgumentException("delay must be at most " + DelayedQueue.MAX_DELAY.toMillis()
-                + " ms (DelayedQueue.MAX_DELAY), was " + given);
+                + " ms (DelayedQueue.MAX_DELAY, 2^52 ms: due times are exact doubles), was " + given);
     }
 }

@@ -35,7 +35,7 @@ class DelayTest {
     void aDelayAboveTheMaximumIsRefusedWithTheLimit() {
         assertThatThrownBy(() -> Delay.of(DelayedQueue.MAX_DELAY.plusMillis(1)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("delay must be at most " + (1L << 52) + " ms (DelayedQueue.MAX_DELAY)");
+                .hasMessageContaining("delay must be at most " + (1L << 52) + " ms (DelayedQueue.MAX_DELAY");
         assertThatThrownBy(() -> Delay.of(null)).isInstanceOf(NullPointerException.class).hasMessage("delay");
     }
 
