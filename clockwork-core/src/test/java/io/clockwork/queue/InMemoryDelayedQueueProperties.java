@@ -1,5 +1,6 @@
 package io.clockwork.queue;
 
+import io.clockwork.testing.queue.DelayedQueueModelCheck;
 import io.clockwork.time.ManualTicker;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;

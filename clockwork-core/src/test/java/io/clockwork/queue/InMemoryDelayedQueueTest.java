@@ -1,5 +1,6 @@
 package io.clockwork.queue;
 
+import io.clockwork.testing.queue.DelayedQueueContract;
 import io.clockwork.time.ManualTicker;
 import io.clockwork.time.Ticker;
 import org.junit.jupiter.api.AfterEach;

@@ -3,7 +3,7 @@ package io.clockwork.redis;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
-import io.clockwork.queue.DelayedQueueContract;
+import io.clockwork.testing.queue.DelayedQueueContract;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
 import org.junit.jupiter.api.AfterEach;

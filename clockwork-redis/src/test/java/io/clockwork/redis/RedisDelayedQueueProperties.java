@@ -3,7 +3,7 @@ package io.clockwork.redis;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
-import io.clockwork.queue.DelayedQueueModelCheck;
+import io.clockwork.testing.queue.DelayedQueueModelCheck;
 import io.clockwork.redis.fixture.RedisServerProcess;
 import io.clockwork.time.ManualTicker;
 import net.jqwik.api.Arbitrary;

@@ -1,5 +1,6 @@
-package io.clockwork.queue;
+package io.clockwork.testing.queue;
 
+import io.clockwork.queue.DelayedQueue;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

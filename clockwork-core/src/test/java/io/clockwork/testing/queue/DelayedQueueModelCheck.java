@@ -1,5 +1,10 @@
-package io.clockwork.queue;
+package io.clockwork.testing.queue;
 
+import io.clockwork.queue.DeadLetter;
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.DelayedQueueBuilder;
+import io.clockwork.queue.Delivery;
+import io.clockwork.queue.QueueStats;
 import io.clockwork.time.ManualTicker;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

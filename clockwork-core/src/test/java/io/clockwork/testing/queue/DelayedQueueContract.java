@@ -1,5 +1,13 @@
-package io.clockwork.queue;
+package io.clockwork.testing.queue;
 
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.CodecException;
+import io.clockwork.queue.DeadLetter;
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.DelayedQueueBuilder;
+import io.clockwork.queue.Delivery;
+import io.clockwork.queue.QueueOptions;
+import io.clockwork.queue.QueueStats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
