@@ -15,5 +15,6 @@ module io.clockwork.core {
     exports io.clockwork.zookeeper;
     exports io.clockwork.storm;
     exports io.clockwork.queue;
+    exports io.clockwork.redisson;
     exports io.clockwork.queue.spi to io.clockwork.redis;
 }

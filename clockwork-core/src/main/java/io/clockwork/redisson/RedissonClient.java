@@ -1,0 +1,63 @@
+package io.clockwork.redisson;
+
+import io.clockwork.queue.Codec;
+
+/**
+ * The entry point of the Redisson face: Redisson's {@code org.redisson.api.RedissonClient} methods for queues.
+ * Thread-safe.
+ *
+ * <p>A queue is named: every handle to one name, from any client of the same store, sees the same elements. The
+ * delayed queue of a destination is identified by the destination's name, as in Redisson. Values without a codec
+ * use {@link ValueCodec}.
+ */
+public interface RedissonClient extends AutoCloseable {
+
+    /**
+     * @param name the queue's name
+     * @param <V>  the element type
+     * @return a handle to the queue, with {@link ValueCodec}
+     */
+    <V> RQueue<V> getQueue(String name);
+
+    /**
+     * @param name  the queue's name
+     * @param codec turns elements into bytes and back; equal elements must encode to equal bytes
+     * @param <V>   the element type
+     * @return a handle to the queue
+     */
+    <V> RQueue<V> getQueue(String name, Codec<V> codec);
+
+    /**
+     * @param name the queue's name
+     * @param <V>  the element type
+     * @return a handle to the queue, with {@link ValueCodec}
+     */
+    <V> RBlockingQueue<V> getBlockingQueue(String name);
+
+    /**
+     * @param name  the queue's name
+     * @param codec turns elements into bytes and back; equal elements must encode to equal bytes
+     * @param <V>   the element type
+     * @return a handle to the queue
+     */
+    <V> RBlockingQueue<V> getBlockingQueue(String name, Codec<V> codec);
+
+    /**
+     * @param destinationQueue the queue that receives the elements when due (a handle from this client)
+     * @param <V>              the element type
+     * @return the delayed queue of that destination, with the destination's codec
+     */
+    <V> RDelayedQueue<V> getDelayedQueue(RQueue<V> destinationQueue);
+
+    /** Closes the client; later calls through it or its handles fail with {@link IllegalStateException}. */
+    void shutdown();
+
+    /** @return whether {@link #shutdown()} was called */
+    boolean isShutdown();
+
+    /** Same as {@link #shutdown()}. */
+    @Override
+    default void close() {
+        shutdown();
+    }
+}
