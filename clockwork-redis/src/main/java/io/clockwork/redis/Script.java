@@ -51,7 +51,15 @@ enum Script {
     /** Takes only the signal key, and includes no helper. */
     SIGNAL("signal", ScriptOutputType.INTEGER),
     /** Takes the config key, and includes no helper. */
-    OPEN("open", ScriptOutputType.MULTI);
+    OPEN("open", ScriptOutputType.MULTI),
+    FACE_OFFER("face_offer", ScriptOutputType.MULTI),
+    FACE_TAKE("face_take", ScriptOutputType.MULTI),
+    FACE_DELAYED("face_delayed", ScriptOutputType.MULTI),
+    FACE_FIND("face_find", ScriptOutputType.MULTI),
+    FACE_READ("face_read", ScriptOutputType.MULTI),
+    FACE_COUNT("face_count", ScriptOutputType.MULTI),
+    FACE_CLEAR("face_clear", ScriptOutputType.MULTI),
+    FACE_MOVE("face_move", ScriptOutputType.MULTI);
 
     /**
      * The line naming the helpers a script or helper uses, e.g. {@code -- include: keys, meta}. A constant string,

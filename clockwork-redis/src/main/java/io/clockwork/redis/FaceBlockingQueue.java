@@ -1,0 +1,115 @@
+package io.clockwork.redis;
+
+import io.clockwork.queue.spi.QueueSupport;
+import io.clockwork.redisson.RBlockingQueue;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A destination of the Redisson face on Redis: the due elements of a face queue, in due order. Thread-safe.
+ *
+ * <p>A blocked {@link #take()} or {@link #poll(long, TimeUnit)} takes at once what is due, else waits on the queue's
+ * wake-up signal (pushed by an offer that is due now or before the previous head) for at most the time until the
+ * next element falls due, as the server reports it, and re-checks at least every second, so a lost signal costs at
+ * most that. Taking removes the element in the same script that finds it: two takers never get the same element.
+ *
+ * @param <V> the element type
+ */
+final class FaceBlockingQueue<V> extends FaceView<V> implements RBlockingQueue<V> {
+
+    /** The longest a blocked taker waits before asking the server again, whatever it was told. */
+    private static final long RECHECK_MS = 1000;
+
+    FaceBlockingQueue(RedisRedisson client, FaceStore store, QueueSupport<V> support) {
+        super(client, store, support, FaceStore.Scope.DUE);
+    }
+
+    @Override
+    public boolean offer(V e) {
+        checkOpen();
+        store.offer(support.encode(e), 0);
+        return true;
+    }
+
+    @Override
+    public void put(V e) {
+        offer(e);
+    }
+
+    @Override
+    public boolean offer(V e, long timeout, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit");
+        return offer(e);
+    }
+
+    @Override
+    public V take() throws InterruptedException {
+        return await(Long.MAX_VALUE);
+    }
+
+    @Override
+    public V poll(long timeout, TimeUnit unit) throws InterruptedException {
+        Objects.requireNonNull(unit, "unit");
+        return await(Math.max(0, unit.toNanos(timeout)));
+    }
+
+    @Override
+    public int remainingCapacity() {
+        return Integer.MAX_VALUE;
+    }
+
+    @Override
+    public int drainTo(Collection<? super V> c) {
+        return drainTo(c, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public int drainTo(Collection<? super V> c, int maxElements) {
+        Objects.requireNonNull(c, "collection");
+        if (c == this) {
+            throw new IllegalArgumentException("cannot drain a queue into itself");
+        }
+        checkOpen();
+        int drained = 0;
+        while (drained < maxElements) {
+            List<V> batch = decodeAll(take(Math.min(maxElements - drained, 1000), true));
+            if (batch.isEmpty()) {
+                break;
+            }
+            c.addAll(batch);
+            drained += batch.size();
+        }
+        return drained;
+    }
+
+    @Override
+    List<byte[]> take(int limit, boolean remove) {
+        return store.take(limit, false, remove).payloads();
+    }
+
+    private V await(long nanos) throws InterruptedException {
+        long start = System.nanoTime();
+        while (true) {
+            checkOpen();
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            FaceStore.Taken t = store.take(1, false, true);
+            if (!t.payloads().isEmpty()) {
+                return support.decode(t.payloads().get(0));
+            }
+            long left = nanos == Long.MAX_VALUE ? Long.MAX_VALUE : nanos - (System.nanoTime() - start);
+            if (left <= 0) {
+                return null;
+            }
+            long waitMs = Math.min(RECHECK_MS, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            if (t.waitMs() >= 0) {
+                waitMs = Math.min(waitMs, Math.max(1, t.waitMs()));
+            }
+            store.signals().await(waitMs);
+        }
+    }
+}

@@ -1,0 +1,198 @@
+package io.clockwork.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Redis keys of one queue of the Redisson face and a typed call per script ({@code face_*.lua}). Thread-safe.
+ *
+ * <p>A face queue is a one-partition Clockwork queue (its {@code pending} sorted set and {@code meta} hash hold the
+ * elements, due by the server's clock) plus two indexes in the same hash tag: {@code order}, the delayed elements in
+ * offer order, and {@code values}, every element by the SHA-1 of its payload (see {@code include/face.lua}). Each
+ * element is in one of two scopes at the server's clock: {@link Scope#DELAYED} until its due time, then
+ * {@link Scope#DUE} (in the destination).
+ */
+final class FaceStore implements AutoCloseable {
+
+    /** Where an element is at the server's clock. */
+    enum Scope {
+        /** Not yet due: the delayed queue's elements. */
+        DELAYED("delayed"),
+        /** Due: the destination's elements. */
+        DUE("due");
+
+        private final byte[] arg;
+
+        Scope(String arg) {
+            this.arg = arg.getBytes(StandardCharsets.US_ASCII);
+        }
+    }
+
+    /**
+     * The reply of a take.
+     *
+     * @param payloads the elements taken, head first
+     * @param waitMs   0 if more elements are due, else the ms until the next one falls due, or -1 if none is pending
+     */
+    record Taken(List<byte[]> payloads, long waitMs) {
+    }
+
+    private static final byte[] NO_MAX_ATTEMPTS = QueueScripts.arg(0);
+    private static final byte[] FIRST = QueueScripts.arg("first");
+    private static final byte[] HEAD = QueueScripts.arg("head");
+    private static final byte[] TAIL = QueueScripts.arg("tail");
+    private static final byte[] YES = QueueScripts.arg(1);
+    private static final byte[] NO = QueueScripts.arg(0);
+
+    private final String name;
+    private final ScriptRunner runner;
+    private final Signals signals;
+    /** KEYS[1..10]: the partition's keys in {@link KeyLayout}'s order, then {@code order} and {@code values}. */
+    private final byte[][] keys;
+
+    FaceStore(String name, ScriptRunner runner, Signals signals) {
+        this.name = name;
+        this.runner = runner;
+        this.signals = signals;
+        byte[][] partition = new KeyLayout(name, 1, false).keys(0);
+        this.keys = new byte[partition.length + 2][];
+        System.arraycopy(partition, 0, keys, 0, partition.length);
+        keys[partition.length] = key(name, "order");
+        keys[partition.length + 1] = key(name, "values");
+    }
+
+    /** @return the queue's name */
+    String name() {
+        return name;
+    }
+
+    /** @return the signal that wakes blocked takers */
+    Signals signals() {
+        return signals;
+    }
+
+    /**
+     * @param payload the element
+     * @param delayMs its delay in ms; 0 or less: due at once
+     */
+    void offer(byte[] payload, long delayMs) {
+        runner.run("offer", Script.FACE_OFFER, keys, NO_MAX_ATTEMPTS, QueueScripts.arg(Math.max(0, delayMs)),
+                payload);
+    }
+
+    /** Files an element due before the destination's head, so it is the next one taken. */
+    void offerFirst(byte[] payload) {
+        runner.run("offerFirst", Script.FACE_OFFER, keys, NO_MAX_ATTEMPTS, FIRST, payload);
+    }
+
+    /**
+     * @param limit  the most elements to take, at least 1
+     * @param tail   whether to take from the tail (the last due) instead of the head
+     * @param remove whether to remove them (a take) or only read them (a peek)
+     * @return what was taken, and how long until the next element falls due
+     */
+    Taken take(int limit, boolean tail, boolean remove) {
+        List<Object> r = runner.run(remove ? "poll" : "peek", Script.FACE_TAKE, keys, NO_MAX_ATTEMPTS,
+                QueueScripts.arg(limit), tail ? TAIL : HEAD, remove ? YES : NO);
+        return new Taken(payloads(r, 1), (Long) r.get(0));
+    }
+
+    /**
+     * @param limit  the most elements, at least 1
+     * @param tail   whether to start from the last offered
+     * @param remove whether to remove them (a poll) or only read them (a peek)
+     * @return the delayed elements at that end of the offer order
+     */
+    List<byte[]> delayedEnd(int limit, boolean tail, boolean remove) {
+        List<Object> r = runner.run(remove ? "poll" : "peek", Script.FACE_DELAYED, keys, NO_MAX_ATTEMPTS,
+                QueueScripts.arg(limit), tail ? TAIL : HEAD, remove ? YES : NO);
+        return payloads(r, 0);
+    }
+
+    /**
+     * @param scope    where to look
+     * @param limit    the most copies of each payload to count, 0 for all
+     * @param remove   whether to remove the copies counted
+     * @param payloads the values looked for, encoded
+     * @return for each payload, how many copies were counted (and removed)
+     */
+    long[] find(Scope scope, int limit, boolean remove, List<byte[]> payloads) {
+        byte[][] args = new byte[4 + payloads.size()][];
+        args[0] = NO_MAX_ATTEMPTS;
+        args[1] = scope.arg;
+        args[2] = QueueScripts.arg(limit);
+        args[3] = remove ? YES : NO;
+        for (int i = 0; i < payloads.size(); i++) {
+            args[4 + i] = payloads.get(i);
+        }
+        List<Object> r = runner.run(remove ? "remove" : "contains", Script.FACE_FIND, keys, args);
+        long[] counts = new long[r.size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = (Long) r.get(i);
+        }
+        return counts;
+    }
+
+    /**
+     * @param scope which elements
+     * @return every element of the scope, in its order (offer order for delayed ones, due order for due ones)
+     */
+    List<byte[]> read(Scope scope) {
+        return payloads(runner.run("readAll", Script.FACE_READ, keys, NO_MAX_ATTEMPTS, scope.arg), 0);
+    }
+
+    /**
+     * @param scope which elements
+     * @return how many elements the scope holds now
+     */
+    long count(Scope scope) {
+        List<Object> r = runner.run("size", Script.FACE_COUNT, keys, NO_MAX_ATTEMPTS);
+        return (Long) r.get(scope == Scope.DELAYED ? 0 : 1);
+    }
+
+    /**
+     * @param scope which elements
+     * @return how many were removed
+     */
+    long clear(Scope scope) {
+        List<Object> r = runner.run("clear", Script.FACE_CLEAR, keys, NO_MAX_ATTEMPTS, scope.arg);
+        return (Long) r.get(0);
+    }
+
+    /**
+     * Moves the tail element of a scope to the head of another face queue, in one script.
+     *
+     * @param scope  where the element is taken from
+     * @param target the queue it goes to
+     * @return its payload, or null if the scope was empty
+     */
+    byte[] moveLastToFront(Scope scope, FaceStore target) {
+        byte[][] k = new byte[15][];
+        System.arraycopy(keys, 0, k, 0, 10);
+        k[10] = target.keys[0]; // pending
+        k[11] = target.keys[3]; // meta
+        k[12] = target.keys[5]; // seq
+        k[13] = target.keys[7]; // signal
+        k[14] = target.keys[9]; // values
+        List<Object> r = runner.run("pollLastAndOfferFirstTo", Script.FACE_MOVE, k, NO_MAX_ATTEMPTS, scope.arg);
+        return r.isEmpty() ? null : (byte[]) r.get(0);
+    }
+
+    private static List<byte[]> payloads(List<Object> reply, int from) {
+        List<byte[]> out = new ArrayList<>(reply.size() - from);
+        for (int i = from; i < reply.size(); i++) {
+            out.add((byte[]) reply.get(i));
+        }
+        return out;
+    }
+
+    private static byte[] key(String name, String part) {
+        return (KeyLayout.prefix(name, 0) + part).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        signals.close();
+    }
+}

@@ -1,0 +1,56 @@
+--[[
+  face_delayed: the delayed elements at one end of the offer order: peeks at the first, or removes up to a limit from
+  the head or the tail (a delayed queue's peek, poll, poll(limit) and pollLast). A removed element never reaches the
+  destination. Stale ORDER entries met on the way are dropped.
+
+  KEYS[1] pending   ZSET   read; the removed elements' members removed
+  KEYS[2] inflight  ZSET   not used
+  KEYS[3] dead      ZSET   not used
+  KEYS[4] meta      HASH   read; the removed elements' values deleted
+  KEYS[5] reason    HASH   not used
+  KEYS[6] seq       STRING not used
+  KEYS[7] lost      STRING incremented per element found with its META value evicted
+  KEYS[8] signal    LIST   not used
+  KEYS[9] order     ZSET   read from the chosen end; removed and stale entries removed
+  KEYS[10] values   ZSET   the removed elements' entries removed
+
+  ARGV[1]           maxAttempts (not used)
+  ARGV[2]           limit, at least 1 (a peek reads one)
+  ARGV[3]           end: 'head' or 'tail'
+  ARGV[4]           remove: '1' to remove the elements, '0' to peek
+
+  Reply: {payload...}: in the order met.
+  Cost: O((limit + stale entries met) log n).
+]]
+-- include: clock, face
+local now = now_ms()
+local limit = tonumber(ARGV[2])
+local tail = ARGV[3] == 'tail'
+local take = ARGV[4] == '1'
+local reply = {}
+local skip = 0 -- live entries a peek passed over
+while #reply < limit do
+    local at = skip
+    if tail then
+        at = -1 - skip
+    end
+    local e = redis.call('ZRANGE', ORDER, at, at)[1]
+    if not e then
+        break
+    end
+    local due = due_of(e)
+    if not due or due <= now then
+        redis.call('ZREM', ORDER, e) -- stale: fell due, or left
+    else
+        local p = payload_of(e)
+        if p then
+            reply[#reply + 1] = p
+            if take then
+                drop(e, p)
+            else
+                skip = skip + 1
+            end
+        end
+    end
+end
+return reply

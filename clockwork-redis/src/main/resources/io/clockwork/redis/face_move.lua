@@ -1,0 +1,66 @@
+--[[
+  face_move: removes the tail element of a scope (the last delayed element in offer order, or the last due one) and
+  files it at the head of another queue of the face, due before that queue's head, in one step
+  (pollLastAndOfferFirstTo). Both queues' keys are in one script, so on a Redis Cluster the two queues must share
+  a slot; on a standalone server any two queues can.
+
+  KEYS[1] pending   ZSET   the source's members: read; the moved element's removed
+  KEYS[2] inflight  ZSET   not used
+  KEYS[3] dead      ZSET   not used
+  KEYS[4] meta      HASH   the source's values: read; the moved element's deleted
+  KEYS[5] reason    HASH   not used
+  KEYS[6] seq       STRING not used
+  KEYS[7] lost      STRING incremented per element found with its META value evicted
+  KEYS[8] signal    LIST   not used
+  KEYS[9] order     ZSET   the source's offer order: read from the tail; moved and stale entries removed
+  KEYS[10] values   ZSET   the moved element's entry removed
+  KEYS[11] target pending ZSET  the moved element's new member added
+  KEYS[12] target meta    HASH  its new value written
+  KEYS[13] target seq     STRING incremented: its new sequence and id
+  KEYS[14] target signal  LIST  pushed to wake a taker of the target
+  KEYS[15] target values  ZSET  its new entry added
+
+  ARGV[1]           maxAttempts (not used)
+  ARGV[2]           the source's scope: 'delayed' or 'due'
+
+  Reply: {} if the scope was empty, else {payload}.
+  Cost: O((1 + stale entries met) log n).
+]]
+-- include: keys, clock, keep, face
+local now = now_ms()
+local m, p
+while not p do
+    if ARGV[2] == 'due' then
+        m = redis.call('ZREVRANGEBYSCORE', PENDING, now, '-inf', 'LIMIT', 0, 1)[1]
+        if not m then
+            return {}
+        end
+    else
+        m = redis.call('ZRANGE', ORDER, -1, -1)[1]
+        if not m then
+            return {}
+        end
+        local due = due_of(m)
+        if not due or due <= now then
+            redis.call('ZREM', ORDER, m)
+            m = nil
+        end
+    end
+    if m then
+        p = payload_of(m)
+    end
+end
+drop(m, p)
+local head = redis.call('ZRANGE', KEYS[11], 0, 0, 'WITHSCORES')
+local due = now
+if head[2] and tonumber(head[2]) <= now then
+    due = tonumber(head[2]) - 1
+end
+local hex = string.format('%016x', redis.call('INCR', KEYS[13]))
+redis.call('ZADD', KEYS[11], due, hex .. hex)
+redis.call('HSET', KEYS[12], KEEP_FIELD, KEEP_VALUE, hex, 'D 0 ' .. hex .. ':' .. p)
+redis.call('ZADD', KEYS[15], 0, redis.sha1hex(p) .. hex .. hex)
+if redis.call('LPUSH', KEYS[14], '1') > 1 then
+    redis.call('LTRIM', KEYS[14], 0, 0)
+end
+return {p}

@@ -1,0 +1,52 @@
+--[[
+  face_offer: files one element of the Redisson face. With a delay it is due at the server's clock rounded up to the
+  next millisecond plus the delay (never early) and is listed in ORDER until then; with none it is due at once; with
+  'first' it is due one millisecond before the destination's head (or now), so it is the next element taken.
+
+  KEYS[1] pending   ZSET   the element's member, scored by due time
+  KEYS[2] inflight  ZSET   not used
+  KEYS[3] dead      ZSET   not used
+  KEYS[4] meta      HASH   the element's value "D 0 <seq>:<payload>" written
+  KEYS[5] reason    HASH   not used
+  KEYS[6] seq       STRING incremented: the element's sequence and id
+  KEYS[7] lost      STRING not used
+  KEYS[8] signal    LIST   pushed when the element is due now or before the previous head
+  KEYS[9] order     ZSET   the element's member added when it has a delay
+  KEYS[10] values   ZSET   the element's value entry added
+
+  ARGV[1]           maxAttempts (not used)
+  ARGV[2]           delay in ms, or 'first'
+  ARGV[3]           the payload
+
+  Reply: {clientMustSignal}: 1 when a poller should be woken and SIGNAL is absent (never: partition 0 has it).
+  Cost: O(log n).
+]]
+-- include: keys, clock, keep, wake, face
+local floor, ceil = now_floor_ceil()
+local head = redis.call('ZRANGE', PENDING, 0, 0, 'WITHSCORES')
+local head_due = nil
+if head[2] then
+    head_due = tonumber(head[2])
+end
+local due
+if ARGV[2] == 'first' then
+    due = floor
+    if head_due and head_due <= floor then
+        due = head_due - 1
+    end
+else
+    due = due_at(tonumber(ARGV[2]), floor, ceil)
+end
+local hex = string.format('%016x', redis.call('INCR', SEQ))
+local m = hex .. hex
+local payload = ARGV[3]
+redis.call('ZADD', PENDING, due, m)
+redis.call('HSET', META, KEEP_FIELD, KEEP_VALUE, hex, 'D 0 ' .. hex .. ':' .. payload)
+if due > floor then
+    redis.call('ZADD', ORDER, 0, m)
+end
+redis.call('ZADD', VALUES, 0, redis.sha1hex(payload) .. m)
+if due <= floor or head_due == nil or due < head_due then
+    return {wake()}
+end
+return {0}

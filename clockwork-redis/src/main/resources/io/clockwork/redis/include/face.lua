@@ -1,0 +1,79 @@
+--[[
+  face: the Redisson face's two indexes, kept beside a one-partition queue's own keys in its hash tag. An element is
+  a message whose id is its sequence (16 hex digits), so its member is <seq><seq>. It is delayed while its member is
+  in PENDING with a due time after the clock, and due (in the destination) once the clock reaches that time.
+  ORDER lists the elements offered with a delay, in offer order; an entry whose element fell due or left is stale
+  and is dropped by the first script that meets it, so each stale entry costs one removal. VALUES finds an
+  element's copies by value: the member <sha1 of payload, 40 hex><seq><seq> sorts a value's copies together, in
+  offer order.
+]]
+-- include: keys, member, lost
+
+local ORDER = KEYS[9]    -- ZSET  member <seq><id>, score 0: delayed elements in offer order (may hold stale ones)
+local VALUES = KEYS[10]  -- ZSET  member <sha1(payload)><seq><id>, score 0: every element, by value
+
+-- The due time of member m, or nil if it is not in PENDING (taken, removed, or in flight with a plain consumer).
+local function due_of(m)
+    local s = redis.call('ZSCORE', PENDING, m)
+    if s then
+        return tonumber(s)
+    end
+    return nil
+end
+
+-- The payload of member m. An element whose META value was evicted is removed from PENDING and ORDER, counted in
+-- LOST, and gives nil.
+local function payload_of(m)
+    local v = redis.call('HGET', META, id_of(m))
+    if not v then
+        redis.call('ZREM', PENDING, m)
+        redis.call('ZREM', ORDER, m)
+        lose()
+        return nil
+    end
+    return string.sub(v, string.find(v, ':', 1, true) + 1)
+end
+
+-- Removes element m, whose payload is p (nil if unknown), from every key.
+local function drop(m, p)
+    redis.call('ZREM', PENDING, m)
+    redis.call('HDEL', META, id_of(m))
+    redis.call('ZREM', ORDER, m)
+    if p then
+        redis.call('ZREM', VALUES, redis.sha1hex(p) .. m)
+    end
+end
+
+-- Whether member m is in the scope: 'delayed' (due after now) or 'due' (due at or before now).
+local function in_scope(m, scope, now)
+    local due = due_of(m)
+    if not due then
+        return false
+    end
+    if scope == 'delayed' then
+        return due > now
+    end
+    return due <= now
+end
+
+-- The members of payload p's copies in scope, in offer order, at most limit (0: all). VALUES entries of copies that
+-- left PENDING without the face (a plain consumer took them) are dropped on the way.
+local function copies(p, scope, now, limit)
+    local d = redis.sha1hex(p)
+    local entries = redis.call('ZRANGEBYLEX', VALUES, '[' .. d, '[' .. d .. '\255')
+    local found = {}
+    for _, e in ipairs(entries) do
+        local m = string.sub(e, 41)
+        if not due_of(m) then
+            if redis.call('HEXISTS', META, id_of(m)) == 0 then
+                redis.call('ZREM', VALUES, e)
+            end
+        elseif in_scope(m, scope, now) and payload_of(m) == p then -- equal digests: compare the bytes too
+            found[#found + 1] = m
+            if #found == limit then
+                break
+            end
+        end
+    end
+    return found
+end
