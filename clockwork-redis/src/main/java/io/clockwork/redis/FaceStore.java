@@ -67,6 +67,11 @@ final class FaceStore implements AutoCloseable {
         return name;
     }
 
+    /** @return the queue's script runner */
+    ScriptRunner runner() {
+        return runner;
+    }
+
     /** @return the signal that wakes blocked takers */
     Signals signals() {
         return signals;
@@ -177,6 +182,21 @@ final class FaceStore implements AutoCloseable {
         k[14] = target.keys[9]; // values
         List<Object> r = runner.run("pollLastAndOfferFirstTo", Script.FACE_MOVE, k, NO_MAX_ATTEMPTS, scope.arg);
         return r.isEmpty() ? null : (byte[]) r.get(0);
+    }
+
+    /**
+     * Moves one batch of a Redisson delayed queue's elements into this queue (see {@code migrate_redisson.lua}).
+     *
+     * @param redissonKeys Redisson's timeout set, delayed list and destination list
+     * @param batch        the most elements to move, at least 1
+     * @return {movedDue, movedDelayed, skipped, remaining}
+     */
+    long[] migrateBatch(byte[][] redissonKeys, int batch) {
+        byte[][] k = new byte[13][];
+        System.arraycopy(keys, 0, k, 0, 10);
+        System.arraycopy(redissonKeys, 0, k, 10, 3);
+        List<Object> r = runner.run("migrate", Script.MIGRATE_REDISSON, k, NO_MAX_ATTEMPTS, QueueScripts.arg(batch));
+        return new long[] {(Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3)};
     }
 
     private static List<byte[]> payloads(List<Object> reply, int from) {

@@ -137,6 +137,11 @@ public final class RedisRedisson implements RedissonClient {
         return shutdown;
     }
 
+    /** @return the client's connections */
+    Connections connections() {
+        return connections;
+    }
+
     /** @throws IllegalStateException if shut down */
     void checkOpen() {
         if (shutdown) {

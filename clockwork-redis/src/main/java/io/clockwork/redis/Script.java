@@ -59,7 +59,8 @@ enum Script {
     FACE_READ("face_read", ScriptOutputType.MULTI),
     FACE_COUNT("face_count", ScriptOutputType.MULTI),
     FACE_CLEAR("face_clear", ScriptOutputType.MULTI),
-    FACE_MOVE("face_move", ScriptOutputType.MULTI);
+    FACE_MOVE("face_move", ScriptOutputType.MULTI),
+    MIGRATE_REDISSON("migrate_redisson", ScriptOutputType.MULTI);
 
     /**
      * The line naming the helpers a script or helper uses, e.g. {@code -- include: keys, meta}. A constant string,
