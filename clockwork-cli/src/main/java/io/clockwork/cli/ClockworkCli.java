@@ -191,7 +191,11 @@ public final class ClockworkCli implements Runnable {
         return CommandLine.ExitCode.SOFTWARE;
     }
 
-    static String oneLine(String s) {
+    /**
+     * @param s a message, possibly with line breaks (Lettuce's often have them)
+     * @return it on one line, for a one-line error on stderr
+     */
+    public static String oneLine(String s) {
         return s == null ? "" : s.strip().replaceAll("\\s*\\R\\s*", " ");
     }
 

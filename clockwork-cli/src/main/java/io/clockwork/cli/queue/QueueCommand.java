@@ -15,12 +15,14 @@ import picocli.CommandLine.Spec;
         description = {"Inspects and repairs a RedisDelayedQueue, for operators.",
             "",
             "Every subcommand takes the server (--redis URI, --redis-file PATH or the environment variable "
-                    + RedisOptions.ENV + ") and --queue NAME (plus --max-attempts if the queue's clients change it). "
+                    + RedisOptions.ENV + "); all but migrate-redisson take --queue NAME (plus --max-attempts if the "
+                    + "queue's clients change it). "
                     + "The partition count is read from the queue, which stores it when first created; "
                     + "--partitions only checks it. A queue that no client has created is reported as unknown "
                     + "(exit 1), most likely a mistyped name, and nothing is written for it."},
         subcommands = {QueueStatsCommand.class, QueuePeekCommand.class, QueueListCommand.class,
-            QueueCancelCommand.class, QueueRequeueDeadCommand.class, QueuePurgeDeadCommand.class},
+            QueueCancelCommand.class, QueueRequeueDeadCommand.class, QueuePurgeDeadCommand.class,
+            QueueMigrateRedissonCommand.class},
         footer = {"", "Exit codes: 0 success, 1 failure (unreachable server, unknown queue, id not found), "
                 + "2 bad usage."})
 public final class QueueCommand implements Runnable {
@@ -31,6 +33,6 @@ public final class QueueCommand implements Runnable {
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(),
-                "missing subcommand: stats, peek, list, cancel, requeue-dead or purge-dead");
+                "missing subcommand: stats, peek, list, cancel, requeue-dead, purge-dead or migrate-redisson");
     }
 }
