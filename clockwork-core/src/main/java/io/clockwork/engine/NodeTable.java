@@ -9,9 +9,9 @@ import java.util.function.Consumer;
  * A concurrent hash table whose entries are the structure's own nodes (intrusive chaining: the node carries its
  * key, its hash and its bucket link). Thread-safe: lookups take no lock and write nothing; insertions and removals
  * lock one of {@value #STRIPES} stripes of buckets; the table doubles without stopping lookups. Subclasses say where
- * a node keeps its hash and link and how its key compares: {@code ExpiryNodeTable} for ZooKeeper's expiry nodes (keyed by
- * {@code long} session ids in {@code SessionTracker}, or by objects), and {@code RotatingMap}'s
- * table of its entries.
+ * a node keeps its hash and link and how its key compares: {@code ExpiryNodeTable} for ZooKeeper's expiry nodes
+ * (keyed by {@code long} session ids in {@code SessionTrackerImpl}, or by objects), and {@code RotatingMap}'s table of
+ * its entries.
  *
  * <h2>Why</h2>
  * A {@code ConcurrentHashMap<K, Node>} costs a 32-byte {@code CHM.Node} per entry on top of our node, an extra
@@ -160,7 +160,7 @@ public abstract class NodeTable<N> {
      *
      * <p>The same walk as {@link #get(Object, int)}, written out again on purpose: sharing it through a key
      * predicate would allocate or box per lookup (or make the call megamorphic), which this variant exists to avoid
-     * on {@code SessionTracker}'s touch path.
+     * on {@code SessionTrackerImpl}'s touch path.
      *
      * @param key  the key
      * @param hash {@link #hash(long) hash}{@code (key)}

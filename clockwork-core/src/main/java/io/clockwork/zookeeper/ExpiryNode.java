@@ -11,8 +11,8 @@ import java.lang.invoke.VarHandle;
  *
  * <p>State encoding, chosen so that every transition is one CAS on one {@code long}:
  * <ul>
- *   <li>{@code > 0}: live; the low bits are the expiry time in milliseconds since the wheel's origin (always a
- *       positive multiple of the interval), bit {@link #CLOSING} marks a session being closed;</li>
+ *   <li>{@code > 0}: live; the low bits are the expiry time in milliseconds elapsed since the wheel's origin
+ *       (always a positive multiple of the interval), bit {@link #CLOSING} marks a session being closed;</li>
  *   <li>{@code < 0} and not {@link #REMOVED}: expired by a poll at time {@code -state};</li>
  *   <li>{@link #REMOVED}: removed by the user; terminal.</li>
  * </ul>
@@ -88,6 +88,10 @@ abstract class ExpiryNode extends WheelEntry {
         do {
             s = state;
         } while (s > 0 && (s & CLOSING) == 0 && !casState(s, s | CLOSING));
+    }
+
+    final boolean isRemovedState() {
+        return state == REMOVED;
     }
 
     final boolean isClosingState() {

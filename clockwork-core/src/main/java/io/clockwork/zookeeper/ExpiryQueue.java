@@ -21,8 +21,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>An element updated at time {@code t} with timeout {@code timeout} expires at
  * {@code ((t + timeout) / interval + 1) * interval}; {@link #poll()} returns it once, at the first call at or after
- * that time. As in ZooKeeper, a polled element stays known to the queue (so {@link #remove} still reports its expiry
- * time) until it is removed or updated again, which re-tracks it.
+ * that time. Times are the ticker's, in milliseconds ({@code floor(reading / 1,000,000)}, which on the system ticker
+ * is ZooKeeper's {@code Time.currentElapsedTime()}), so the bucket boundaries are process-wide, as in ZooKeeper: an
+ * element added just after the queue is created expires anywhere in {@code (timeout, timeout + interval]}. The
+ * times stay continuous when the ticker wraps around. As in ZooKeeper, a polled element stays known to the queue (so
+ * {@link #remove} still reports its expiry time) until it is removed or updated again, which re-tracks it.
  *
  * <h2>Design</h2>
  * Each element's state (its expiry time, whether it has expired, and a filing number) is one {@code long} stored
@@ -57,8 +60,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       timeout spans more than {@value KeyRing#SLOTS} intervals is looked at once per {@value KeyRing#SLOTS});</li>
  *   <li>a caller late by several intervals gets every due element from one {@code poll()}, and then waits for the
  *       next boundary after now, instead of draining one (possibly empty) bucket per call;</li>
- *   <li>times are milliseconds on the queue's own timeline, which starts at zero when it is created (ZooKeeper uses
- *       the process-wide elapsed-time clock); {@link #currentTime()} reads it;</li>
+ *   <li>times are read from a {@link Ticker} ({@link #currentTime()} reads it) and round towards negative infinity,
+ *       where ZooKeeper's division rounds a negative {@code nanoTime} towards zero;</li>
  *   <li>{@link #getExpiryMap()} is a sorted snapshot, not a live view.</li>
  * </ul>
  *
@@ -66,10 +69,13 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class ExpiryQueue<E> {
 
-    /** Returned by {@link #updateExpiry} when the expiry did not change, and by {@link #removeExpiry} when absent. */
-    public static final long NONE = -1L;
+    /**
+     * Returned by {@link #updateExpiry} when the expiry did not change, and by {@link #removeExpiry} when absent;
+     * never a time, as times are the ticker's milliseconds and those stay far above it.
+     */
+    public static final long NONE = Long.MIN_VALUE;
 
-    /** State bits: the expiry (or expired-at) time in milliseconds since the origin, 2^44 ms being 557 years. */
+    /** State bits: the expiry (or expired-at) time in milliseconds elapsed since the clock's origin. */
     private static final int TIME_BITS = 44;
     private static final long TIME_MASK = (1L << TIME_BITS) - 1;
     /** Then the filing number, which tells the valid filing of an element from stale ones. */
@@ -142,7 +148,7 @@ public final class ExpiryQueue<E> {
                 // filings of one element cost a second look at it, and its expiry is a CAS that happens once.
                 int filing = ThreadLocalRandom.current().nextInt() & FILING_MASK;
                 if (elements.insert(elem, hash, live(filing, expiry))) {
-                    return expiry; // the table logs it for the poller: see KeyStateTable.drainFresh
+                    return clock.timeAt(expiry); // the table logs it for the poller: see KeyStateTable.drainFresh
                 }
                 a = elements.slots(hash); // inserted meanwhile by another thread
                 continue;
@@ -162,7 +168,8 @@ public final class ExpiryQueue<E> {
             }
             if (isLive && expiry > current) {
                 if (KeyStateTable.cas(a, i, s, (s & ~TIME_MASK) | expiry)) {
-                    return expiry; // its filing stays where it is, and will be moved when the poller meets it
+                    // Its filing stays where it is, and is moved when the poller meets it.
+                    return clock.timeAt(expiry);
                 }
                 continue;
             }
@@ -170,7 +177,7 @@ public final class ExpiryQueue<E> {
             int filing = (filingOf(s) + 1) & FILING_MASK;
             if (KeyStateTable.cas(a, i, s, live(filing, expiry))) {
                 inbox.offer(new Filing(elem, tag(hash, filing), expiry));
-                return expiry;
+                return clock.timeAt(expiry);
             }
         }
     }
@@ -195,7 +202,7 @@ public final class ExpiryQueue<E> {
     public long removeExpiry(E elem) {
         Objects.requireNonNull(elem, "elem");
         long s = elements.remove(elem, KeyStateTable.hash(elem));
-        return s == KeyStateTable.REMOVED ? NONE : s & TIME_MASK;
+        return s == KeyStateTable.REMOVED ? NONE : clock.timeAt(s & TIME_MASK);
     }
 
     /**
@@ -390,12 +397,12 @@ public final class ExpiryQueue<E> {
     }
 
     /**
-     * Returns the current time on this queue's timeline, the one expiry times are expressed in.
+     * Returns the current time in the unit expiry times are expressed in.
      *
-     * @return milliseconds since the queue was created
+     * @return the ticker's time in milliseconds
      */
     public long currentTime() {
-        return clock.nowMillis();
+        return clock.currentTime();
     }
 
     /**
@@ -410,14 +417,14 @@ public final class ExpiryQueue<E> {
             if ((state & EXPIRED) == 0) {
                 @SuppressWarnings("unchecked")
                 E elem = (E) key;
-                map.computeIfAbsent(state & TIME_MASK, t -> new HashSet<>()).add(elem);
+                map.computeIfAbsent(clock.timeAt(state & TIME_MASK), t -> new HashSet<>()).add(elem);
             }
         });
         return Collections.unmodifiableMap(map);
     }
 
     /**
-     * Prints the buckets and their elements, in ZooKeeper's format, with times on this queue's timeline.
+     * Prints the buckets and their elements in ZooKeeper's format, with times as milliseconds (ZooKeeper prints dates).
      *
      * @param pwriter where to print
      */

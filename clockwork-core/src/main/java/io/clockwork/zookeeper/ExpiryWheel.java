@@ -16,7 +16,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * ZooKeeper-style interval buckets on the engine's {@link TimingWheel}, under {@code SessionTracker}. Thread-safe:
+ * ZooKeeper-style interval buckets on the engine's {@link TimingWheel}, under {@code SessionTrackerImpl}. Thread-safe:
  * touches are lock-free, polls serialise on a lock of their own that touches never take.
  *
  * <h2>Design</h2>
@@ -66,9 +66,14 @@ final class ExpiryWheel<N extends ExpiryNode> {
         return clock.intervalMillis();
     }
 
-    /** Milliseconds since this wheel's origin. */
+    /** Milliseconds elapsed since this wheel's origin: the unit of node states. */
     long nowMillis() {
         return clock.nowMillis();
+    }
+
+    /** The ticker's time in milliseconds now: the unit callers see. */
+    long currentTime() {
+        return clock.currentTime();
     }
 
     /** The expiry time of something touched now with the given timeout. */
@@ -198,14 +203,16 @@ final class ExpiryWheel<N extends ExpiryNode> {
         wheel.schedule(node);
     }
 
-    /** A snapshot of expiry time to live nodes, sorted by time; O(n), for diagnostics. */
-    static <N extends ExpiryNode, X> Map<Long, Set<X>> snapshot(NodeTable<N> nodes, Function<N, X> view,
-            Supplier<Set<X>> setFactory) {
+    /**
+     * A snapshot of expiry time (the ticker's milliseconds) to live nodes, sorted by time; O(n), for diagnostics.
+     */
+    <X> Map<Long, Set<X>> snapshot(NodeTable<N> nodes, Function<N, X> view, Supplier<Set<X>> setFactory) {
         Map<Long, Set<X>> map = new TreeMap<>();
         nodes.forEach(node -> {
             long s = node.state();
             if (ExpiryNode.isLive(s)) {
-                map.computeIfAbsent(s & ExpiryNode.EXPIRY_MASK, t -> setFactory.get()).add(view.apply(node));
+                long time = clock.timeAt(s & ExpiryNode.EXPIRY_MASK);
+                map.computeIfAbsent(time, t -> setFactory.get()).add(view.apply(node));
             }
         });
         return map;

@@ -4,13 +4,19 @@ import io.clockwork.time.Ticker;
 import java.util.Objects;
 
 /**
- * The timeline of a ZooKeeper-style bucketed structure: milliseconds since its creation, cut into fixed intervals,
+ * The timeline of a ZooKeeper-style bucketed structure: the ticker's time in milliseconds, cut into fixed intervals,
  * and the next interval boundary its poller has yet to reach. Thread-safe: the fields are final but for
  * {@link #nextExpirationTime}, which only the poller writes (under its lock) and anyone reads.
  *
- * <p>Deadlines are rounded up to interval boundaries, {@code (t / interval + 1) * interval} milliseconds since the
- * origin: ZooKeeper's {@code ExpiryQueue} rule. Every touch computes it, so it avoids a division (see
- * {@link #roundToNextInterval}).
+ * <p>Deadlines are rounded up to interval boundaries, {@code (t / interval + 1) * interval}: ZooKeeper's
+ * {@code ExpiryQueue} rule. The boundaries are those of the ticker's own time ({@code floor(reading / 1,000,000)}
+ * milliseconds, ZooKeeper's {@code Time.currentElapsedTime()} on the system ticker), not of the structure's creation,
+ * so structures with one interval on one ticker share their boundaries, and something tracked just after creation
+ * expires anywhere in {@code (timeout, timeout + interval]}, as in ZooKeeper. Internally times are <i>elapsed</i>
+ * milliseconds since {@link #origin()}, the ticker reading of the last boundary at or before creation, taken by
+ * wrap-safe subtraction, so they are never negative and a ticker that wraps around {@code Long.MAX_VALUE} is harmless;
+ * {@link #timeAt} turns them into the ticker's milliseconds for callers. Every touch rounds, so rounding avoids a
+ * division (see {@link #roundToNextInterval}).
  */
 final class IntervalClock {
 
@@ -20,20 +26,26 @@ final class IntervalClock {
 
     private final Ticker ticker;
     private final long origin;
+    /** The ticker's time in milliseconds at {@link #origin}: a multiple of the interval. */
+    private final long baseMs;
     private final long intervalMs;
     private final double reciprocal;
     private volatile long nextExpirationTime;
 
     /**
      * @param intervalMs the bucket width in milliseconds, at least 1
-     * @param ticker     the time source; its reading now is the origin
+     * @param ticker     the time source; the last interval boundary of its time at or before now is the origin
      */
     IntervalClock(int intervalMs, Ticker ticker) {
         if (intervalMs < 1) {
             throw new IllegalArgumentException("expirationInterval must be at least 1 ms, was " + intervalMs);
         }
         this.ticker = Objects.requireNonNull(ticker, "ticker");
-        this.origin = ticker.read();
+        long reading = ticker.read();
+        long intervalNanos = intervalMs * NANOS_PER_MILLI;
+        long sinceBoundary = Math.floorMod(reading, intervalNanos);
+        this.origin = reading - sinceBoundary; // may wrap: only differences of readings are used
+        this.baseMs = Math.floorDiv(reading, NANOS_PER_MILLI) - sinceBoundary / NANOS_PER_MILLI;
         this.intervalMs = intervalMs;
         this.reciprocal = 1.0 / intervalMs;
         this.nextExpirationTime = roundToNextInterval(0L);
@@ -43,9 +55,19 @@ final class IntervalClock {
         return intervalMs;
     }
 
-    /** The ticker's reading at this timeline's zero. */
+    /** The ticker's reading at elapsed time zero: an interval boundary. */
     long origin() {
         return origin;
+    }
+
+    /** The ticker's time in milliseconds at an elapsed time: the times callers see. */
+    long timeAt(long elapsedMs) {
+        return baseMs + elapsedMs;
+    }
+
+    /** The ticker's time in milliseconds now. */
+    long currentTime() {
+        return timeAt(nowMillis());
     }
 
     /** A raw ticker reading, for {@link #millisAt}. */
@@ -53,17 +75,17 @@ final class IntervalClock {
         return ticker.read();
     }
 
-    /** Nanoseconds since the origin at a ticker reading; never negative. */
+    /** Nanoseconds elapsed since the origin at a ticker reading; never negative. */
     long elapsedNanos(long reading) {
         return Math.max(0L, reading - origin);
     }
 
-    /** Milliseconds since the origin at a ticker reading. */
+    /** Milliseconds elapsed since the origin at a ticker reading. */
     long millisAt(long reading) {
         return elapsedNanos(reading) / NANOS_PER_MILLI;
     }
 
-    /** Milliseconds since the origin. */
+    /** Milliseconds elapsed since the origin. */
     long nowMillis() {
         return millisAt(ticker.read());
     }

@@ -52,12 +52,12 @@ class ExpiryQueueProperties {
         queue.stormShare(stormShare);
         Map<Integer, Long> live = new HashMap<>();
         Map<Integer, Long> polled = new HashMap<>();
-        long now = 0;
-        long next = interval;
+        long now = Math.floorDiv(origin, 1_000_000L); // the ticker's milliseconds, continued past a wrap
+        long next = Math.floorDiv(now, interval) * interval + interval;
         for (Op op : ops) {
             switch (op.kind()) {
                 case 0 -> {
-                    long expiry = (now + op.amount()) / interval * interval + interval;
+                    long expiry = Math.floorDiv(now + op.amount(), interval) * interval + interval;
                     Long expected = Long.valueOf(expiry).equals(live.get(op.elem())) ? null : expiry;
                     assertThat(queue.update(op.elem(), op.amount())).as("update %s", op).isEqualTo(expected);
                     live.put(op.elem(), expiry);
@@ -80,7 +80,7 @@ class ExpiryQueueProperties {
                                 polled.put(e.getKey(), live.remove(e.getKey()));
                             }
                         }
-                        next = now / interval * interval + interval;
+                        next = Math.floorDiv(now, interval) * interval + interval;
                     }
                     assertThat(queue.poll()).as("poll at %d", now).isEqualTo(expected);
                 }

@@ -253,12 +253,16 @@ class ExpiryQueueTest {
     void worksWhenTheTickerWrapsAround() {
         ManualTicker nearMax = new ManualTicker(Long.MAX_VALUE - 1_500_000_000L);
         ExpiryQueue<String> wrapping = new ExpiryQueue<>(1000, nearMax);
-        assertThat(wrapping.update("a", 2000)).isEqualTo(3000L);
-        nearMax.advance(2999, TimeUnit.MILLISECONDS);
+        long start = Long.MAX_VALUE / 1_000_000 - 1500; // the ticker's milliseconds: 9,223,372,035,354
+        assertThat(wrapping.currentTime()).isEqualTo(start);
+        long expiry = (start + 2000) / 1000 * 1000 + 1000;  // 9,223,372,038,000: past the wrap, 2,646 ms from now
+        assertThat(wrapping.update("a", 2000)).isEqualTo(expiry);
+        nearMax.advance(expiry - start - 1, TimeUnit.MILLISECONDS);
         assertThat(wrapping.poll()).isEmpty();
         nearMax.advance(1, TimeUnit.MILLISECONDS);
+        assertThat(nearMax.read()).as("the ticker has wrapped").isNegative();
         assertThat(wrapping.poll()).containsExactly("a");
-        assertThat(wrapping.currentTime()).isEqualTo(3000);
+        assertThat(wrapping.currentTime()).isEqualTo(expiry);
     }
 
     @Test

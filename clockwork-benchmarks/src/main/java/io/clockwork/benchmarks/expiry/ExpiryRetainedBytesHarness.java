@@ -52,7 +52,7 @@ public final class ExpiryRetainedBytesHarness {
         NODES.put("ExpiryQueue/clockwork", List.of()); // states inline in the table: no object per element
         NODES.put("ExpiryQueue/zookeeper", List.of(chmNode, "java.lang.Long", chmNode));
         // A session is its own table entry, keyed by a primitive long: one object per element.
-        NODES.put("SessionTracker/clockwork", List.of("io.clockwork.zookeeper.SessionTracker$SessionImpl"));
+        NODES.put("SessionTracker/clockwork", List.of("io.clockwork.zookeeper.SessionTrackerImpl$SessionImpl"));
         NODES.put("SessionTracker/zookeeper", List.of("org.apache.zookeeper.server.SessionTrackerImpl$SessionImpl",
                 chmNode, "java.lang.Long", chmNode, "java.lang.Long", chmNode));
         NODES.put("SessionTracker/zookeeper-server",

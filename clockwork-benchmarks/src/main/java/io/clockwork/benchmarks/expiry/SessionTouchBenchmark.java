@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Benchmark 1b (issue 3): session touches, 2 threads touching random sessions of 1,000,000, timeout 10 s: our
- * {@code SessionTracker.touchSession} against ZooKeeper's {@code SessionTrackerImpl.touchSession} (built standalone,
- * expiry threads not started; see {@link TrackerRival}).
+ * {@code SessionTrackerImpl.touchSession} against ZooKeeper's (both built standalone, expiry threads not started; see
+ * {@link TrackerRival}).
  *
  * <p>Why: every request and ping of a ZooKeeper client touches its session; ZooKeeper's touch is
  * {@code synchronized} on the tracker, so touches from all request threads serialise there. The two tick times are

@@ -1,6 +1,5 @@
 package io.clockwork.benchmarks.expiry;
 
-import io.clockwork.zookeeper.SessionTracker;
 import org.apache.zookeeper.server.SessionTrackerImpl;
 
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,13 +47,13 @@ abstract class TrackerRival {
 
     abstract void shutdown();
 
-    /** Our SessionTracker. */
+    /** Our SessionTrackerImpl, through its compact constructor. */
     static final class Clockwork extends TrackerRival {
-        final SessionTracker tracker;
+        final io.clockwork.zookeeper.SessionTrackerImpl tracker;
 
         Clockwork(int tickTimeMs, int sessions) {
             super(sessions);
-            tracker = new SessionTracker(tickTimeMs, session -> { });
+            tracker = new io.clockwork.zookeeper.SessionTrackerImpl(tickTimeMs, session -> { });
         }
 
         @Override

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
             "Each order gets a payment deadline as a delayed message (due 0.5 s to 0.5 s + --spread after it is "
                     + "placed). Most customers pay in time, which cancels the deadline (payments arrive on a "
                     + "WheelTimer). The rest fall due and are delivered to worker threads, which expire the order "
-                    + "and ack. Workers heartbeat sessions in a SessionTracker; --crashes of them stop mid-work, "
+                    + "and ack. Workers heartbeat sessions in a SessionTrackerImpl; --crashes of them stop mid-work, "
                     + "their sessions expire and replacements start, and their unacked orders are redelivered, "
                     + "where a TimeCacheMap of processed ids keeps the retry from expiring an order twice.",
             "",

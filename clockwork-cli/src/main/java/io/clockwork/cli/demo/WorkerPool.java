@@ -1,6 +1,7 @@
 package io.clockwork.cli.demo;
 
 import io.clockwork.zookeeper.SessionTracker;
+import io.clockwork.zookeeper.SessionTrackerImpl;
 import io.clockwork.storm.TimeCacheMap;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
@@ -20,7 +21,7 @@ import java.util.function.Consumer;
  * The worker side of the demo: threads that take due payment deadlines from the queue, expire the unpaid order and
  * ack. Thread-safe.
  *
- * <p>Every worker holds a session in a {@link SessionTracker} and heartbeats it on each turn of its loop, as a
+ * <p>Every worker holds a session in a {@link SessionTrackerImpl} and heartbeats it on each turn of its loop, as a
  * ZooKeeper client would. The first {@code crashes} workers "crash" on a random early delivery: they process it but
  * neither ack it nor heartbeat again. Their session expires, the expirer starts a replacement, and the queue hands
  * the unacked order to another worker after the visibility timeout. That retry must not expire the order twice, so
@@ -39,7 +40,7 @@ final class WorkerPool implements AutoCloseable {
     private final DelayedQueue<String> queue;
     private final Receipts receipts;
     private final Consumer<String> events;
-    private final SessionTracker tracker;
+    private final SessionTrackerImpl tracker;
     private final TimeCacheMap<String, Long> processed = new TimeCacheMap<>(DEDUP_SECONDS);
     private final Map<Long, Thread> bySession = new ConcurrentHashMap<>();
     private final List<Thread> threads = new ArrayList<>();
@@ -75,7 +76,7 @@ final class WorkerPool implements AutoCloseable {
         this.crashWithin = Math.max(1, crashWithin);
         this.random = new SplittableRandom(seed);
         this.events = events;
-        this.tracker = new SessionTracker(TICK_MS, this::expire);
+        this.tracker = new SessionTrackerImpl(TICK_MS, this::expire);
     }
 
     /** @param workers how many worker threads to start */

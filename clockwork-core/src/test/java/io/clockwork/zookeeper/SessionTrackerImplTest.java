@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.clockwork.engine.Scheduler;
 import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
+import io.clockwork.zookeeper.KeeperException.SessionExpiredException;
+import io.clockwork.zookeeper.KeeperException.UnknownSessionException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashSet;
@@ -17,11 +19,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class SessionTrackerTest {
+class SessionTrackerImplTest {
 
     private final ManualTicker ticker = new ManualTicker();
     private final List<SessionTracker.Session> expired = new CopyOnWriteArrayList<>();
-    private final SessionTracker tracker = new SessionTracker(2000, expired::add, ticker);
+    private final SessionTrackerImpl tracker = new SessionTrackerImpl(2000, expired::add, ticker);
 
     @AfterEach
     void shutdown() {
@@ -96,20 +98,20 @@ class SessionTrackerTest {
     @Test
     void checkSessionThrowsSessionExpiredAfterExpiry() {
         long id = tracker.createSession(1000);
-        assertThatCode(() -> tracker.checkSession(id)).doesNotThrowAnyException();
+        assertThatCode(() -> tracker.checkSession(id, null)).doesNotThrowAnyException();
         advanceMs(2000);
         tracker.expireDue();
-        assertThatThrownBy(() -> tracker.checkSession(id)).isInstanceOf(SessionExpiredException.class)
-                .hasMessageContaining("0x" + Long.toHexString(id));
+        assertThatThrownBy(() -> tracker.checkSession(id, null)).isInstanceOf(SessionExpiredException.class)
+                .hasMessage("KeeperErrorCode = Session expired");
     }
 
     @Test
     void checkSessionThrowsUnknownSessionForUntrackedOrRemovedSessions() {
-        assertThatThrownBy(() -> tracker.checkSession(7)).isInstanceOf(UnknownSessionException.class)
-                .hasMessageContaining("0x7");
+        assertThatThrownBy(() -> tracker.checkSession(7, null)).isInstanceOf(UnknownSessionException.class)
+                .hasMessage("KeeperErrorCode = Unknown error UNKNOWNSESSION");
         long id = tracker.createSession(1000);
         tracker.removeSession(id);
-        assertThatThrownBy(() -> tracker.checkSession(id)).isInstanceOf(UnknownSessionException.class);
+        assertThatThrownBy(() -> tracker.checkSession(id, null)).isInstanceOf(UnknownSessionException.class);
         assertThat(tracker.isTrackingSession(id)).isFalse();
     }
 
@@ -118,7 +120,7 @@ class SessionTrackerTest {
         long id = tracker.createSession(3000); // 4000
         tracker.setSessionClosing(id);
         assertThat(tracker.touchSession(id, 30_000)).isFalse();
-        assertThatThrownBy(() -> tracker.checkSession(id)).isInstanceOf(SessionExpiredException.class);
+        assertThatThrownBy(() -> tracker.checkSession(id, null)).isInstanceOf(SessionExpiredException.class);
         advanceMs(4000);
         tracker.expireDue();
         assertThat(expiredIds()).containsExactly(id);
@@ -162,7 +164,7 @@ class SessionTrackerTest {
     @Test
     void throwingExpirerIsLoggedAndTrackingGoesOn() {
         List<Long> seen = new CopyOnWriteArrayList<>();
-        SessionTracker failing = new SessionTracker(1000, s -> {
+        SessionTrackerImpl failing = new SessionTrackerImpl(1000, s -> {
             seen.add(s.getSessionId());
             throw new IllegalStateException("expirer failure (expected by the test)");
         }, ticker);
@@ -203,7 +205,7 @@ class SessionTrackerTest {
     @Test
     void startedTrackerExpiresSessionsOnTheEngineThreadWhenTimeMoves() {
         Set<Thread> expiringThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        SessionTracker onEngine = new SessionTracker(2000, s -> {
+        SessionTrackerImpl onEngine = new SessionTrackerImpl(2000, s -> {
             expiringThreads.add(Thread.currentThread());
             expired.add(s);
         }, ticker);
@@ -247,8 +249,8 @@ class SessionTrackerTest {
     @Test
     void anExpirerMayShutTheTrackerDownFromTheEngineThread() {
         List<Long> seen = new CopyOnWriteArrayList<>();
-        SessionTracker[] self = new SessionTracker[1];
-        self[0] = new SessionTracker(2000, s -> {
+        SessionTrackerImpl[] self = new SessionTrackerImpl[1];
+        self[0] = new SessionTrackerImpl(2000, s -> {
             seen.add(s.getSessionId());
             self[0].shutdown();
         }, ticker);
@@ -271,11 +273,12 @@ class SessionTrackerTest {
 
     @Test
     void badArgumentsAreRejectedWithTheirNames() {
-        assertThatThrownBy(() -> new SessionTracker(0, s -> { }, ticker)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("tickTimeMs").hasMessageContaining("at least 1");
-        assertThatThrownBy(() -> new SessionTracker(10, null, ticker)).isInstanceOf(NullPointerException.class)
+        assertThatThrownBy(() -> new SessionTrackerImpl(0, s -> { }, ticker))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tickTime").hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> new SessionTrackerImpl(10, null, ticker)).isInstanceOf(NullPointerException.class)
                 .hasMessage("expirer");
-        assertThatThrownBy(() -> new SessionTracker(10, s -> { }, null)).isInstanceOf(NullPointerException.class)
+        assertThatThrownBy(() -> new SessionTrackerImpl(10, s -> { }, null)).isInstanceOf(NullPointerException.class)
                 .hasMessage("ticker");
         assertThatThrownBy(() -> tracker.createSession(0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("timeout");

@@ -22,7 +22,7 @@ import net.jqwik.api.Provide;
  * Random create/track/touch/close/remove/advance/expire sequences against a model: per session, its rounded expiry
  * and whether it is closing, expired or removed.
  */
-class SessionTrackerProperties {
+class SessionTrackerImplProperties {
 
     private static final int TICK = 500;
 
@@ -49,7 +49,7 @@ class SessionTrackerProperties {
     void trackerBehavesLikeTheModel(@ForAll("ops") List<Op> ops) {
         ManualTicker ticker = new ManualTicker();
         List<Long> expired = new ArrayList<>();
-        SessionTracker tracker = new SessionTracker(TICK, s -> expired.add(s.getSessionId()), ticker);
+        SessionTrackerImpl tracker = new SessionTrackerImpl(TICK, s -> expired.add(s.getSessionId()), ticker);
         Map<Long, Model> model = new HashMap<>();
         long now = 0;
         for (Op op : ops) {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * moves time. No touch succeeds once {@code expire} has been called for its session; every session that is not
  * removed expires exactly once; none expires twice.
  */
-class SessionTrackerStressTest {
+class SessionTrackerImplStressTest {
 
     private static final int THREADS = 4;
     private static final int PER_THREAD = 10_000;
@@ -31,7 +31,7 @@ class SessionTrackerStressTest {
         int n = THREADS * PER_THREAD;
         AtomicIntegerArray expiries = new AtomicIntegerArray(n + 1);
         AtomicReference<String> violation = new AtomicReference<>();
-        SessionTracker tracker = new SessionTracker(TICK, s -> {
+        SessionTrackerImpl tracker = new SessionTrackerImpl(TICK, s -> {
             if (expiries.incrementAndGet((int) s.getSessionId()) > 1) {
                 violation.compareAndSet(null, "session " + s + " expired twice");
             }
@@ -90,7 +90,8 @@ class SessionTrackerStressTest {
             assertThat(expiries.get(id)).as("expiries of session %d", id).isLessThanOrEqualTo(1);
             if (!removed[id]) {
                 long sid = id;
-                assertThatThrownBy(() -> tracker.checkSession(sid)).isInstanceOf(SessionExpiredException.class);
+                assertThatThrownBy(() -> tracker.checkSession(sid, null))
+                        .isInstanceOf(KeeperException.SessionExpiredException.class);
             }
         }
     }
