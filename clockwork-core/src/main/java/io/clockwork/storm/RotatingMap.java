@@ -5,11 +5,11 @@ import java.lang.System.Logger.Level;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantLock;
@@ -36,15 +36,25 @@ import java.util.function.BiConsumer;
  * or finds it expired and inserts a new one, and each expired entry is reported exactly once. There is no global
  * lock: rotations serialise among themselves only, and callbacks run after every lock is released.
  *
- * @param <K> the key type
+ * <h2>Storm's behaviour, kept and left out</h2>
+ * Kept: the constructors and methods of Storm 2.7's class (plus {@code getOrDefault}, {@code keyset} and
+ * {@code peekOldestBucket} of later Storm versions); null keys and null values, as in Storm's {@code HashMap}s; a
+ * null callback, which means none; any {@code numBuckets} of at least 2. Left out: Storm's lookups and puts, which
+ * search every generation (O(numBuckets)), and its lack of thread-safety. Different: a callback that throws is
+ * logged and the other expired entries are still reported (Storm's {@code rotate()} throws and skips them), and
+ * {@code rotate()} returns a new map rather than the retired generation itself.
+ *
+ * <p>The class is not final, as Storm's is not: users mock it with any Mockito mock maker (the subclassing one
+ * included) and subclass it as they subclass Storm's. No method calls another overridable one, so an override
+ * changes only what it overrides.
+ *
+ * @param <K> the key type; null is a key, as in Storm
  * @param <V> the value type; null values are allowed, as in Storm
  */
-public final class RotatingMap<K, V> {
+public class RotatingMap<K, V> {
 
     /** The number of generations when none is given: entries live at most 50% past their expiration. */
     public static final int DEFAULT_NUM_BUCKETS = 3;
-    /** The most generations a map may have. */
-    public static final int MAX_NUM_BUCKETS = 1 << 16;
 
     private static final System.Logger LOG = System.getLogger(RotatingMap.class.getName());
     private static final long DEAD = Long.MIN_VALUE;
@@ -71,34 +81,11 @@ public final class RotatingMap<K, V> {
     /**
      * Creates a map.
      *
-     * @param numBuckets the number of generations, in [2, {@value #MAX_NUM_BUCKETS}]
-     * @param callback   called once for each expired entry
-     * @throws IllegalArgumentException if {@code numBuckets} is out of range
+     * @param numBuckets the number of generations, at least 2
+     * @param callback   called once for each expired entry; null for none
+     * @throws IllegalArgumentException if {@code numBuckets} is less than 2
      */
     public RotatingMap(int numBuckets, ExpiredCallback<K, V> callback) {
-        this(Objects.requireNonNull(callback, "callback"), numBuckets);
-    }
-
-    /**
-     * Creates a map with {@value #DEFAULT_NUM_BUCKETS} generations.
-     *
-     * @param callback called once for each expired entry
-     */
-    public RotatingMap(ExpiredCallback<K, V> callback) {
-        this(DEFAULT_NUM_BUCKETS, callback);
-    }
-
-    /**
-     * Creates a map without a callback.
-     *
-     * @param numBuckets the number of generations, in [2, {@value #MAX_NUM_BUCKETS}]
-     * @throws IllegalArgumentException if {@code numBuckets} is out of range
-     */
-    public RotatingMap(int numBuckets) {
-        this(null, numBuckets);
-    }
-
-    private RotatingMap(ExpiredCallback<K, V> callback, int numBuckets) {
         this.numBuckets = checkNumBuckets(numBuckets);
         this.callback = callback;
         int stripes = numBuckets <= MAX_STRIPED_BUCKETS ? STRIPES : 1;
@@ -107,11 +94,35 @@ public final class RotatingMap<K, V> {
         this.buckets = new AtomicReferenceArray<>(numBuckets * stripes * spacing);
     }
 
+    /**
+     * Creates a map with {@value #DEFAULT_NUM_BUCKETS} generations.
+     *
+     * @param callback called once for each expired entry; null for none
+     */
+    public RotatingMap(ExpiredCallback<K, V> callback) {
+        this(DEFAULT_NUM_BUCKETS, callback);
+    }
+
+    /**
+     * Creates a map without a callback.
+     *
+     * @param numBuckets the number of generations, at least 2
+     * @throws IllegalArgumentException if {@code numBuckets} is less than 2
+     */
+    public RotatingMap(int numBuckets) {
+        this(numBuckets, null);
+    }
+
     static int checkNumBuckets(int numBuckets) {
-        if (numBuckets < 2 || numBuckets > MAX_NUM_BUCKETS) {
-            throw new IllegalArgumentException("numBuckets must be in [2, " + MAX_NUM_BUCKETS + "], was " + numBuckets);
+        if (numBuckets < 2) {
+            throw new IllegalArgumentException("numBuckets must be >= 2, was " + numBuckets);
         }
         return numBuckets;
+    }
+
+    /** The table hash of a key; null, which Storm's {@code HashMap}s accept, hashes to 0 as in {@code HashMap}. */
+    private static int hashOf(Object key) {
+        return key == null ? 0 : NodeTable.hash(key.hashCode());
     }
 
     /**
@@ -217,7 +228,7 @@ public final class RotatingMap<K, V> {
      * @return true if present
      */
     public boolean containsKey(K key) {
-        Entry<K, V> e = entries.get(key, NodeTable.hash(Objects.requireNonNull(key, "key").hashCode()));
+        Entry<K, V> e = entries.get(key, hashOf(key));
         return e != null && e.gen != DEAD;
     }
 
@@ -228,7 +239,7 @@ public final class RotatingMap<K, V> {
      * @return the value, or null if absent (or if null was put)
      */
     public V get(K key) {
-        return getOrDefault(key, null);
+        return lookup(key, null);
     }
 
     /**
@@ -239,7 +250,11 @@ public final class RotatingMap<K, V> {
      * @return the value, or {@code defaultValue} if absent
      */
     public V getOrDefault(K key, V defaultValue) {
-        Entry<K, V> e = entries.get(key, NodeTable.hash(Objects.requireNonNull(key, "key").hashCode()));
+        return lookup(key, defaultValue);
+    }
+
+    private V lookup(K key, V defaultValue) {
+        Entry<K, V> e = entries.get(key, hashOf(key));
         if (e == null) {
             return defaultValue;
         }
@@ -254,7 +269,7 @@ public final class RotatingMap<K, V> {
      * @param value the value, may be null
      */
     public void put(K key, V value) {
-        int hash = NodeTable.hash(Objects.requireNonNull(key, "key").hashCode());
+        int hash = hashOf(key);
         while (true) {
             Entry<K, V> e = entries.get(key, hash);
             if (e == null) {
@@ -303,7 +318,7 @@ public final class RotatingMap<K, V> {
      * @return its value, or null if absent
      */
     public V remove(K key) {
-        int hash = NodeTable.hash(Objects.requireNonNull(key, "key").hashCode());
+        int hash = hashOf(key);
         while (true) {
             Entry<K, V> e = entries.get(key, hash);
             if (e == null) {
@@ -350,17 +365,32 @@ public final class RotatingMap<K, V> {
         return keys;
     }
 
-    /** Drops every entry without calling the callback; used when a {@link TimeCacheMap} closes. */
-    void clear() {
+    /**
+     * Returns the entries that the next {@link #rotate()} expires unless they are put again: those whose last put
+     * is in the oldest generation, as Storm's {@code peekOldestBucket()} (of Storm versions after 2.7). Visits only
+     * the entries filed in that generation.
+     *
+     * @return an unmodifiable snapshot (Storm's is an unmodifiable view; this one does not follow later changes)
+     */
+    public Map<K, V> peekOldestBucket() {
+        Map<K, V> oldest = new HashMap<>();
         rotateLock.lock();
         try {
-            for (int i = 0; i < buckets.length(); i++) {
-                buckets.set(i, null);
+            long oldestLive = generation - numBuckets + 1;
+            int slot = slot(oldestLive);
+            for (int stripe = 0; stripe <= stripeMask; stripe++) {
+                for (Entry<K, V> e = buckets.get(slot + stripe * spacing); e != null; e = e.next) {
+                    // Entries filed here whose last put is newer are re-filed when this generation rotates out.
+                    V value = e.value;
+                    if (e.gen == oldestLive) {
+                        oldest.put(e.key, value);
+                    }
+                }
             }
-            entries.clear();
         } finally {
             rotateLock.unlock();
         }
+        return Collections.unmodifiableMap(oldest);
     }
 
     int numBuckets() {
@@ -385,7 +415,7 @@ public final class RotatingMap<K, V> {
 
     @Override
     public String toString() {
-        return "RotatingMap[buckets=" + numBuckets + ", size=" + size() + "]";
+        return "RotatingMap[buckets=" + numBuckets + ", size=" + entries.size() + "]";
     }
 
     /**
@@ -458,7 +488,7 @@ public final class RotatingMap<K, V> {
 
         @Override
         protected boolean hasKey(Entry<K, V> e, Object key) {
-            return key == e.key || key.equals(e.key);
+            return key == e.key || key != null && key.equals(e.key);
         }
 
         @Override

@@ -120,16 +120,96 @@ class RotatingMapTest {
     }
 
     @Test
-    void badArgumentsAreRejectedWithTheirNames() {
+    void fewerThanTwoBucketsAreRejectedAsInStorm() {
         assertThatThrownBy(() -> new RotatingMap<String, Integer>(1)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("numBuckets").hasMessageContaining("[2, ").hasMessageContaining("was 1");
-        assertThatThrownBy(() -> new RotatingMap<String, Integer>(RotatingMap.MAX_NUM_BUCKETS + 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("numBuckets");
-        assertThatThrownBy(() -> new RotatingMap<String, Integer>(3, null)).isInstanceOf(NullPointerException.class)
-                .hasMessage("callback");
-        assertThatThrownBy(() -> map.put(null, 1)).isInstanceOf(NullPointerException.class).hasMessage("key");
-        assertThatThrownBy(() -> map.get(null)).isInstanceOf(NullPointerException.class).hasMessage("key");
-        assertThatThrownBy(() -> map.containsKey(null)).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> map.remove(null)).isInstanceOf(NullPointerException.class);
+                .hasMessageContaining("numBuckets must be >= 2").hasMessageContaining("was 1");
+        assertThatThrownBy(() -> new RotatingMap<String, Integer>(0, (k, v) -> { }))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void manyBucketsAreAcceptedAsInStorm() {
+        RotatingMap<String, Integer> wide = new RotatingMap<>(100_000);
+        wide.put("a", 1);
+        for (int r = 0; r < 99_999; r++) {
+            wide.rotate();
+        }
+        assertThat(wide.get("a")).isEqualTo(1);
+        assertThat(wide.rotate()).containsExactly(entry("a", 1));
+    }
+
+    @Test
+    void nullKeysAreKeysAsInStormsHashMaps() {
+        map.put(null, 1);
+        map.put("b", 2);
+        assertThat(map.containsKey(null)).isTrue();
+        assertThat(map.get(null)).isEqualTo(1);
+        assertThat(map.getOrDefault(null, 9)).isEqualTo(1);
+        assertThat(map.size()).isEqualTo(2);
+        assertThat(map.keyset()).containsExactlyInAnyOrder(null, "b");
+        map.put(null, 3);
+        assertThat(map.get(null)).isEqualTo(3);
+        assertThat(map.size()).isEqualTo(2);
+        map.rotate();
+        map.rotate();
+        assertThat(map.peekOldestBucket()).containsOnly(entry(null, 3), entry("b", 2));
+        assertThat(map.rotate()).containsOnly(entry(null, 3), entry("b", 2));
+        assertThat(expired).containsExactlyInAnyOrder(entry(null, 3), entry("b", 2));
+        map.put(null, 4);
+        assertThat(map.remove(null)).isEqualTo(4);
+        assertThat(map.containsKey(null)).isFalse();
+        assertThat(map.get(null)).isNull();
+        assertThat(map.remove(null)).isNull();
+    }
+
+    @Test
+    void nullCallbackMeansNone() {
+        RotatingMap<String, Integer> quiet = new RotatingMap<>(2, null);
+        RotatingMap<String, Integer> quietDefault =
+                new RotatingMap<>((RotatingMap.ExpiredCallback<String, Integer>) null);
+        quiet.put("a", 1);
+        quietDefault.put("a", 1);
+        quiet.rotate();
+        assertThat(quiet.rotate()).containsExactly(entry("a", 1));
+        for (int r = 0; r < 2; r++) {
+            assertThat(quietDefault.rotate()).isEmpty();
+        }
+        assertThat(quietDefault.rotate()).containsExactly(entry("a", 1));
+    }
+
+    @Test
+    void peekOldestBucketShowsWhatTheNextRotationExpires() {
+        assertThat(map.peekOldestBucket()).isEmpty();
+        map.put("a", 1);
+        assertThat(map.peekOldestBucket()).as("a fresh put is in the newest generation").isEmpty();
+        map.rotate();
+        map.put("b", 2);
+        map.rotate();
+        assertThat(map.peekOldestBucket()).containsExactly(entry("a", 1));
+        map.put("a", 10);
+        assertThat(map.peekOldestBucket()).as("a put moves the key out of the oldest generation").isEmpty();
+        map.rotate();
+        assertThat(map.peekOldestBucket()).containsExactly(entry("b", 2));
+        assertThat(map.rotate()).containsExactly(entry("b", 2));
+        assertThat(map.peekOldestBucket()).containsExactly(entry("a", 10));
+        map.remove("a");
+        assertThat(map.peekOldestBucket()).isEmpty();
+        map.put("c", 3);
+        for (int r = 0; r < 3; r++) {
+            map.rotate();
+        }
+        assertThat(map.peekOldestBucket()).as("expired entries are gone").isEmpty();
+    }
+
+    @Test
+    void peekOldestBucketIsAnUnmodifiableSnapshot() {
+        map.put("a", 1);
+        map.rotate();
+        map.rotate();
+        Map<String, Integer> oldest = map.peekOldestBucket();
+        assertThatThrownBy(() -> oldest.put("x", 9)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> oldest.remove("a")).isInstanceOf(UnsupportedOperationException.class);
+        map.put("a", 2);
+        assertThat(oldest).containsExactly(entry("a", 1));
     }
 }

@@ -108,19 +108,126 @@ class TimeCacheMapTest {
     }
 
     @Test
-    void useAfterCloseFailsAndCloseIsIdempotent() {
+    void cleanupStopsExpiryAndLeavesTheMapUsable() {
         map.put("a", 1);
+        map.cleanup();
+        assertThat(map.isClosed()).isTrue();
+        advanceMs(10_000);
+        assertThat(expired).as("nothing expires once expiry is stopped").isEmpty();
+        assertThat(map.get("a")).isEqualTo(1);
+        map.put("b", 2);
+        assertThat(map.containsKey("b")).isTrue();
+        assertThat(map.size()).isEqualTo(2);
+        assertThat(map.remove("a")).isEqualTo(1);
+        assertThat(map.size()).isEqualTo(1);
+        advanceMs(10_000);
+        assertThat(map.get("b")).isEqualTo(2);
+        assertThat(expired).isEmpty();
+    }
+
+    @Test
+    void closeIsCleanupAndBothAreIdempotent() {
+        map.put("a", 1);
+        map.close();
         map.cleanup();
         map.close();
         assertThat(map.isClosed()).isTrue();
-        assertThatThrownBy(() -> map.put("b", 1)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("closed");
-        assertThatThrownBy(() -> map.get("a")).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> map.containsKey("a")).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> map.remove("a")).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(map::size).isInstanceOf(IllegalStateException.class);
         advanceMs(10_000);
-        assertThat(expired).isEmpty(); // closing drops entries without callbacks, as Storm's cleanup stops expiry
+        assertThat(map.get("a")).isEqualTo(1);
+        assertThat(expired).isEmpty();
+        assertThat(map).hasToString("TimeCacheMap[period=PT1.5S, buckets=3, size=1, stopped]");
+    }
+
+    @Test
+    void cleanupOnTheEngineReleasesItsThreadAndKeepsTheEntries() {
+        TimeCacheMap<String, Integer> onEngine = new TimeCacheMap<>(Duration.ofSeconds(1), 2,
+                (k, v) -> expired.add(entry(k, v)), ticker);
+        assertThat(Scheduler.isRunning(ticker)).isTrue();
+        onEngine.put("a", 1);
+        onEngine.cleanup();
+        assertThat(Scheduler.isRunning(ticker)).as("the last map's cleanup releases the engine thread").isFalse();
+        ticker.advance(5, TimeUnit.SECONDS);
+        assertThat(onEngine.get("a")).isEqualTo(1);
+        onEngine.put("b", 2);
+        assertThat(onEngine.size()).isEqualTo(2);
+        assertThat(expired).isEmpty();
+    }
+
+    @Test
+    void nullKeysNullValuesAndANullCallbackAreAcceptedAsInStorm() {
+        TimeCacheMap<String, Integer> plain = new TimeCacheMap<>(Duration.ofSeconds(1), 2, null, ticker, false);
+        plain.put(null, 1);
+        plain.put("b", null);
+        assertThat(plain.get(null)).isEqualTo(1);
+        assertThat(plain.containsKey(null)).isTrue();
+        assertThat(plain.containsKey("b")).isTrue();
+        assertThat(plain.get("b")).isNull();
+        assertThat(plain.size()).isEqualTo(2);
+        ticker.advance(2, TimeUnit.SECONDS);
+        plain.expireDue();
+        assertThat(plain.size()).isZero();
+        plain.put(null, 2);
+        assertThat(plain.remove(null)).isEqualTo(2);
+        assertThat(plain.containsKey(null)).isFalse();
+
+        map.put(null, 7);
+        advanceMs(4500);
+        assertThat(expired).containsExactly(entry(null, 7));
+    }
+
+    @Test
+    void nullCallbackIsAcceptedByEveryConstructor() {
+        List<TimeCacheMap<String, Integer>> maps = List.of(new TimeCacheMap<>(5, 3, null),
+                new TimeCacheMap<>(5, (TimeCacheMap.ExpiredCallback<String, Integer>) null),
+                new TimeCacheMap<>(Duration.ofSeconds(5), 3, null, ticker));
+        for (TimeCacheMap<String, Integer> m : maps) {
+            m.put("a", 1);
+            assertThat(m.get("a")).isEqualTo(1);
+            m.cleanup();
+        }
+    }
+
+    @Test
+    void subMillisecondRotationPeriodIsAcceptedAndEntriesExpireWithinTheirBounds() {
+        // Storm's (1, 2000): one second over 1999 periods of about half a millisecond each.
+        TimeCacheMap<String, Integer> fine = new TimeCacheMap<>(Duration.ofSeconds(1), 2000,
+                (k, v) -> expired.add(entry(k, v)), ticker, false);
+        long period = 1_000_000_000L / 1999 + 1; // rounded up: never before the expiration
+        fine.put("a", 1);
+        ticker.advance(999, TimeUnit.MILLISECONDS);
+        fine.expireDue();
+        assertThat(fine.containsKey("a")).isTrue();
+        ticker.advance(1_000_000_000L - 1 - ticker.read(), TimeUnit.NANOSECONDS);
+        fine.expireDue();
+        assertThat(fine.containsKey("a")).as("a nanosecond before its expiration").isTrue();
+        ticker.advance(2000 * period - 1 - ticker.read(), TimeUnit.NANOSECONDS);
+        fine.expireDue();
+        assertThat(fine.containsKey("a")).as("a nanosecond before its 2000th rotation").isTrue();
+        ticker.advance(1, TimeUnit.NANOSECONDS);
+        fine.expireDue();
+        assertThat(fine.containsKey("a")).isFalse();
+        assertThat(2000 * period).as("the upper bound, up to a nanosecond of rounding per bucket")
+                .isLessThanOrEqualTo(1_000_000_000L + 1_000_000_000L / 1999 + 2000);
+        assertThat(expired).containsExactly(entry("a", 1));
+        fine.close();
+    }
+
+    @Test
+    void subMillisecondRotationOnTheEngineExpiresAfterTheExpiration() {
+        try (TimeCacheMap<Integer, Integer> fine = new TimeCacheMap<>(Duration.ofSeconds(1), 2000,
+                (k, v) -> expired.add(entry(String.valueOf(k), v)), ticker)) {
+            fine.put(1, 1);
+            for (int ms = 1; ms < 1000; ms++) {
+                ticker.advance(1, TimeUnit.MILLISECONDS);
+                if (ms % 100 == 0) {
+                    Await.until("the engine performs the rotations due", fine::isQuiet);
+                    assertThat(fine.containsKey(1)).as("at %d ms", ms).isTrue();
+                }
+            }
+            ticker.advance(2, TimeUnit.MILLISECONDS); // 1.001 s: past 2000 periods of about 0.5 ms
+            Await.until("the entry expires", () -> !fine.containsKey(1));
+            assertThat(expired).containsExactly(entry("1", 1));
+        }
     }
 
     @Test
@@ -129,17 +236,12 @@ class TimeCacheMapTest {
                 .hasMessageContaining("expirationSecs").hasMessageContaining("at least 1");
         assertThatThrownBy(() -> new TimeCacheMap<String, Integer>(5, 1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("numBuckets");
-        assertThatThrownBy(() -> new TimeCacheMap<String, Integer>(5, 3, null))
-                .isInstanceOf(NullPointerException.class).hasMessage("callback");
         assertThatThrownBy(() -> new TimeCacheMap<String, Integer>(Duration.ZERO, 3, (k, v) -> { }, ticker))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expiration must be positive");
-        assertThatThrownBy(() -> new TimeCacheMap<String, Integer>(Duration.ofNanos(1000), 3, (k, v) -> { }, ticker))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1ms");
         assertThatThrownBy(() -> new TimeCacheMap<String, Integer>(null, 3, (k, v) -> { }, ticker))
                 .isInstanceOf(NullPointerException.class).hasMessage("expiration");
         assertThatThrownBy(() -> new TimeCacheMap<String, Integer>(Duration.ofSeconds(1), 3, (k, v) -> { }, null))
                 .isInstanceOf(NullPointerException.class).hasMessage("ticker");
-        assertThatThrownBy(() -> map.put(null, 1)).isInstanceOf(NullPointerException.class).hasMessage("key");
     }
 
     @Test

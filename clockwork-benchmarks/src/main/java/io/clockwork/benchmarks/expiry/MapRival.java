@@ -115,7 +115,7 @@ abstract class MapRival {
 
         @Override
         void close() {
-            map.close();
+            map.cleanup(); // as Storm's: stops expiry and releases the engine thread
         }
     }
 
