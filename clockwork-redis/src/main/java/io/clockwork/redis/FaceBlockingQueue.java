@@ -29,13 +29,36 @@ final class FaceBlockingQueue<V> extends FaceView<V> implements RBlockingQueue<V
 
     @Override
     public boolean offer(V e) {
+        Objects.requireNonNull(e, "e");
         checkOpen();
         store.offer(support.encode(e), 0);
         return true;
     }
 
+    /**
+     * Offers every element, each due at once, in the collection's order. Every element is encoded before any is
+     * stored, so a null or an element the codec refuses stores none of them.
+     */
+    @Override
+    public boolean addAll(Collection<? extends V> c) {
+        Objects.requireNonNull(c, "c");
+        if (c == this) {
+            throw new IllegalArgumentException("cannot add a queue to itself");
+        }
+        checkOpen();
+        List<byte[]> payloads = new java.util.ArrayList<>(c.size());
+        for (V e : c) {
+            payloads.add(support.encode(Objects.requireNonNull(e, "element of c")));
+        }
+        for (byte[] p : payloads) {
+            store.offer(p, 0);
+        }
+        return !payloads.isEmpty();
+    }
+
     @Override
     public void put(V e) {
+        Objects.requireNonNull(e, "e");
         offer(e);
     }
 
@@ -68,7 +91,7 @@ final class FaceBlockingQueue<V> extends FaceView<V> implements RBlockingQueue<V
 
     @Override
     public int drainTo(Collection<? super V> c, int maxElements) {
-        Objects.requireNonNull(c, "collection");
+        Objects.requireNonNull(c, "c");
         if (c == this) {
             throw new IllegalArgumentException("cannot drain a queue into itself");
         }

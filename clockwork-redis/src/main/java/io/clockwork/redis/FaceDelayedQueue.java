@@ -28,6 +28,7 @@ final class FaceDelayedQueue<V> extends FaceView<V> implements RDelayedQueue<V> 
 
     @Override
     public void offer(V e, long delay, TimeUnit timeUnit) {
+        Objects.requireNonNull(e, "e");
         Objects.requireNonNull(timeUnit, "timeUnit");
         checkOpen();
         byte[] p = support.encode(e);

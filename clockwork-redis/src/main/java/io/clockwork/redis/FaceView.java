@@ -57,6 +57,7 @@ abstract class FaceView<V> extends AbstractQueue<V> implements RQueue<V> {
 
     @Override
     public boolean contains(Object o) {
+        Objects.requireNonNull(o, "o");
         checkOpen();
         byte[] p = encodeOrNull(o);
         return p != null && store.find(scope, 1, false, List.of(p))[0] > 0;
@@ -64,6 +65,7 @@ abstract class FaceView<V> extends AbstractQueue<V> implements RQueue<V> {
 
     @Override
     public boolean containsAll(Collection<?> c) {
+        Objects.requireNonNull(c, "c");
         checkOpen();
         List<byte[]> payloads = new ArrayList<>(c.size());
         for (Object o : c) {
@@ -87,6 +89,7 @@ abstract class FaceView<V> extends AbstractQueue<V> implements RQueue<V> {
     /** Removes the earliest copy of {@code o} (in offer order, or due order for due elements); O(log n) per copy. */
     @Override
     public boolean remove(Object o) {
+        Objects.requireNonNull(o, "o");
         checkOpen();
         byte[] p = encodeOrNull(o);
         return p != null && store.find(scope, 1, true, List.of(p))[0] > 0;
@@ -95,6 +98,7 @@ abstract class FaceView<V> extends AbstractQueue<V> implements RQueue<V> {
     /** Removes every copy of every element of {@code c}. */
     @Override
     public boolean removeAll(Collection<?> c) {
+        Objects.requireNonNull(c, "c");
         checkOpen();
         List<byte[]> payloads = distinct(c);
         if (payloads.isEmpty()) {
@@ -111,6 +115,7 @@ abstract class FaceView<V> extends AbstractQueue<V> implements RQueue<V> {
     /** Removes every element not in {@code c}: a read of the scope, then one removal of the others (O(n)). */
     @Override
     public boolean retainAll(Collection<?> c) {
+        Objects.requireNonNull(c, "c");
         checkOpen();
         Map<Key, byte[]> keep = new LinkedHashMap<>();
         for (byte[] p : distinct(c)) {
@@ -224,19 +229,21 @@ abstract class FaceView<V> extends AbstractQueue<V> implements RQueue<V> {
      */
     abstract List<byte[]> take(int limit, boolean remove);
 
-    /** @return the value's payload, or null if it cannot be an element (another type) */
+    /**
+     * @return the value's payload, or null if it cannot be an element: of another type, or refused by the codec (so
+     *         no element equals it)
+     */
     @SuppressWarnings("unchecked")
     private byte[] encodeOrNull(Object o) {
         Objects.requireNonNull(o, "element");
         try {
             return support.encode((V) o);
-        } catch (ClassCastException e) {
+        } catch (ClassCastException | io.clockwork.queue.CodecException e) {
             return null;
         }
     }
 
     private List<byte[]> distinct(Collection<?> c) {
-        Objects.requireNonNull(c, "collection");
         Map<Key, byte[]> out = new LinkedHashMap<>();
         for (Object o : c) {
             byte[] p = encodeOrNull(o);

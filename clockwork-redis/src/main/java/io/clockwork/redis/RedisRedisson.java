@@ -101,11 +101,14 @@ public final class RedisRedisson implements RedissonClient {
     @Override
     @SuppressWarnings("unchecked")
     public <V> RBlockingQueue<V> getBlockingQueue(String name) {
+        Objects.requireNonNull(name, "name");
         return getBlockingQueue(name, (Codec<V>) (Codec<?>) ValueCodec.INSTANCE);
     }
 
     @Override
     public <V> RBlockingQueue<V> getBlockingQueue(String name, Codec<V> codec) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(codec, "codec");
         QueueSupport<V> support = new QueueSupport<>(QueueOptions.<V>builder().name(name).codec(codec).build());
         checkOpen();
         return new FaceBlockingQueue<>(this, store(name), support);
