@@ -100,6 +100,52 @@ class RedisRedissonIT {
     }
 
     @Test
+    void concurrentTakersGetEveryElementExactlyOnce() throws Exception {
+        int producers = 2;
+        int perProducer = 1000;
+        RBlockingQueue<String> destination = client.getBlockingQueue(name);
+        RDelayedQueue<String> delayed = client.getDelayedQueue(destination);
+        java.util.concurrent.ConcurrentHashMap<String, Integer> taken = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicInteger removedEarly = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(6);
+        try {
+            List<java.util.concurrent.Future<?>> work = new java.util.ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                int producer = p;
+                work.add(pool.submit(() -> {
+                    for (int i = 0; i < perProducer; i++) {
+                        String v = producer + "-" + i;
+                        delayed.offer(v, i % 50, TimeUnit.MILLISECONDS);
+                        if (i % 10 == 0 && delayed.remove(v)) { // taken early, or already due and in the destination
+                            removedEarly.incrementAndGet();
+                            taken.merge(v, 1, Integer::sum);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (int c = 0; c < 4; c++) {
+                work.add(pool.submit(() -> {
+                    String v;
+                    while ((v = destination.poll(2, TimeUnit.SECONDS)) != null) {
+                        taken.merge(v, 1, Integer::sum);
+                    }
+                    return null;
+                }));
+            }
+            for (var f : work) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(taken).hasSize(producers * perProducer);
+        assertThat(taken.values()).containsOnly(1);
+        assertThat(removedEarly.get()).isPositive();
+        assertThat(delayed.size() + destination.size()).isZero();
+    }
+
+    @Test
     void aDelayedQueueNeedsADelayAndADestroyedHandleRefusesUse() {
         RDelayedQueue<String> delayed = client.getDelayedQueue(client.getBlockingQueue(name));
         assertThatThrownBy(() -> delayed.offer("x")).isInstanceOf(UnsupportedOperationException.class);
