@@ -3,9 +3,9 @@
  *
  * <p>{@code io.clockwork.engine} is the engine and is not exported; users see {@code io.clockwork.time} (the
  * {@code Ticker} seam), {@code io.clockwork.timer} (the modern timer), one package per original's face
- * ({@code kafka}, {@code zookeeper}, {@code storm}) and {@code io.clockwork.queue} (the delayed-queue contract and its
- * in-process backend). {@code io.clockwork.queue.spi} holds what a queue backend needs and a user does not, and is
- * exported to the backends only.
+ * ({@code kafka}, {@code zookeeper}, {@code storm}, {@code redisson}) and {@code io.clockwork.queue} (the delayed-queue
+ * contract and its in-process backend). {@code io.clockwork.queue.spi} holds what a queue backend needs and a user
+ * does not, and is exported to the backends only.
  */
 @SuppressWarnings("module") // io.clockwork.redis is not on this module's path when it compiles
 module io.clockwork.core {
