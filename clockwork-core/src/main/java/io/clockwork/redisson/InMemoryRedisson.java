@@ -81,23 +81,6 @@ public final class InMemoryRedisson implements RedissonClient {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
-    public <V> RQueue<V> getQueue(String name) {
-        return getBlockingQueue(name, (Codec<V>) ValueCodec.INSTANCE);
-    }
-
-    @Override
-    public <V> RQueue<V> getQueue(String name, Codec<V> codec) {
-        return getBlockingQueue(name, codec);
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public <V> RBlockingQueue<V> getBlockingQueue(String name) {
-        return getBlockingQueue(name, (Codec<V>) ValueCodec.INSTANCE);
-    }
-
-    @Override
     public <V> RBlockingQueue<V> getBlockingQueue(String name, Codec<V> codec) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(codec, "codec");

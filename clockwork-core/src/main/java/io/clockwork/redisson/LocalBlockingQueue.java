@@ -85,26 +85,6 @@ final class LocalBlockingQueue<V> extends LocalQueueView<V> implements RBlocking
     }
 
     @Override
-    public int drainTo(Collection<? super V> c) {
-        return drainTo(c, Integer.MAX_VALUE);
-    }
-
-    @Override
-    public int drainTo(Collection<? super V> c, int maxElements) {
-        Objects.requireNonNull(c, "c");
-        if (c == this) {
-            throw new IllegalArgumentException("c is this queue: a queue cannot drain into itself");
-        }
-        if (maxElements <= 0) {
-            checkUsable();
-            return 0;
-        }
-        List<V> taken = poll(maxElements);
-        c.addAll(taken);
-        return taken.size();
-    }
-
-    @Override
     public String toString() {
         return "RBlockingQueue[" + store.name + "]";
     }

@@ -1,5 +1,8 @@
 package io.clockwork.redisson;
 
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 
 /**
@@ -16,4 +19,34 @@ import java.util.concurrent.BlockingQueue;
  * @param <V> the element type
  */
 public interface RBlockingQueue<V> extends RQueue<V>, BlockingQueue<V> {
+
+    /** The most elements one step of {@link #drainTo(Collection, int)} takes. */
+    int DRAIN_STEP = 1000;
+
+    @Override
+    default int drainTo(Collection<? super V> c) {
+        return drainTo(c, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Takes up to {@code maxElements} due elements, head first, into {@code c}, in steps of at most
+     * {@link #DRAIN_STEP} (each one {@link #poll(int)}).
+     */
+    @Override
+    default int drainTo(Collection<? super V> c, int maxElements) {
+        Objects.requireNonNull(c, "c");
+        if (c == this) {
+            throw new IllegalArgumentException("c is this queue: a queue cannot drain into itself");
+        }
+        int drained = 0;
+        while (drained < maxElements) {
+            List<V> taken = poll(Math.min(maxElements - drained, DRAIN_STEP));
+            if (taken.isEmpty()) {
+                break;
+            }
+            c.addAll(taken);
+            drained += taken.size();
+        }
+        return drained;
+    }
 }

@@ -2,6 +2,8 @@ package io.clockwork.redisson;
 
 import io.clockwork.queue.Codec;
 
+import java.util.Objects;
+
 /**
  * The entry point of the Redisson face: Redisson's {@code org.redisson.api.RedissonClient} methods for queues.
  * Thread-safe.
@@ -17,7 +19,9 @@ public interface RedissonClient extends AutoCloseable {
      * @param <V>  the element type
      * @return a handle to the queue, with {@link ValueCodec}
      */
-    <V> RQueue<V> getQueue(String name);
+    default <V> RQueue<V> getQueue(String name) {
+        return getBlockingQueue(name);
+    }
 
     /**
      * @param name  the queue's name
@@ -25,14 +29,20 @@ public interface RedissonClient extends AutoCloseable {
      * @param <V>   the element type
      * @return a handle to the queue
      */
-    <V> RQueue<V> getQueue(String name, Codec<V> codec);
+    default <V> RQueue<V> getQueue(String name, Codec<V> codec) {
+        return getBlockingQueue(name, codec);
+    }
 
     /**
      * @param name the queue's name
      * @param <V>  the element type
      * @return a handle to the queue, with {@link ValueCodec}
      */
-    <V> RBlockingQueue<V> getBlockingQueue(String name);
+    @SuppressWarnings("unchecked")
+    default <V> RBlockingQueue<V> getBlockingQueue(String name) {
+        Objects.requireNonNull(name, "name");
+        return getBlockingQueue(name, (Codec<V>) (Codec<?>) ValueCodec.INSTANCE);
+    }
 
     /**
      * @param name  the queue's name

@@ -85,30 +85,6 @@ final class FaceBlockingQueue<V> extends FaceView<V> implements RBlockingQueue<V
     }
 
     @Override
-    public int drainTo(Collection<? super V> c) {
-        return drainTo(c, Integer.MAX_VALUE);
-    }
-
-    @Override
-    public int drainTo(Collection<? super V> c, int maxElements) {
-        Objects.requireNonNull(c, "c");
-        if (c == this) {
-            throw new IllegalArgumentException("cannot drain a queue into itself");
-        }
-        checkOpen();
-        int drained = 0;
-        while (drained < maxElements) {
-            List<V> batch = decodeAll(take(Math.min(maxElements - drained, 1000), true));
-            if (batch.isEmpty()) {
-                break;
-            }
-            c.addAll(batch);
-            drained += batch.size();
-        }
-        return drained;
-    }
-
-    @Override
     List<byte[]> take(int limit, boolean remove) {
         return store.take(limit, false, remove).payloads();
     }

@@ -7,7 +7,6 @@ import io.clockwork.redisson.RBlockingQueue;
 import io.clockwork.redisson.RDelayedQueue;
 import io.clockwork.redisson.RQueue;
 import io.clockwork.redisson.RedissonClient;
-import io.clockwork.redisson.ValueCodec;
 import io.clockwork.time.Ticker;
 import io.lettuce.core.RedisURI;
 
@@ -86,23 +85,6 @@ public final class RedisRedisson implements RedissonClient {
             c.close();
             throw e;
         }
-    }
-
-    @Override
-    public <V> RQueue<V> getQueue(String name) {
-        return getBlockingQueue(name);
-    }
-
-    @Override
-    public <V> RQueue<V> getQueue(String name, Codec<V> codec) {
-        return getBlockingQueue(name, codec);
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public <V> RBlockingQueue<V> getBlockingQueue(String name) {
-        Objects.requireNonNull(name, "name");
-        return getBlockingQueue(name, (Codec<V>) (Codec<?>) ValueCodec.INSTANCE);
     }
 
     @Override
