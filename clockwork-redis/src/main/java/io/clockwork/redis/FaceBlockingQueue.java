@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
  * wake-up signal (pushed by an offer that is due now or before the previous head) for at most the time until the
  * next element falls due, as the server reports it, and re-checks at least every second, so a lost signal costs at
  * most that. Taking removes the element in the same script that finds it: two takers never get the same element.
+ * An element the codec cannot decode is taken all the same (at most once), and the take throws the
+ * {@link io.clockwork.queue.CodecException} that says so.
  *
  * @param <V> the element type
  */

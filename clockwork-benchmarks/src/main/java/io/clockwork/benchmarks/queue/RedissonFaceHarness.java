@@ -25,12 +25,13 @@ import java.util.concurrent.TimeUnit;
  * The Redisson face's value operations against Redisson's {@code RDelayedQueue} at a large backlog, on one
  * {@code redis-server}, in the same run: both queues are filled with {@code --pending} distinct 100-byte values due in
  * one day, then {@code contains(value)} and {@code remove(value)} are timed one call at a time for values at random
- * positions (each removal takes a value that is there). Redisson answers both with a Lua scan of its list; the face
- * looks the value up in its index. Reports the median and the worst call of each, the ratio of medians, the fill
+ * positions (each removal takes a value that is there). Redisson answers both with a Lua scan of its list that reads
+ * each position with {@code LINDEX} (so a call costs about n^2 / 4 list-node steps: minutes at a million, hence few
+ * calls); the face looks the value up in its index. Reports the median and the worst call of each, the ratio of medians, the fill
  * rate and {@code used_memory} per pending element. Not thread-safe; a {@code main}.
  *
  * <pre>{@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.queue.RedissonFaceHarness
- * [--pending 1000000] [--face-ops 2000] [--redisson-ops 20] [--fill-threads 8]}</pre>
+ * [--pending 1000000] [--face-ops 2000] [--redisson-ops 3] [--fill-threads 8]}</pre>
  */
 public final class RedissonFaceHarness {
 
@@ -39,7 +40,7 @@ public final class RedissonFaceHarness {
     static {
         DEFAULTS.put("pending", "1000000");
         DEFAULTS.put("face-ops", "2000");
-        DEFAULTS.put("redisson-ops", "20");
+        DEFAULTS.put("redisson-ops", "3");
         DEFAULTS.put("fill-threads", "8");
         DEFAULTS.put("redis-server", "redis-server");
         DEFAULTS.put("seed", "42");
@@ -71,6 +72,7 @@ public final class RedissonFaceHarness {
             double faceFill = fill(pending, opts.getInt("fill-threads"),
                     v -> faceDelayed.offer(v, 1, TimeUnit.DAYS), null);
             long faceBytes = (usedMemory(server) - before) / pending;
+            System.out.println("face: filled at " + Math.round(faceFill) + " offers/s, " + faceBytes + " B each");
             Stats faceContains = time(pending, opts.getInt("face-ops"), opts.getInt("seed"), faceDelayed::contains);
             Stats faceRemove = time(pending, opts.getInt("face-ops"), opts.getInt("seed") + 1, faceDelayed::remove);
             rows.add(row("Clockwork face", faceFill, faceBytes, faceContains, faceRemove));
@@ -86,6 +88,8 @@ public final class RedissonFaceHarness {
             double theirFill = fill(pending, opts.getInt("fill-threads"), null,
                     v -> theirs.offerAsync(v, 1, TimeUnit.DAYS).toCompletableFuture());
             long theirBytes = (usedMemory(server) - before) / pending;
+            System.out.println("redisson: filled at " + Math.round(theirFill) + " offers/s, " + theirBytes
+                    + " B each; timing " + opts.getInt("redisson-ops") + " calls of each operation (a scan each)");
             Stats theirContains = time(pending, opts.getInt("redisson-ops"), opts.getInt("seed"), theirs::contains);
             Stats theirRemove = time(pending, opts.getInt("redisson-ops"), opts.getInt("seed") + 1, theirs::remove);
             rows.add(row("Redisson RDelayedQueue", theirFill, theirBytes, theirContains, theirRemove));
