@@ -26,7 +26,7 @@
   Reply: {} if the scope was empty, else {payload}.
   Cost: O((1 + stale entries met) log n).
 ]]
--- include: keys, clock, keep, face
+-- include: keys, clock, face
 local now = now_ms()
 local m, p
 while not p do
@@ -56,10 +56,7 @@ local due = now
 if head[2] and tonumber(head[2]) <= now then
     due = tonumber(head[2]) - 1
 end
-local hex = string.format('%016x', redis.call('INCR', KEYS[13]))
-redis.call('ZADD', KEYS[11], due, hex .. hex)
-redis.call('HSET', KEYS[12], KEEP_FIELD, KEEP_VALUE, hex, 'D 0 ' .. hex .. ':' .. p)
-redis.call('ZADD', KEYS[15], 0, redis.sha1hex(p) .. hex .. hex)
+file_element(KEYS[11], KEYS[12], KEYS[13], nil, KEYS[15], p, due, now)
 if redis.call('LPUSH', KEYS[14], '1') > 1 then
     redis.call('LTRIM', KEYS[14], 0, 0)
 end

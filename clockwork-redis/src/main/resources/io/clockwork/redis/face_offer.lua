@@ -21,7 +21,7 @@
   Reply: {clientMustSignal}: 1 when a poller should be woken and SIGNAL is absent (never: partition 0 has it).
   Cost: O(log n).
 ]]
--- include: keys, clock, keep, wake, face
+-- include: keys, clock, wake, face
 local floor, ceil = now_floor_ceil()
 local head = redis.call('ZRANGE', PENDING, 0, 0, 'WITHSCORES')
 local head_due = nil
@@ -37,15 +37,7 @@ if ARGV[2] == 'first' then
 else
     due = due_at(tonumber(ARGV[2]), floor, ceil)
 end
-local hex = string.format('%016x', redis.call('INCR', SEQ))
-local m = hex .. hex
-local payload = ARGV[3]
-redis.call('ZADD', PENDING, due, m)
-redis.call('HSET', META, KEEP_FIELD, KEEP_VALUE, hex, 'D 0 ' .. hex .. ':' .. payload)
-if due > floor then
-    redis.call('ZADD', ORDER, 0, m)
-end
-redis.call('ZADD', VALUES, 0, redis.sha1hex(payload) .. m)
+file_element(PENDING, META, SEQ, ORDER, VALUES, ARGV[3], due, floor)
 if due <= floor or head_due == nil or due < head_due then
     return {wake()}
 end

@@ -29,20 +29,13 @@
          left the timeout set; remaining is what the three Redisson keys still hold (list entries counted once).
   Cost: O(batch log n).
 ]]
--- include: keys, clock, keep, wake, face
+-- include: keys, clock, wake, face
 local now = now_ms()
 local budget = tonumber(ARGV[2])
 local moved_due, moved_delayed, skipped = 0, 0, 0
 
 local function file(payload, due)
-    local hex = string.format('%016x', redis.call('INCR', SEQ))
-    local m = hex .. hex
-    redis.call('ZADD', PENDING, due, m)
-    redis.call('HSET', META, KEEP_FIELD, KEEP_VALUE, hex, 'D 0 ' .. hex .. ':' .. payload)
-    if due > now then
-        redis.call('ZADD', ORDER, 0, m)
-    end
-    redis.call('ZADD', VALUES, 0, redis.sha1hex(payload) .. m)
+    file_element(PENDING, META, SEQ, ORDER, VALUES, payload, due, now)
 end
 
 local function value_of(packed)
