@@ -97,6 +97,9 @@ public final class RedissonFaceHarness {
             redisson.shutdown();
 
             System.out.println();
+            System.out.println("Fill: the face with " + opts.getInt("fill-threads") + " threads, one offer in "
+                    + "flight each; Redisson with offerAsync, 100 in flight per thread.");
+            System.out.println();
             System.out.println("| queue @ " + pending + " pending | fill (offers/s) | used_memory / element "
                     + "| contains(value) median (max) | remove(value) median (max) |");
             System.out.println("|---|---:|---:|---:|---:|");
