@@ -15,8 +15,9 @@ import java.util.function.Consumer;
  * Publishing an entry with a CAS on a shared inbox stripe costs twice: on x86 a locked instruction first drains the
  * store buffer, which holds the stores that initialise the freshly allocated entry, so the CAS pays for the
  * allocation too; and under G1 a reference stored into a long-lived stripe array costs a second fence, in the
- * collector's write barrier. A lane needs neither: only its owning thread writes it, so a release store of its count publishes the entry. Likewise a
- * cancel counts itself with a plain store to the lane, where a {@code LongAdder} would cost a second CAS.
+ * collector's write barrier. A lane needs neither: only its owning thread writes it, so a release store of its count
+ * publishes the entry. Likewise a cancel counts itself with a plain store to the lane, where a {@code LongAdder} would
+ * cost a second CAS.
  *
  * <h2>Layout</h2>
  * A lane's entries go into chunks: arrays of {@value #CHUNK} slots whose last slot links to the next chunk. The

@@ -186,7 +186,8 @@ class MpscInboxTest {
             long lastCount = 0;
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
             while (taken < (long) producers * perProducer) {
-                assertThat(System.nanoTime()).as("all offers taken within a minute (lost entries?)").isLessThan(deadline);
+                assertThat(System.nanoTime()).as("all offers taken within a minute (lost entries?)")
+                        .isLessThan(deadline);
                 taken += inbox.drain(e -> { });
                 long count = inbox.offeredCount();
                 assertThat(count).as("count never goes back").isGreaterThanOrEqualTo(lastCount)

@@ -45,8 +45,8 @@ public abstract class TimerContract {
         /**
          * Stops the timer for good.
          *
-         * @return the handles' {@link Handle#underlying()} objects of the tasks that never ran, for a timer that returns
-         *         them; empty for one that documents dropping them
+         * @return the handles' {@link Handle#underlying()} objects of the tasks that never ran, for a timer that
+         *         returns them; empty for one that documents dropping them
          */
         Optional<Set<?>> stop();
     }

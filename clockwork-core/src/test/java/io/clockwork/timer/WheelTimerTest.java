@@ -233,7 +233,8 @@ class WheelTimerTest {
         assertThat(timer.stop()).isEmpty();
         assertThat(timer.pendingCount()).isZero();
         assertThatThrownBy(() -> timer.schedule(() -> { }, Duration.ofSeconds(1)))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("test-timer").hasMessageContaining("stopped");
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("test-timer")
+                .hasMessageContaining("stopped");
     }
 
     @Test

@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * Moves the elements of a live Redisson {@code RDelayedQueue} into a queue of the Redisson face ({@link RedisRedisson}),
- * keeping each element's due time and the delayed elements' offer order. Not thread-safe: one run at a time per
+ * Moves the elements of a live Redisson {@code RDelayedQueue} into a queue of the Redisson face
+ * ({@link RedisRedisson}), keeping each element's due time and the delayed elements' offer order. Not thread-safe: one run at a time per
  * queue (two runs on one queue stay correct, each element moving once, but report partial counts).
  *
  * <p>Redisson keeps a delayed queue of destination {@code NAME} in {@code redisson_delay_queue_timeout:{NAME}} (a

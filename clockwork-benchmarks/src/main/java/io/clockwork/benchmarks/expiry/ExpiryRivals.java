@@ -8,7 +8,10 @@ import java.util.List;
  */
 public final class ExpiryRivals {
 
-    /** Our ZooKeeper and Storm faces ({@code io.clockwork.zookeeper}, {@code io.clockwork.storm}), through their (boxed) methods. */
+    /**
+     * Our ZooKeeper and Storm faces ({@code io.clockwork.zookeeper}, {@code io.clockwork.storm}), through their (boxed)
+     * methods.
+     */
     public static final String CLOCKWORK = "clockwork";
     /** Our {@code ExpiryQueue} through its allocation-free primitives ({@code updateExpiry}, {@code removeExpiry}). */
     public static final String CLOCKWORK_PRIMITIVE = "clockwork-primitive";

@@ -27,8 +27,8 @@ import java.util.concurrent.TimeUnit;
  * one day, then {@code contains(value)} and {@code remove(value)} are timed one call at a time for values at random
  * positions (each removal takes a value that is there). Redisson answers both with a Lua scan of its list that reads
  * each position with {@code LINDEX} (so a call costs about n^2 / 4 list-node steps: minutes at a million, hence few
- * calls); the face looks the value up in its index. Reports the median and the worst call of each, the ratio of medians, the fill
- * rate and {@code used_memory} per pending element. Not thread-safe; a {@code main}.
+ * calls); the face looks the value up in its index. Reports the median and the worst call of each, the ratio of
+ * medians, the fill rate and {@code used_memory} per pending element. Not thread-safe; a {@code main}.
  *
  * <pre>{@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.queue.RedissonFaceHarness
  * [--pending 1000000] [--face-ops 2000] [--redisson-ops 3] [--fill-threads 8]}</pre>

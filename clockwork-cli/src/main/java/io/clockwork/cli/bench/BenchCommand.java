@@ -37,8 +37,8 @@ import picocli.CommandLine.Spec;
                     + "minutes per suite). The queue suite is a harness rather than JMH: it starts its own "
                     + "redis-server processes (redis-server must be on PATH) and runs RedisDelayedQueue against "
                     + "Redisson's RDelayedQueue on the same server (about 8 minutes; --quick: offer, delivery and "
-                    + "lateness, one short round each); --quick (1 fork, 1 x 500 ms warmup, 2 x 500 ms measurement) gives a first look in "
-                    + "under 2 minutes per suite."},
+                    + "lateness, one short round each); --quick (1 fork, 1 x 500 ms warmup, 2 x 500 ms measurement) "
+                    + "gives a first look in under 2 minutes per suite."},
         footer = {"", "Examples:", "  clockwork bench timer --quick", "  clockwork bench            (every suite)",
             "  clockwork bench timer --results jmh-result.json   (report an earlier run)"})
 public final class BenchCommand implements Callable<Integer> {
