@@ -5,6 +5,8 @@ import io.clockwork.queue.spi.Delay;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -165,6 +167,58 @@ public interface DelayedQueue<V> extends AutoCloseable {
      *                                  longer than {@link #MAX_ID_BYTES} UTF-8 bytes
      */
     boolean cancel(String id);
+
+    /**
+     * {@link #offer(Object, Duration)} without waiting for the backend, so that one thread can keep many offers in
+     * flight. Arguments are checked, and the value encoded, before this returns: a bad argument, a codec failure or a
+     * closed queue throws at once, as the blocking call does. The backend's failures (Redis unreachable after the
+     * configured retries) complete the stage exceptionally. The stage may complete on the backend's I/O thread: put
+     * continuations that block on an executor of your own ({@code thenApplyAsync(fn, executor)}).
+     *
+     * <p>This default runs the blocking call and returns a completed stage: right for a backend that never waits,
+     * such as {@link InMemoryDelayedQueue}.
+     *
+     * @param value the value
+     * @param delay how long until it is due; zero or negative: due now; at most {@link #MAX_DELAY}
+     * @return the stage of the new message's id
+     */
+    default CompletionStage<String> offerAsync(V value, Duration delay) {
+        return CompletableFuture.completedFuture(offer(value, delay));
+    }
+
+    /**
+     * {@link #offer(String, Object, Duration)} without waiting for the backend (see {@link #offerAsync(Object,
+     * Duration)}). A caller that retries a failed stage with the same id adds the message at most once.
+     *
+     * @param id    the message id
+     * @param value the value
+     * @param delay how long until it is due
+     * @return the stage of whether it was added (false: the id was already known)
+     */
+    default CompletionStage<Boolean> offerAsync(String id, V value, Duration delay) {
+        return CompletableFuture.completedFuture(offer(id, value, delay));
+    }
+
+    /**
+     * {@link #offerAll(List, Duration)} without waiting for the backend (see {@link #offerAsync(Object, Duration)}).
+     *
+     * @param values the values, at most {@link #MAX_BATCH}
+     * @param delay  how long until they are due
+     * @return the stage of the new messages' ids, in order
+     */
+    default CompletionStage<List<String>> offerAllAsync(List<? extends V> values, Duration delay) {
+        return CompletableFuture.completedFuture(offerAll(values, delay));
+    }
+
+    /**
+     * {@link #cancel(String)} without waiting for the backend (see {@link #offerAsync(Object, Duration)}).
+     *
+     * @param id the message id
+     * @return the stage of whether this call removed the message
+     */
+    default CompletionStage<Boolean> cancelAsync(String id) {
+        return CompletableFuture.completedFuture(cancel(id));
+    }
 
     /**
      * Moves a delayed or ready message to a new due time, measured from now.

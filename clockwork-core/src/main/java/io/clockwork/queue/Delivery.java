@@ -1,6 +1,8 @@
 package io.clockwork.queue;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * One delivery of a message to one consumer, in flight until acknowledged, rejected or timed out. Thread-safe.
@@ -37,4 +39,14 @@ public interface Delivery<V> {
      * @return true if this delivery still held the message
      */
     boolean nack(Duration retryDelay);
+
+    /**
+     * {@link #ack()} without waiting for the backend, as {@link DelayedQueue#offerAsync(Object, Duration)} describes;
+     * this default acks and returns a completed stage.
+     *
+     * @return the stage of whether this delivery still held the message and removed it
+     */
+    default CompletionStage<Boolean> ackAsync() {
+        return CompletableFuture.completedFuture(ack());
+    }
 }

@@ -28,6 +28,17 @@ final class QueueScripts {
     /** offer.lua's fresh flags: every id needs the dedup check / none does (see offer.lua). Also "no shared delay". */
     private static final byte[] CHECK_ALL = new byte[0];
     private static final byte[] FRESH_ALL = {'*'};
+    /**
+     * Where an async call whose first attempt failed is retried: off the connection's I/O thread, because retries
+     * sleep between attempts and may wait for a reconnect. A few daemon threads for the whole JVM, created when first
+     * needed, so an outage with thousands of calls in flight queues their retries instead of starting a thread each.
+     */
+    private static final java.util.concurrent.Executor RETRIES = java.util.concurrent.Executors.newFixedThreadPool(4,
+            r -> {
+                Thread t = new Thread(r, "clockwork-redis-retry");
+                t.setDaemon(true);
+                return t;
+            });
 
     /** A reply of {done 0/1, client must signal 0/1}: offer (alone), reschedule, nack, requeue. */
     record Flagged(boolean done, boolean mustSignal) {
@@ -326,6 +337,72 @@ final class QueueScripts {
     }
 
     /**
+     * {@link #offer} without waiting: completes on the connection's I/O thread when the group commit answers; if that
+     * attempt fails, the call is retried alone as the blocking path retries it, on {@link #RETRIES}.
+     */
+    CompletableFuture<Flagged> offerAsync(int p, String id, byte[] payload, Delay delay, boolean fresh) {
+        Call call = new Call(delay, fresh, arg(id), payload);
+        byte[][] alone = {maxAttemptsArg, arg(delay.millis()), CHECK_ALL, call.args[0], call.args[1]};
+        offers[p].submit(call);
+        return settled("offer", call, Script.OFFER, p, alone).thenApply(r -> Flagged.of(r.value()));
+    }
+
+    /** {@link #ack} without waiting, as {@link #offerAsync}. */
+    CompletableFuture<AckCode> ackAsync(int p, String id, long receipt) {
+        Call call = new Call(null, false, ackArgs(id, receipt));
+        byte[][] alone = {maxAttemptsArg, call.args[0], call.args[1]};
+        acks[p].submit(call);
+        return settled("ack", call, Script.ACK, p, alone).thenApply(r -> {
+            AckCode code = AckCode.of((Long) r.value().get(0));
+            return code == AckCode.GONE && r.uncertain() ? AckCode.DELETED : code;
+        });
+    }
+
+    /** {@link #cancel} without waiting, as {@link #offerAsync}. */
+    CompletableFuture<Boolean> cancelAsync(int p, String id) {
+        byte[][] args = {maxAttemptsArg, arg(id)};
+        CompletableFuture<Long> first;
+        try {
+            first = connections.commands().<Long>evalsha(Script.CANCEL.sha(), Script.CANCEL.output(),
+                    partitions.keys(p), args).toCompletableFuture();
+        } catch (RuntimeException e) {
+            first = CompletableFuture.failedFuture(e);
+        }
+        return settled("cancel", first, Script.CANCEL, p, args).thenApply(r -> r.value() == 1L);
+    }
+
+    /** {@link #offerAll} without waiting: completes when every partition's call has answered (or was retried). */
+    CompletableFuture<long[]> offerAllAsync(String[] ids, byte[][] payloads, Delay delay, boolean fresh,
+                                            Runnable signal) {
+        byte[] delayArg = arg(delay.millis());
+        byte[][] check = {maxAttemptsArg, delayArg, CHECK_ALL};
+        byte[][] head = fresh ? new byte[][] {maxAttemptsArg, delayArg, FRESH_ALL} : check;
+        Sent batch = sendAll("offerAll", Script.OFFER, ids.length, i -> ids[i], head, check,
+                i -> new byte[][] {arg(ids[i]), payloads[i]}, signal);
+        CompletableFuture<?>[] calls = batch.calls().stream().filter(java.util.Objects::nonNull)
+                .toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(calls).handle((r, e) -> e == null
+                ? CompletableFuture.completedFuture(collect(batch))
+                : CompletableFuture.supplyAsync(() -> collect(batch), RETRIES)).thenCompose(f -> f);
+    }
+
+    /**
+     * A call's reply: at once (on the thread that completed it) when its first attempt succeeded; else retried alone
+     * with {@code alone} by {@link ScriptRunner#runAfter} on {@link #RETRIES}, whose retries may sleep. The first
+     * attempt gets the command timeout as a blocking call does: a call still waiting then fails over to the retries
+     * (and a batched call not yet sent is never sent).
+     */
+    private <T> CompletableFuture<ScriptRunner.Reply<T>> settled(String operation, CompletableFuture<T> first,
+                                                                 Script script, int p, byte[][] alone) {
+        first.orTimeout(runner.timeoutNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        return first.handle((r, e) -> e == null
+                ? CompletableFuture.completedFuture(new ScriptRunner.Reply<>(r, false))
+                : CompletableFuture.supplyAsync(() -> runner.<T>runAfter(operation, runner.retryNanos(),
+                        () -> runner.await(first), script, partitions.keys(p), alone), RETRIES))
+                .thenCompose(f -> f);
+    }
+
+    /**
      * Runs a batch as one script call per partition, all sent before any reply is awaited.
      *
      * @param signal null if the script's reply has no "must signal" flag after the codes; else called per
@@ -334,6 +411,16 @@ final class QueueScripts {
      */
     private long[] perPartition(String operation, Script script, int n, IntFunction<String> idOf, byte[][] head,
                                 byte[][] retryHead, IntFunction<byte[][]> perMessage, Runnable signal) {
+        return collect(sendAll(operation, script, n, idOf, head, retryHead, perMessage, signal));
+    }
+
+    /** A batch's script calls, one per partition it touches, sent; {@link #collect} reads their replies. */
+    private record Sent(String operation, Script script, int n, int[][] members, byte[][][] args, byte[][] head,
+                        byte[][] retryHead, List<CompletableFuture<List<Object>>> calls, Runnable signal) {
+    }
+
+    private Sent sendAll(String operation, Script script, int n, IntFunction<String> idOf, byte[][] head,
+                         byte[][] retryHead, IntFunction<byte[][]> perMessage, Runnable signal) {
         int[][] members = partitions.group(n, idOf);
         int parts = members.length;
         byte[][][] args = new byte[parts][][];
@@ -356,7 +443,24 @@ final class QueueScripts {
             }
             sent.add(f);
         }
-        long[] codes = new long[n];
+        return new Sent(operation, script, n, members, args, head, retryHead, sent, signal);
+    }
+
+    /**
+     * Reads a sent batch's replies, retrying a failed partition alone as {@link ScriptRunner#runAfter} does; returns
+     * at once when every call has already answered.
+     */
+    private long[] collect(Sent batch) {
+        String operation = batch.operation();
+        Script script = batch.script();
+        int[][] members = batch.members();
+        byte[][][] args = batch.args();
+        byte[][] head = batch.head();
+        byte[][] retryHead = batch.retryHead();
+        List<CompletableFuture<List<Object>>> sent = batch.calls();
+        Runnable signal = batch.signal();
+        int parts = members.length;
+        long[] codes = new long[batch.n()];
         RedisQueueException failure = null;
         for (int p = 0; p < parts; p++) {
             CompletableFuture<List<Object>> f = sent.get(p);

@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A {@link DelayedQueue} kept in Redis (standalone or Cluster, 6.2+), shared by every client that opens a queue of
@@ -166,6 +168,60 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         support.checkId(id);
         byte[] payload = support.encode(value);
         return add(id, payload, support.delay(delay), false);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On Redis the offer joins its partition's group commit like a blocking one and the stage completes on the
+     * connection's I/O thread when the script answers; a failed attempt is retried as the blocking call is (within
+     * {@code retryOnConnectionLoss}, the id deduplicating a retry), on a retry thread.
+     */
+    @Override
+    public CompletionStage<String> offerAsync(V value, Duration delay) {
+        checkOpen();
+        byte[] payload = support.encode(value);
+        Delay d = support.delay(delay);
+        String id = idGenerator.next();
+        return addAsync(id, payload, d, true).thenApply(added -> id);
+    }
+
+    @Override
+    public CompletionStage<Boolean> offerAsync(String id, V value, Duration delay) {
+        checkOpen();
+        support.checkId(id);
+        byte[] payload = support.encode(value);
+        return addAsync(id, payload, support.delay(delay), false);
+    }
+
+    private CompletableFuture<Boolean> addAsync(String id, byte[] payload, Delay delay, boolean fresh) {
+        int p = partitions.of(id);
+        return scripts.offerAsync(p, id, payload, delay, fresh).thenApply(r -> {
+            partitions.offered(p);
+            return signalIfAsked(r);
+        });
+    }
+
+    @Override
+    public CompletionStage<List<String>> offerAllAsync(List<? extends V> values, Duration delay) {
+        checkOpen();
+        Objects.requireNonNull(values, "values");
+        Object[] given = values.toArray();
+        QueueSupport.checkBatch("values", given.length);
+        Delay d = support.delay(delay);
+        byte[][] payloads = encodeAll(given, "values");
+        String[] ids = new String[given.length];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = idGenerator.next();
+        }
+        return scripts.offerAllAsync(ids, payloads, d, true, signals::push).thenApply(codes -> List.of(ids));
+    }
+
+    @Override
+    public CompletionStage<Boolean> cancelAsync(String id) {
+        checkOpen();
+        support.checkId(id);
+        return scripts.cancelAsync(partitions.of(id), id);
     }
 
     private boolean add(String id, byte[] payload, Delay delay, boolean fresh) {
@@ -323,6 +379,11 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     boolean ack(int partition, String id, long receipt) {
         checkOpen();
         return scripts.ack(partition, id, receipt) == QueueScripts.AckCode.DELETED;
+    }
+
+    CompletionStage<Boolean> ackAsync(int partition, String id, long receipt) {
+        checkOpen();
+        return scripts.ackAsync(partition, id, receipt).thenApply(code -> code == QueueScripts.AckCode.DELETED);
     }
 
     boolean nack(int partition, String id, long receipt, Duration retryDelay) {

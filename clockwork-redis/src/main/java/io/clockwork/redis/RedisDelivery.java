@@ -3,6 +3,7 @@ package io.clockwork.redis;
 import io.clockwork.queue.Delivery;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 
 /**
  * One delivery from a {@link RedisDelayedQueue}: the message plus its receipt (the sequence number the poll script
@@ -46,6 +47,11 @@ final class RedisDelivery<V> implements Delivery<V> {
     @Override
     public boolean ack() {
         return queue.ack(partition, id, receipt);
+    }
+
+    @Override
+    public CompletionStage<Boolean> ackAsync() {
+        return queue.ackAsync(partition, id, receipt);
     }
 
     @Override

@@ -69,6 +69,11 @@ final class ScriptRunner {
         }
     }
 
+    /** @return how long one attempt waits for its reply, in nanoseconds */
+    long timeoutNanos() {
+        return timeoutNanos;
+    }
+
     /** @return how many times this runner sent {@code SCRIPT LOAD} */
     long loads() {
         return loads.sum();

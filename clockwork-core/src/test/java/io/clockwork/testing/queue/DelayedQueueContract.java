@@ -1033,4 +1033,88 @@ public abstract class DelayedQueueContract {
         assertThat(acked.get()).isEqualTo(total);
         assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
     }
+
+    // ---- async ----
+
+    /** Waits for an async call's result (a backend's own stages complete within its command timeout). */
+    private static <T> T result(java.util.concurrent.CompletionStage<T> stage) throws Exception {
+        return stage.toCompletableFuture().get(REAL_TIME_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    void offerAsyncAddsTheMessageAndCompletesWithItsId() throws Exception {
+        DelayedQueue<String> q = queue();
+        String id = result(q.offerAsync("a", Duration.ZERO));
+        Delivery<String> d = take(q);
+        assertThat(d.id()).isEqualTo(id);
+        assertThat(d.value()).isEqualTo("a");
+    }
+
+    @Test
+    void manyAsyncOffersInFlightFromOneThreadAreEachAddedOnce() throws Exception {
+        DelayedQueue<String> q = queue();
+        List<java.util.concurrent.CompletableFuture<String>> sent = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            sent.add(q.offerAsync("m" + i, Duration.ZERO).toCompletableFuture());
+        }
+        Set<String> ids = new HashSet<>();
+        for (var f : sent) {
+            ids.add(result(f));
+        }
+        assertThat(ids).hasSize(500);
+        Map<String, String> delivered = new LinkedHashMap<>();
+        for (Delivery<String> d : drain(q)) {
+            assertThat(delivered.put(d.id(), d.value())).as("delivered once: %s", d.id()).isNull();
+        }
+        assertThat(delivered.keySet()).isEqualTo(ids);
+    }
+
+    @Test
+    void offerAsyncWithAKnownIdCompletesFalseAndChangesNothing() throws Exception {
+        DelayedQueue<String> q = queue();
+        assertThat(result(q.offerAsync("order-1", "first", FAR))).isTrue();
+        assertThat(result(q.offerAsync("order-1", "second", Duration.ZERO))).isFalse();
+        assertThat(q.poll(Duration.ZERO)).as("the first offer's delay stands").isNull();
+        assertThat(countsOf(q)).isEqualTo(counts(1, 0, 0, 0));
+    }
+
+    @Test
+    void offerAllAsyncAddsEveryValueInOrder() throws Exception {
+        DelayedQueue<String> q = queue();
+        List<String> ids = result(q.offerAllAsync(List.of("a", "b", "c"), Duration.ZERO));
+        assertThat(ids).hasSize(3).doesNotHaveDuplicates();
+        List<Delivery<String>> got = drain(q);
+        assertThat(values(got)).containsExactlyInAnyOrder("a", "b", "c");
+        assertThat(got.stream().map(Delivery::id).toList()).containsExactlyInAnyOrderElementsOf(ids);
+    }
+
+    @Test
+    void cancelAsyncCompletesWithWhetherThisCallRemovedTheMessage() throws Exception {
+        DelayedQueue<String> q = queue();
+        String id = q.offer("a", FAR);
+        assertThat(result(q.cancelAsync(id))).isTrue();
+        assertThat(result(q.cancelAsync(id))).isFalse();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+    }
+
+    @Test
+    void ackAsyncRemovesTheMessageOnceAndAStaleReceiptCompletesFalse() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer("a", Duration.ZERO);
+        Delivery<String> d = take(q);
+        assertThat(result(d.ackAsync())).isTrue();
+        assertThat(result(d.ackAsync())).isFalse();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+    }
+
+    @Test
+    void asyncCallsCheckTheirArgumentsAndTheQueueBeforeReturning() {
+        DelayedQueue<String> q = queue();
+        assertThatThrownBy(() -> q.offerAsync(null, Duration.ZERO)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.offerAsync("a", null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.offerAsync("", "a", Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> q.cancelAsync(null)).isInstanceOf(NullPointerException.class);
+        q.close();
+        assertThatThrownBy(() -> q.offerAsync("a", Duration.ZERO)).isInstanceOf(IllegalStateException.class);
+    }
 }
