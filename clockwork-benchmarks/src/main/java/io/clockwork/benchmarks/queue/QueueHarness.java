@@ -61,7 +61,8 @@ public final class QueueHarness {
     static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
 
     static {
-        DEFAULTS.put("scenarios", "offer,delivery,offer-batch,delivery-batch,lateness,backlog,cluster,cluster-batch");
+        DEFAULTS.put("scenarios",
+                "offer,delivery,offer-batch,offer-async,delivery-batch,lateness,backlog,cluster,cluster-batch");
         DEFAULTS.put("rounds", "5");
         DEFAULTS.put("warmup", "2");
         DEFAULTS.put("seconds", "5");
@@ -167,6 +168,9 @@ public final class QueueHarness {
         if (scenarios.contains("offer-batch")) {
             offer(true);
         }
+        if (scenarios.contains("offer-async")) {
+            offerAsync();
+        }
         if (scenarios.contains("delivery-batch")) {
             delivery(true);
         }
@@ -270,6 +274,36 @@ public final class QueueHarness {
         throughputTable(scenario, "offers/s", results, true);
         results.forEach((rival, l) -> headline(batch ? "offerBatch" : "offer", rival, "thrpt", median(l, true),
                 "ops/s"));
+        addProfile(scenario, results, true);
+    }
+
+    /** Scenario 1c: each producer thread keeps a batch's worth of asynchronous one-message offers in flight. */
+    private void offerAsync() throws Exception {
+        String scenario = "offer-async";
+        System.out.println("# " + scenario);
+        Map<String, List<Window>> results = new LinkedHashMap<>();
+        for (int r = 0; r < i("rounds"); r++) {
+            for (String rival : order(r)) {
+                flush(main);
+                try (QueueRival q = create(rival, "offer")) {
+                    apis.put(scenario + "/" + rival, i("batch") + " x `offerAsync(value, delay)` in flight per "
+                            + "thread, then wait for all");
+                    Workload w = new Workload(q, i("offer-producers"), 0, HOUR_MS, HOUR_MS, 0, 0, 1000)
+                            .batch(i("batch")).async();
+                    w.start();
+                    Window win = measure(w, List.of(main), true);
+                    w.stop();
+                    results.computeIfAbsent(rival, k -> new ArrayList<>()).add(win);
+                    System.out.println("  round " + r + " " + rival + ": " + fmt(win.offeredPerSec) + " offers/s");
+                }
+            }
+        }
+        flush(main);
+        line("### 1c. Offer throughput, async API (" + i("offer-producers") + " producer threads, " + i("batch")
+                + " one-message async offers in flight per thread, delay 1 h)");
+        line("");
+        throughputTable(scenario, "offers/s", results, true);
+        results.forEach((rival, l) -> headline("offerAsync", rival, "thrpt", median(l, true), "ops/s"));
         addProfile(scenario, results, true);
     }
 

@@ -48,6 +48,12 @@ abstract class QueueRival implements AutoCloseable {
      */
     abstract void offerBatch(List<String> values, long delayMs);
 
+    /**
+     * Offers values due after {@code delayMs} one asynchronous call each, all in flight together; returns when the
+     * server has them all.
+     */
+    abstract void offerAsync(List<String> values, long delayMs);
+
     /** Takes up to {@code max} due values with the queue's batch API, waiting up to about {@code waitMs}. */
     abstract List<String> takeBatch(int max, long waitMs) throws InterruptedException;
 
@@ -125,6 +131,16 @@ abstract class QueueRival implements AutoCloseable {
         }
 
         @Override
+        void offerAsync(List<String> values, long delayMs) {
+            Duration delay = Duration.ofMillis(delayMs);
+            List<CompletableFuture<String>> sent = new ArrayList<>(values.size());
+            for (String v : values) {
+                sent.add(queue.offerAsync(v, delay).toCompletableFuture());
+            }
+            CompletableFuture.allOf(sent.toArray(new CompletableFuture[0])).join();
+        }
+
+        @Override
         List<String> takeBatch(int max, long waitMs) throws InterruptedException {
             List<Delivery<String>> got = queue.poll(max, Duration.ofMillis(waitMs));
             if (got.isEmpty()) {
@@ -187,6 +203,11 @@ abstract class QueueRival implements AutoCloseable {
                 sent.add(delayed.offerAsync(v, delayMs, TimeUnit.MILLISECONDS).toCompletableFuture());
             }
             CompletableFuture.allOf(sent.toArray(new CompletableFuture[0])).join();
+        }
+
+        @Override
+        void offerAsync(List<String> values, long delayMs) {
+            offerBatch(values, delayMs);
         }
 
         @Override

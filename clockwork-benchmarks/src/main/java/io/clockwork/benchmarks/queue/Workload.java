@@ -29,6 +29,7 @@ final class Workload {
     private final double ratePerSecond;
     private final long takeWaitMs;
     private int batch = 1;
+    private boolean async;
 
     final LongAdder offered = new LongAdder();
     final LongAdder taken = new LongAdder();
@@ -82,6 +83,12 @@ final class Workload {
         return this;
     }
 
+    /** Makes producers offer each batch as that many asynchronous offers in flight together. Call before start. */
+    Workload async() {
+        this.async = true;
+        return this;
+    }
+
     void start() {
         startNanos = System.nanoTime();
         for (int i = 0; i < consumers; i++) {
@@ -131,7 +138,11 @@ final class Workload {
             if (batch > 1) {
                 String due = Long.toString(t0 + TimeUnit.MILLISECONDS.toNanos(delayMs));
                 try {
-                    rival.offerBatch(java.util.Collections.nCopies(batch, due), delayMs);
+                    if (async) {
+                        rival.offerAsync(java.util.Collections.nCopies(batch, due), delayMs);
+                    } else {
+                        rival.offerBatch(java.util.Collections.nCopies(batch, due), delayMs);
+                    }
                     offered.add(batch);
                 } catch (RuntimeException e) {
                     failed(e);
