@@ -308,6 +308,15 @@ public interface DelayedQueue<V> extends AutoCloseable {
     String name();
 
     /**
+     * @return how long a delivery stays in flight before its message is delivered again (the {@code visibilityTimeout}
+     *         option): what a consumer's lease lasts, and what a worker's heartbeat keeps extending
+     */
+    Duration visibilityTimeout();
+
+    /** @return how many deliveries a message is allowed before it goes to the dead letters (the option) */
+    int maxAttempts();
+
+    /**
      * Closes the queue: blocked polls return null promptly, later calls throw {@link IllegalStateException}.
      * Messages stay where they are (in a shared backend, for other clients). Idempotent.
      */

@@ -438,6 +438,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             dead.remove(m);
             m.attempts = 0;
             m.reason = null;
+            m.lastError = null;
             schedule(m, 0L, now);
             return true;
         } finally {
@@ -466,6 +467,16 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public String name() {
         return settings.name();
+    }
+
+    @Override
+    public Duration visibilityTimeout() {
+        return settings.options().visibilityTimeout();
+    }
+
+    @Override
+    public int maxAttempts() {
+        return settings.options().maxAttempts();
     }
 
     @Override
@@ -555,7 +566,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             inFlight--;
             // The token stays: until someone else takes the message, its last holder may still ack it late.
             if (m.attempts >= settings.options().maxAttempts()) {
-                kill(m, maxAttemptsReason());
+                kill(m, m.lastError != null ? m.lastError : maxAttemptsReason());
             } else {
                 m.due = m.deadline();
                 m.sequence = ++sequence;
@@ -685,7 +696,10 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         int attempts;
         /** The delivery that may still ack or nack this message; 0 if none. */
         long token;
+        /** Why it died, while dead. */
         String reason;
+        /** The last error a consumer recorded with a nack, reported as the reason if it dies of its attempts. */
+        String lastError;
 
         Message(String id, Object payload) {
             this.id = id;
@@ -751,7 +765,17 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         @Override
         public boolean nack(Duration retryDelay) {
             Objects.requireNonNull(retryDelay, "retryDelay");
-            long delayNanos = settings.delay(retryDelay).nanos();
+            return nack(settings.delay(retryDelay).nanos(), null);
+        }
+
+        @Override
+        public boolean nack(Duration retryDelay, String reason) {
+            Objects.requireNonNull(retryDelay, "retryDelay");
+            String error = QueueSupport.reason(reason);
+            return nack(settings.delay(retryDelay).nanos(), error);
+        }
+
+        private boolean nack(long delayNanos, String error) {
             lock.lock();
             try {
                 checkOpen();
@@ -761,11 +785,83 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                 }
                 detach(message);
                 message.token = 0;
+                if (error != null) {
+                    message.lastError = error;
+                }
                 if (message.attempts >= settings.options().maxAttempts()) {
-                    kill(message, maxAttemptsReason() + ", last attempt nacked");
+                    kill(message, message.lastError != null ? message.lastError
+                            : maxAttemptsReason() + ", last attempt nacked");
                 } else {
                     schedule(message, delayNanos, now);
                 }
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /**
+         * {@inheritDoc}
+         *
+         * <p>In-process a delivery whose timeout passed holds its message until someone takes it again; extending it
+         * then puts the message back in flight for this delivery.
+         */
+        @Override
+        public boolean extend(Duration timeout) {
+            long nanos = QueueSupport.checkVisibility(timeout).toNanos();
+            lock.lock();
+            try {
+                checkOpen();
+                long now = advance();
+                if (!holds()) {
+                    return false;
+                }
+                if (message.state == State.READY) {
+                    ready.remove(message);
+                    message.state = State.IN_FLIGHT;
+                    inFlight++;
+                } else {
+                    visibility.remove(message);
+                }
+                message.deadline(saturatedAdd(visibility.elapsed(now), nanos));
+                visibility.schedule(message);
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public boolean release() {
+            lock.lock();
+            try {
+                checkOpen();
+                long now = advance();
+                if (!holds()) {
+                    return false;
+                }
+                detach(message);
+                message.token = 0;
+                message.attempts--; // this delivery does not count
+                schedule(message, 0L, now);
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public boolean deadLetter(String reason) {
+            String r = QueueSupport.reason(reason);
+            lock.lock();
+            try {
+                checkOpen();
+                advance();
+                if (!holds()) {
+                    return false;
+                }
+                detach(message);
+                kill(message, r);
                 return true;
             } finally {
                 lock.unlock();

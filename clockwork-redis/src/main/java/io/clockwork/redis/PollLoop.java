@@ -224,7 +224,7 @@ final class PollLoop<V> {
                 reason = e.getMessage();
             }
         }
-        scripts.kill(p, id, receipt, reason);
+        scripts.kill("poll", p, id, receipt, reason);
         return null;
     }
 

@@ -105,9 +105,10 @@ final class QueueScripts {
     }
 
     /**
-     * A message as poll.lua hands it over: its META value {@code D <attempts> <seq in hex>:<payload>} (see
-     * include/meta.lua), read into the delivery's attempt (attempts + 1: attempts counts the deliveries before this
-     * scheduling), receipt (the sequence) and payload.
+     * A message as poll.lua hands it over: its META value {@code D <attempts> <seq in hex>:<payload>}, or
+     * {@code D <attempts> <seq in hex>!<n>!<last error>:<payload>} (see include/meta.lua), read into the delivery's
+     * attempt (attempts + 1: attempts counts the deliveries before this scheduling), receipt (the sequence) and
+     * payload.
      */
     record Taken(int attempt, long receipt, byte[] payload) {
         static Taken parse(byte[] v) {
@@ -117,10 +118,17 @@ final class QueueScripts {
                 attempts = Math.addExact(Math.multiplyExact(attempts, 10), digit(v, i, 10));
             }
             long seq = 0;
-            for (i++; i < v.length && v[i] != ':'; i++) {
+            for (i++; i < v.length && v[i] != ':' && v[i] != '!'; i++) {
                 seq = (seq << 4) | digit(v, i, 16);
             }
-            if (v.length < 4 || v[1] != ' ' || i >= v.length) {
+            if (i < v.length && v[i] == '!') {
+                int errorBytes = 0;
+                for (i++; i < v.length && v[i] != '!'; i++) {
+                    errorBytes = Math.addExact(Math.multiplyExact(errorBytes, 10), digit(v, i, 10));
+                }
+                i += 1 + errorBytes; // past the second '!' and the error, to the ':'
+            }
+            if (v.length < 4 || v[1] != ' ' || i >= v.length || v[i] != ':') {
                 throw notMeta(v);
             }
             return new Taken(attempts + 1, seq, Arrays.copyOfRange(v, i + 1, v.length));
@@ -247,11 +255,27 @@ final class QueueScripts {
         return Polled.of(r);
     }
 
-    /** @return whether the message was buried (this delivery still held it) */
-    boolean kill(int p, String id, long receipt, String reason) {
-        Long r = runner.run("poll", Script.KILL, partitions.keys(p), maxAttemptsArg, arg(id), arg(receipt),
+    /**
+     * @param operation what the caller does, for errors: {@code poll} (an undecodable payload) or {@code deadLetter}
+     * @return whether the message was buried (this delivery still held it)
+     */
+    boolean kill(String operation, int p, String id, long receipt, String reason) {
+        Long r = runner.run(operation, Script.KILL, partitions.keys(p), maxAttemptsArg, arg(id), arg(receipt),
                 arg(reason));
         return r == 1L;
+    }
+
+    /** @return whether this delivery still holds its message, now until the server's clock plus visibilityMs */
+    boolean extend(int p, String id, long receipt, long visibilityMs) {
+        Long r = runner.run("extend", Script.EXTEND, partitions.keys(p), maxAttemptsArg, arg(id), arg(receipt),
+                arg(visibilityMs));
+        return r == 1L;
+    }
+
+    /** Hands a delivery's message back, due now, its attempts unchanged. */
+    Flagged release(int p, String id, long receipt) {
+        return Flagged.of(runner.run("release", Script.RELEASE, partitions.keys(p), maxAttemptsArg, arg(id),
+                arg(receipt)));
     }
 
     boolean cancel(int p, String id) {
@@ -264,9 +288,12 @@ final class QueueScripts {
                 arg(delay.millis())));
     }
 
-    Flagged nack(int p, String id, long receipt, Delay retryDelay) {
-        return Flagged.of(runner.run("nack", Script.NACK, partitions.keys(p), maxAttemptsArg, arg(id), arg(receipt),
-                arg(retryDelay.millis())));
+    /** @param error the last error to record, or null to keep the one recorded (if any) */
+    Flagged nack(int p, String id, long receipt, Delay retryDelay, String error) {
+        byte[][] args = error == null
+                ? new byte[][] {maxAttemptsArg, arg(id), arg(receipt), arg(retryDelay.millis())}
+                : new byte[][] {maxAttemptsArg, arg(id), arg(receipt), arg(retryDelay.millis()), arg(error)};
+        return Flagged.of(runner.run("nack", Script.NACK, partitions.keys(p), args));
     }
 
     Flagged requeueDead(int p, String id) {

@@ -386,10 +386,28 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return scripts.ackAsync(partition, id, receipt).thenApply(code -> code == QueueScripts.AckCode.DELETED);
     }
 
-    boolean nack(int partition, String id, long receipt, Duration retryDelay) {
+    /** @param error the last error to record (bounded), or null to keep the one recorded */
+    boolean nack(int partition, String id, long receipt, Duration retryDelay, String error) {
         checkOpen();
         Delay d = support.delay(retryDelay);
-        return signalIfAsked(scripts.nack(partition, id, receipt, d));
+        return signalIfAsked(scripts.nack(partition, id, receipt, d, error));
+    }
+
+    boolean extend(int partition, String id, long receipt, Duration visibility) {
+        QueueSupport.checkVisibility(visibility);
+        checkOpen();
+        return scripts.extend(partition, id, receipt, visibility.toMillis());
+    }
+
+    boolean release(int partition, String id, long receipt) {
+        checkOpen();
+        return signalIfAsked(scripts.release(partition, id, receipt));
+    }
+
+    /** @param reason the reason, bounded */
+    boolean deadLetter(int partition, String id, long receipt, String reason) {
+        checkOpen();
+        return scripts.kill("deadLetter", partition, id, receipt, reason);
     }
 
     /**
@@ -474,6 +492,16 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public String name() {
         return support.name();
+    }
+
+    @Override
+    public Duration visibilityTimeout() {
+        return support.options().visibilityTimeout();
+    }
+
+    @Override
+    public int maxAttempts() {
+        return support.options().maxAttempts();
     }
 
     /** @return the partition count in use: the one stored with the queue (see {@link RedisQueueBuilder#partitions}) */

@@ -1,13 +1,16 @@
 package io.clockwork.redis;
 
 import io.clockwork.queue.Delivery;
+import io.clockwork.queue.spi.QueueSupport;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 
 /**
  * One delivery from a {@link RedisDelayedQueue}: the message plus its receipt (the sequence number the poll script
- * gave this delivery). Immutable and thread-safe; ack and nack are checked against the receipt by the scripts.
+ * gave this delivery). Immutable and thread-safe; ack, nack, extend, release and deadLetter are checked against the
+ * receipt by the scripts.
  *
  * @param <V> the value type
  */
@@ -56,7 +59,29 @@ final class RedisDelivery<V> implements Delivery<V> {
 
     @Override
     public boolean nack(Duration retryDelay) {
-        return queue.nack(partition, id, receipt, retryDelay);
+        Objects.requireNonNull(retryDelay, "retryDelay");
+        return queue.nack(partition, id, receipt, retryDelay, null);
+    }
+
+    @Override
+    public boolean nack(Duration retryDelay, String reason) {
+        Objects.requireNonNull(retryDelay, "retryDelay");
+        return queue.nack(partition, id, receipt, retryDelay, QueueSupport.reason(reason));
+    }
+
+    @Override
+    public boolean extend(Duration visibility) {
+        return queue.extend(partition, id, receipt, visibility);
+    }
+
+    @Override
+    public boolean release() {
+        return queue.release(partition, id, receipt);
+    }
+
+    @Override
+    public boolean deadLetter(String reason) {
+        return queue.deadLetter(partition, id, receipt, QueueSupport.reason(reason));
     }
 
     RedisDelayedQueue<V> queue() {

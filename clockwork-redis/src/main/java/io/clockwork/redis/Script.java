@@ -43,6 +43,8 @@ enum Script {
     ACK("ack", ScriptOutputType.MULTI),
     NACK("nack", ScriptOutputType.MULTI),
     KILL("kill", ScriptOutputType.INTEGER),
+    EXTEND("extend", ScriptOutputType.INTEGER),
+    RELEASE("release", ScriptOutputType.MULTI),
     STATS("stats", ScriptOutputType.MULTI),
     DEAD_LIST("dead_list", ScriptOutputType.MULTI),
     DEAD_REQUEUE("dead_requeue", ScriptOutputType.MULTI),

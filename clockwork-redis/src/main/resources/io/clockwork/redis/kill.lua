@@ -1,12 +1,13 @@
 --[[
-  kill: buries a delivered message the client could not decode, if this delivery still holds it (its member
-  <receipt><id> is in INFLIGHT). A message whose state was evicted is counted lost instead.
+  kill: buries a delivered message with a reason, if this delivery still holds it (its member <receipt><id> is in
+  INFLIGHT): a consumer's dead-letter call, or a payload the client could not decode. The delivery counts as an
+  attempt. A message whose state was evicted is counted lost instead.
 
   KEYS[1] pending   ZSET   not used
   KEYS[2] inflight  ZSET   the delivery's member is removed
   KEYS[3] dead      ZSET   the message is buried into it
   KEYS[4] meta      HASH   read and rewritten
-  KEYS[5] reason    HASH   written: the codec's error
+  KEYS[5] reason    HASH   written: the reason
   KEYS[6] seq       STRING incremented: the dead letter's sequence
   KEYS[7] lost      STRING incremented if the message's state was evicted
   KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
@@ -14,7 +15,7 @@
   ARGV[1]           maxAttempts (not used)
   ARGV[2]           id
   ARGV[3]           receipt: the delivery's sequence, in decimal
-  ARGV[4]           reason: why it dies
+  ARGV[4]           reason: why it dies (a consumer's at most 1,024 chars, bounded by the client)
 
   Reply: 1 if buried, 0 if this delivery no longer holds the message (or its state was evicted).
   Cost: O(log n).

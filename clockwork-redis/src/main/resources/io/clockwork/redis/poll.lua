@@ -28,8 +28,8 @@
          taken is k, the number of messages taken; nextEventMs the ms until the partition's next event (a due message
          or an expiring delivery; -1 if none), only when k < n, else -1; clientMustSignal 1 when more is ready than
          taken and SIGNAL is in another slot; lost how many messages this call dropped; then per message taken its
-         member <seq><id> and its META value "D <attempts> <seq>:<payload>", from which the client reads the
-         delivery's attempt (attempts + 1), receipt (seq) and payload.
+         member <seq><id> and its META value "D <attempts> <seq><tail>" (see meta.lua), from which the client
+         reads the delivery's attempt (attempts + 1), receipt (seq) and payload.
   Cost: O((n + sweep limit) log n); commands besides the sweep: TIME, ZRANGEBYSCORE, and if any is due one
         ZREMRANGEBYRANK (the k taken are the first k by rank), one HMGET and one ZADD for all of them.
 ]]

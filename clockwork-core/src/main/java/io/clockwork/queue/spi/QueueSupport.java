@@ -1,6 +1,7 @@
 package io.clockwork.queue.spi;
 
 import io.clockwork.queue.CodecException;
+import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.QueueOptions;
 import java.time.Duration;
@@ -159,6 +160,61 @@ public final class QueueSupport<V> {
             throw new CodecException(options.codec() + " decoded a payload of " + bytes.length + " bytes to null", null);
         }
         return value;
+    }
+
+    /**
+     * Checks the visibility of {@code Delivery.extend}: the range of the queue's {@code visibilityTimeout}.
+     *
+     * @param visibility how long a delivery stays in flight from now
+     * @return {@code visibility}
+     * @throws NullPointerException     if null
+     * @throws IllegalArgumentException if outside [{@link QueueOptions#MIN_VISIBILITY_TIMEOUT},
+     *                                  {@link QueueOptions#MAX_VISIBILITY_TIMEOUT}] (the message names
+     *                                  {@code visibility})
+     */
+    public static Duration checkVisibility(Duration visibility) {
+        Objects.requireNonNull(visibility, "visibility");
+        if (visibility.compareTo(QueueOptions.MIN_VISIBILITY_TIMEOUT) < 0
+                || visibility.compareTo(QueueOptions.MAX_VISIBILITY_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("visibility must be in [" + QueueOptions.MIN_VISIBILITY_TIMEOUT + ", "
+                    + QueueOptions.MAX_VISIBILITY_TIMEOUT + "] like visibilityTimeout, was " + visibility);
+        }
+        return visibility;
+    }
+
+    /**
+     * Bounds a reason a consumer gives (a dead letter's reason, a last error): at most
+     * {@link DeadLetter#MAX_REASON_LENGTH} chars, a longer one cut (never inside a surrogate pair) and ended with
+     * {@link DeadLetter#TRUNCATED}; an unpaired surrogate becomes {@code '?'}, as Redis would store it, so that every
+     * backend keeps the same text.
+     *
+     * @param reason the reason
+     * @return the bounded reason
+     * @throws NullPointerException if null (named {@code reason})
+     */
+    public static String reason(String reason) {
+        Objects.requireNonNull(reason, "reason");
+        String r = reason;
+        if (r.length() > DeadLetter.MAX_REASON_LENGTH) {
+            int keep = DeadLetter.MAX_REASON_LENGTH - DeadLetter.TRUNCATED.length();
+            if (Character.isHighSurrogate(r.charAt(keep - 1))) {
+                keep--;
+            }
+            r = r.substring(0, keep) + DeadLetter.TRUNCATED;
+        }
+        if (Utf8.encodedLength(r) < 0) {
+            StringBuilder sb = new StringBuilder(r.length());
+            for (int i = 0; i < r.length(); i++) {
+                char c = r.charAt(i);
+                if (Character.isHighSurrogate(c) && i + 1 < r.length() && Character.isLowSurrogate(r.charAt(i + 1))) {
+                    sb.append(c).append(r.charAt(++i));
+                } else {
+                    sb.append(Character.isSurrogate(c) ? '?' : c);
+                }
+            }
+            r = sb.toString();
+        }
+        return r;
     }
 
     /** @return the error for use after close */

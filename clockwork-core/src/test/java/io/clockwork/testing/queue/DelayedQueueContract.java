@@ -443,6 +443,193 @@ public abstract class DelayedQueueContract {
         assertThat(letter.reason()).contains("maxAttempts");
     }
 
+    // ---- what a worker needs of a delivery: extend, release, dead-letter, nack with a reason ----
+
+    @Test
+    void extendKeepsADeliveryInFlightPastItsVisibilityTimeout() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(LATER));
+        String id = q.offer("long job", Duration.ZERO);
+        Delivery<String> d = take(q);
+        assertThat(d.extend(Duration.ofSeconds(30))).isTrue();
+        passTime(LATER.multipliedBy(2));
+        assertThat(q.poll(Duration.ZERO)).as("not redelivered while extended").isNull();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 1, 0));
+        assertThat(d.extend(LATER)).as("extended again").isTrue();
+        assertThat(d.ack()).isTrue();
+        assertThat(q.offer(id, "again", Duration.ZERO)).as("acked: the id is free").isTrue();
+    }
+
+    @Test
+    void extendCanShortenALeaseAndFailsOnceTheLeaseIsLost() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(FAR));
+        q.offer("v", Duration.ZERO);
+        Delivery<String> first = take(q);
+        assertThat(first.extend(Duration.ofMillis(1))).isTrue();
+        passTime(SOON);
+        Delivery<String> second = take(q);
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(first.extend(FAR)).as("timed out and redelivered: the lease is lost").isFalse();
+        assertThat(second.extend(FAR)).isTrue();
+        passTime(SOON);
+        assertThat(q.poll(Duration.ZERO)).as("the first extend changed nothing").isNull();
+        assertThat(second.ack()).isTrue();
+        assertThat(second.extend(FAR)).as("after ack").isFalse();
+
+        q.offer("w", Duration.ZERO);
+        Delivery<String> nacked = take(q);
+        nacked.nack(FAR);
+        assertThat(nacked.extend(FAR)).as("after nack").isFalse();
+        String cancelled = q.offer("x", Duration.ZERO);
+        Delivery<String> d = take(q);
+        q.cancel(cancelled);
+        assertThat(d.extend(FAR)).as("after cancel").isFalse();
+        assertThat(countsOf(q)).isEqualTo(counts(1, 0, 0, 0));
+    }
+
+    @Test
+    void releaseMakesTheMessagePollableAtOnceWithItsAttemptUnchanged() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(FAR));
+        String id = q.offer("prefetched", Duration.ZERO);
+        Delivery<String> d = take(q);
+        assertThat(d.attempt()).isOne();
+        assertThat(d.release()).isTrue();
+        assertThat(d.release()).as("second release").isFalse();
+        assertThat(d.ack()).as("ack after release").isFalse();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 1, 0, 0));
+
+        Delivery<String> again = take(q);
+        assertThat(again.id()).isEqualTo(id);
+        assertThat(again.value()).isEqualTo("prefetched");
+        assertThat(again.attempt()).as("a released delivery does not count").isOne();
+        again.nack(Duration.ZERO);
+        Delivery<String> third = take(q);
+        assertThat(third.attempt()).isEqualTo(2);
+        assertThat(third.release()).isTrue();
+        assertThat(take(q).attempt()).isEqualTo(2);
+    }
+
+    @Test
+    void deadLetterBuriesTheMessageWithTheReasonCutToItsLimit() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(5));
+        String id = q.offer("bad order", Duration.ZERO);
+        Delivery<String> d = take(q);
+        assertThat(d.deadLetter("invalid order: no customer")).isTrue();
+        assertThat(d.deadLetter("again")).as("second").isFalse();
+        assertThat(d.ack()).as("ack after deadLetter").isFalse();
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 1));
+        DeadLetter letter = q.deadLetters(1).get(0);
+        assertThat(letter.id()).isEqualTo(id);
+        assertThat(letter.attempts()).as("the delivery counts").isOne();
+        assertThat(letter.reason()).isEqualTo("invalid order: no customer");
+
+        String longId = q.offer("verbose", Duration.ZERO);
+        take(q).deadLetter("x".repeat(5000));
+        DeadLetter cut = q.deadLetters(10).stream().filter(l -> l.id().equals(longId)).findFirst().orElseThrow();
+        assertThat(cut.reason()).hasSize(DeadLetter.MAX_REASON_LENGTH).startsWith("xxxx")
+                .endsWith(DeadLetter.TRUNCATED);
+        assertThat(q.requeueDead(id)).isTrue();
+        assertThat(take(q).attempt()).isOne();
+    }
+
+    @Test
+    void nackReasonIsTheDeadLettersReasonWhenAttemptsRunOut() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(2).visibilityTimeout(LATER));
+        // ':' and '!' in value and reasons: both must survive however the backend stores the last error.
+        String id = q.offer("a:b!c", Duration.ZERO);
+        Delivery<String> first = take(q);
+        assertThat(first.nack(Duration.ZERO, "java.io.IOException: 3!x:y")).isTrue();
+        assertThat(first.nack(Duration.ZERO, "again")).as("stale").isFalse();
+        Delivery<String> last = take(q);
+        assertThat(last.value()).isEqualTo("a:b!c");
+        assertThat(last.attempt()).isEqualTo(2);
+        assertThat(last.nack(Duration.ZERO, "java.lang.IllegalStateException: still broken")).isTrue();
+        DeadLetter letter = q.deadLetters(1).get(0);
+        assertThat(letter.id()).isEqualTo(id);
+        assertThat(letter.payload()).isEqualTo("a:b!c".getBytes(StandardCharsets.UTF_8));
+        assertThat(letter.reason()).isEqualTo("java.lang.IllegalStateException: still broken");
+
+        // A plain nack keeps the recorded error, and a visibility timeout that uses up the attempts reports it.
+        q.purgeDead();
+        String timedOut = q.offer("slow", Duration.ZERO);
+        take(q).nack(Duration.ZERO, "java.util.concurrent.TimeoutException: upstream");
+        take(q); // attempt 2, never acked
+        passTime(LATER);
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        DeadLetter expired = q.deadLetters(1).get(0);
+        assertThat(expired.id()).isEqualTo(timedOut);
+        assertThat(expired.reason()).isEqualTo("java.util.concurrent.TimeoutException: upstream");
+
+        // Requeued, a message starts without an error: its next death is for its attempts alone.
+        assertThat(q.requeueDead(timedOut)).isTrue();
+        take(q).nack(Duration.ZERO);
+        take(q).nack(Duration.ZERO);
+        assertThat(q.deadLetters(1).get(0).reason()).contains("maxAttempts");
+    }
+
+    @Test
+    void plainNackKeepsTheRecordedErrorAndLongErrorsAreCut() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(3));
+        String id = q.offer("v", Duration.ZERO);
+        take(q).nack(Duration.ZERO, "e".repeat(3000));
+        take(q).nack(Duration.ZERO);
+        Delivery<String> last = take(q);
+        assertThat(last.value()).isEqualTo("v");
+        last.nack(Duration.ZERO);
+        DeadLetter letter = q.deadLetters(1).get(0);
+        assertThat(letter.id()).isEqualTo(id);
+        assertThat(letter.attempts()).isEqualTo(3);
+        assertThat(letter.reason()).hasSize(DeadLetter.MAX_REASON_LENGTH).startsWith("eee")
+                .endsWith(DeadLetter.TRUNCATED);
+    }
+
+    @Test
+    void staleReceiptsChangeNothing() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(FAR));
+        q.offer("v", Duration.ZERO);
+        Delivery<String> acked = take(q);
+        assertThat(acked.ack()).isTrue();
+        assertThat(acked.extend(FAR)).isFalse();
+        assertThat(acked.release()).isFalse();
+        assertThat(acked.deadLetter("r")).isFalse();
+        assertThat(acked.nack(Duration.ZERO, "r")).isFalse();
+
+        q.offer("w", Duration.ZERO);
+        Delivery<String> released = take(q);
+        released.release();
+        Delivery<String> holder = take(q);
+        assertThat(released.extend(FAR)).isFalse();
+        assertThat(released.deadLetter("r")).isFalse();
+        assertThat(released.nack(Duration.ZERO, "r")).isFalse();
+        assertThat(released.release()).isFalse();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 1, 0));
+        assertThat(holder.ack()).isTrue();
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+    }
+
+    @Test
+    void badArgumentsOfTheDeliveryAreRejectedByName() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(FAR));
+        q.offer("v", Duration.ZERO);
+        Delivery<String> d = take(q);
+        assertThatThrownBy(() -> d.extend(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("visibility");
+        assertThatThrownBy(() -> d.extend(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("visibility");
+        assertThatThrownBy(() -> d.extend(QueueOptions.MAX_VISIBILITY_TIMEOUT.plusMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("visibility");
+        assertThatThrownBy(() -> d.deadLetter(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("reason");
+        assertThatThrownBy(() -> d.nack(null, "r")).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("retryDelay");
+        assertThatThrownBy(() -> d.nack(Duration.ZERO, null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("reason");
+        assertThatThrownBy(() -> d.nack(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("retryDelay");
+        assertThat(countsOf(q)).as("nothing changed").isEqualTo(counts(0, 0, 1, 0));
+        assertThat(d.ack()).isTrue();
+    }
+
     @Test
     void requeuedDeadLetterIsDeliveredAgainFromAttemptOne() throws Exception {
         DelayedQueue<String> q = queue(b -> b.maxAttempts(1));

@@ -36,6 +36,8 @@ final class DelayedQueueModel {
         long token;
         /** When its visibility timeout passes, while in flight. */
         long visibleAgainAt;
+        /** When its lease was last set (a poll or an extend), in the order of such calls. */
+        long leaseOrder;
 
         Message(String id, String value) {
             this.id = id;
@@ -61,6 +63,7 @@ final class DelayedQueueModel {
     private long now;
     private long sequence;
     private long tokens;
+    private long leases;
 
     DelayedQueueModel(long visibilityTimeoutMs, int maxAttempts) {
         this.visibilityTimeoutMs = visibilityTimeoutMs;
@@ -131,6 +134,7 @@ final class DelayedQueueModel {
             m.attempts++;
             m.token = ++tokens;
             m.visibleAgainAt = now + visibilityTimeoutMs;
+            m.leaseOrder = ++leases;
         }
         return taken;
     }
@@ -160,6 +164,40 @@ final class DelayedQueueModel {
         return true;
     }
 
+    /** @return true if the delivery still held its message, which is now ready again with its attempts unchanged */
+    boolean release(String id, long token) {
+        Message m = holder(id, token);
+        if (m == null) {
+            return false;
+        }
+        m.token = 0;
+        m.attempts--;
+        schedule(m, 0L);
+        return true;
+    }
+
+    /** @return true if the delivery still held its message, which is now dead */
+    boolean deadLetter(String id, long token) {
+        Message m = holder(id, token);
+        if (m == null) {
+            return false;
+        }
+        kill(m);
+        return true;
+    }
+
+    /** @return true if the delivery still held its message, which is now in flight until now + visibility */
+    boolean extend(String id, long token, long visibilityMs) {
+        Message m = holder(id, token);
+        if (m == null) {
+            return false;
+        }
+        m.state = State.IN_FLIGHT;
+        m.visibleAgainAt = now + visibilityMs;
+        m.leaseOrder = ++leases;
+        return true;
+    }
+
     /** The message a delivery still holds: in flight for it, or timed out and not yet taken by anyone else. */
     private Message holder(String id, long token) {
         Message m = byId.get(id);
@@ -176,7 +214,7 @@ final class DelayedQueueModel {
     /**
      * Lets time pass: delayed messages that fall due become ready (keeping their place), and in-flight messages
      * whose visibility timeout passes become ready again behind what is already ready, or dead after their last
-     * attempt; those that time out together do so in the order they were delivered.
+     * attempt; those that time out together do so in the order their leases were set (delivered or extended).
      */
     void advance(long ms) {
         now += ms;
@@ -187,7 +225,7 @@ final class DelayedQueueModel {
         }
         List<Message> timedOut = byId.values().stream()
                 .filter(m -> m.state == State.IN_FLIGHT && m.visibleAgainAt <= now)
-                .sorted(Comparator.<Message>comparingLong(m -> m.visibleAgainAt).thenComparingLong(m -> m.token))
+                .sorted(Comparator.<Message>comparingLong(m -> m.visibleAgainAt).thenComparingLong(m -> m.leaseOrder))
                 .toList();
         for (Message m : timedOut) {
             if (m.attempts >= maxAttempts) {

@@ -89,6 +89,9 @@ public abstract class DelayedQueueModelCheck {
                 .withAction(4, new Poll())
                 .withAction(3, new Ack())
                 .withAction(3, new Nack())
+                .withAction(1, new Release())
+                .withAction(1, new DeadLetterAction())
+                .withAction(2, new Extend())
                 .withMaxTransformations(maxActions);
         return timeOnTicker ? chains.withAction(3, new PassTime()) : chains;
     }
@@ -351,6 +354,58 @@ public abstract class DelayedQueueModelCheck {
                         Delivery<String> d = run.deliveries.get(i);
                         assertThat(d.nack(Duration.ofMillis(delay))).as("nack of %s", d)
                                 .isEqualTo(run.model.nack(d.id(), run.tokens.get(i), delay));
+                    }));
+        }
+    }
+
+    private static final class Release implements Action.Dependent<Run> {
+        @Override
+        public boolean precondition(Run run) {
+            return !run.deliveries.isEmpty();
+        }
+
+        @Override
+        public Arbitrary<Transformer<Run>> transformer(Run state) {
+            return recentDeliveries(state).map(i ->
+                    Transformer.mutate("release delivery " + i, run -> {
+                        Delivery<String> d = run.deliveries.get(i);
+                        assertThat(d.release()).as("release of %s", d)
+                                .isEqualTo(run.model.release(d.id(), run.tokens.get(i)));
+                    }));
+        }
+    }
+
+    private static final class DeadLetterAction implements Action.Dependent<Run> {
+        @Override
+        public boolean precondition(Run run) {
+            return !run.deliveries.isEmpty();
+        }
+
+        @Override
+        public Arbitrary<Transformer<Run>> transformer(Run state) {
+            return recentDeliveries(state).map(i ->
+                    Transformer.mutate("dead-letter delivery " + i, run -> {
+                        Delivery<String> d = run.deliveries.get(i);
+                        assertThat(d.deadLetter("model")).as("deadLetter of %s", d)
+                                .isEqualTo(run.model.deadLetter(d.id(), run.tokens.get(i)));
+                    }));
+        }
+    }
+
+    private final class Extend implements Action.Dependent<Run> {
+        @Override
+        public boolean precondition(Run run) {
+            return !run.deliveries.isEmpty();
+        }
+
+        @Override
+        public Arbitrary<Transformer<Run>> transformer(Run state) {
+            Arbitrary<Long> visibilities = timeOnTicker ? Arbitraries.of(1L, 10L, 30L, 60L) : Arbitraries.of(HOUR_MS);
+            return Combinators.combine(recentDeliveries(state), visibilities)
+                    .as((i, ms) -> Transformer.mutate("extend delivery " + i + " by " + ms + " ms", run -> {
+                        Delivery<String> d = run.deliveries.get(i);
+                        assertThat(d.extend(Duration.ofMillis(ms))).as("extend of %s", d)
+                                .isEqualTo(run.model.extend(d.id(), run.tokens.get(i), ms));
                     }));
         }
     }

@@ -53,7 +53,12 @@ local function payload_of(m)
         lose()
         return nil
     end
-    return string.sub(v, string.find(v, ':', 1, true) + 1)
+    local at = string.find(v, '[:!]')
+    if string.byte(v, at) == 33 then -- '!': a last error recorded by a plain consumer's nack precedes the payload
+        local n, from = string.match(v, '^!(%d+)!()', at)
+        at = from + tonumber(n)
+    end
+    return string.sub(v, at + 1)
 end
 
 -- Removes element m, whose payload is p (nil if unknown), from every key.

@@ -1,13 +1,16 @@
 --[[
-  meta: a message's state, one META value per message: "<state> <attempts> <seq as 16 hex digits>:<payload>".
-  state is D (live: scheduled while its member <seq><id> is in PENDING, in flight while it is in INFLIGHT) or X
-  (dead, its member in DEAD); attempts counts the deliveries before this scheduling, so a delivery in flight is
-  attempt attempts + 1; seq is the member's prefix (so the member is seq .. id, no formatting) and the delivery's
-  receipt. A poll changes no META value: only where the member is changes.
+  meta: a message's state, one META value per message: "<state> <attempts> <seq as 16 hex digits><tail>", where the
+  tail is ":<payload>", or "!<n>!<error>:<payload>" for a live message whose consumer recorded its last error (n
+  bytes; a nack with a reason). state is D (live: scheduled while its member <seq><id> is in PENDING, in flight while
+  it is in INFLIGHT) or X (dead, its member in DEAD; a dead message's tail has no error: it is its reason);
+  attempts counts the deliveries before this scheduling, so a delivery in flight is attempt attempts + 1; seq is
+  the member's prefix (so the member is seq .. id, no formatting) and the delivery's receipt. A poll changes no
+  META value: only where the member is changes. The last error lives and dies with the META value, so an ack or a
+  cancel costs nothing more for it.
 ]]
 -- include: keys
 
--- Returns state, attempts, seq (a number) and tail (':' .. payload) of a message; nil if it has no META value.
+-- Returns state, attempts, seq (a number) and tail (see above) of a message; nil if it has no META value.
 local function get_meta(id)
     local v = redis.call('HGET', META, id)
     if not v then
@@ -22,4 +25,19 @@ local function set_meta(id, state, attempts, seq, tail)
     local hex = string.format('%016x', seq)
     redis.call('HSET', META, id, state .. ' ' .. attempts .. ' ' .. hex .. tail)
     return hex .. id
+end
+
+-- Splits a tail into the last error it records (nil if none) and ':' .. payload.
+local function split_error(tail)
+    if string.byte(tail, 1) ~= 33 then -- not '!'
+        return nil, tail
+    end
+    local n, at = string.match(tail, '^!(%d+)!()')
+    n = tonumber(n)
+    return string.sub(tail, at, at + n - 1), string.sub(tail, at + n)
+end
+
+-- A tail recording err as the last error, before ':' .. payload (a tail without an error).
+local function with_error(err, plain)
+    return '!' .. #err .. '!' .. err .. plain
 end

@@ -13,9 +13,11 @@ local function schedule(id, attempts, due, now, tail)
     return due <= now or head[2] == nil or due < tonumber(head[2])
 end
 
--- Puts a message in DEAD at `now`, with why it died.
-local function bury(id, attempts, reason, now, tail)
+-- Puts a message in DEAD at `now`, with why it died: `reason`, or if that is nil the last error its tail records,
+-- or else `otherwise`. The dead message's tail keeps only the payload.
+local function bury(id, attempts, reason, now, tail, otherwise)
+    local err, plain = split_error(tail)
     local seq = redis.call('INCR', SEQ)
-    redis.call('ZADD', DEAD, now, set_meta(id, 'X', attempts, seq, tail))
-    redis.call('HSET', REASON, id, reason)
+    redis.call('ZADD', DEAD, now, set_meta(id, 'X', attempts, seq, plain))
+    redis.call('HSET', REASON, id, reason or err or otherwise)
 end

@@ -1,6 +1,7 @@
 --[[
   sweep: returns in-flight messages whose visibility deadline passed to PENDING (due at that deadline), or buries
-  them once they have had MAX_ATTEMPTS deliveries. At most `limit` per call, so a call stays O(limit log n).
+  them once they have had MAX_ATTEMPTS deliveries (the reason: their last recorded error, or the attempts count).
+  At most `limit` per call, so a call stays O(limit log n).
 ]]
 -- include: keys, member, meta, lost, attempts, schedule
 
@@ -16,7 +17,7 @@ local function sweep(now, limit)
         else
             attempts = attempts + 1 -- the delivery that expired
             if attempts >= MAX_ATTEMPTS then
-                bury(id, attempts, max_attempts_reason(), now, tail)
+                bury(id, attempts, nil, now, tail, max_attempts_reason())
             else
                 schedule(id, attempts, tonumber(expired[i + 1]), now, tail)
             end

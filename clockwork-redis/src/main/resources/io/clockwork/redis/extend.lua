@@ -1,0 +1,29 @@
+--[[
+  extend: moves a delivery's visibility deadline to now + visibility, if the delivery still holds its message (its
+  member <receipt><id> is in INFLIGHT, even past its deadline until a sweep returns it): a consumer's heartbeat for
+  work that outlasts the visibility timeout. Nothing else changes.
+
+  KEYS[1] pending   ZSET   not used
+  KEYS[2] inflight  ZSET   the delivery's member gets its new deadline
+  KEYS[3] dead      ZSET   not used
+  KEYS[4] meta      HASH   not used
+  KEYS[5] reason    HASH   not used
+  KEYS[6] seq       STRING not used
+  KEYS[7] lost      STRING not used
+  KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
+
+  ARGV[1]           maxAttempts (not used)
+  ARGV[2]           id
+  ARGV[3]           receipt: the delivery's sequence, in decimal
+  ARGV[4]           visibility ms: the new deadline is the server's clock plus this
+
+  Reply: 1 if the delivery holds its message until the new deadline, 0 if it no longer holds it (nothing changed).
+  Cost: O(log n); commands: ZMSCORE, TIME, ZADD XX.
+]]
+-- include: keys, clock, member
+local m = member(tonumber(ARGV[3]), ARGV[2])
+if not redis.call('ZMSCORE', INFLIGHT, m)[1] then -- ZMSCORE, as ack.lua: no further ACL rule
+    return 0
+end
+redis.call('ZADD', INFLIGHT, 'XX', now_ms() + tonumber(ARGV[4]), m)
+return 1

@@ -1,0 +1,39 @@
+--[[
+  release: hands a delivered message back at once, if this delivery still holds it (its member <receipt><id> is in
+  INFLIGHT): it is scheduled due now under a new sequence, its attempts unchanged (the delivery does not count), and
+  a poller is woken. A consumer's delivery that was never worked on, e.g. a prefetched one at shutdown. A message
+  whose state was evicted is counted lost and not held.
+
+  KEYS[1] pending   ZSET   the message is scheduled into it, due now
+  KEYS[2] inflight  ZSET   the delivery's member is removed
+  KEYS[3] dead      ZSET   not used
+  KEYS[4] meta      HASH   read and rewritten
+  KEYS[5] reason    HASH   not used
+  KEYS[6] seq       STRING incremented: the new sequence
+  KEYS[7] lost      STRING incremented if the message's state was evicted
+  KEYS[8] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
+
+  ARGV[1]           maxAttempts (not used)
+  ARGV[2]           id
+  ARGV[3]           receipt: the delivery's sequence, in decimal
+
+  Reply: {held 0/1, clientMustSignal 0/1}: clientMustSignal is 1 when a poller should wake and SIGNAL is in another
+         slot.
+  Cost: O(log n).
+]]
+-- include: keys, clock, member, meta, lost, schedule, wake
+local id = ARGV[2]
+local receipt = tonumber(ARGV[3])
+if redis.call('ZREM', INFLIGHT, member(receipt, id)) == 0 then
+    return {0, 0}
+end
+local _, attempts, seq, tail = get_meta(id)
+if seq ~= receipt then
+    lose()
+    return {0, 0}
+end
+local now = now_ms()
+if schedule(id, attempts, now, now, tail) then
+    return {1, wake()}
+end
+return {1, 0}
