@@ -1,0 +1,82 @@
+package io.clockwork.queue;
+
+import io.clockwork.testing.queue.WorkerContract;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The {@link WorkerContract} on {@link InMemoryDelayedQueue}s (system clock), plus the worker's argument checks. */
+class InMemoryWorkerTest extends WorkerContract {
+
+    private static final AtomicInteger NAMES = new AtomicInteger();
+
+    private final List<DelayedQueue<?>> queues = new ArrayList<>();
+
+    @Override
+    protected <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options) {
+        InMemoryDelayedQueue.Builder<V> b = InMemoryDelayedQueue.<V>builder()
+                .name("worker-" + NAMES.incrementAndGet()).codec(codec);
+        options.accept(b);
+        InMemoryDelayedQueue<V> q = b.build();
+        queues.add(q);
+        return q;
+    }
+
+    @Override
+    protected DelayedQueue<String> otherClientOf(DelayedQueue<String> queue) {
+        return queue; // in process, the queue is its only client
+    }
+
+    @Override
+    protected void closeQueues() {
+        queues.forEach(DelayedQueue::close);
+    }
+
+    @Test
+    void builderRejectsBadOptionsByName() {
+        DelayedQueue<String> q = newQueue(Codec.string(), b -> { });
+        JobHandler<String> h = job -> { };
+        assertThatThrownBy(() -> Worker.builder(null, h)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("queue");
+        assertThatThrownBy(() -> Worker.builder(q, null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("handler");
+        assertThatThrownBy(() -> Worker.builder(q, h).concurrency(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("concurrency");
+        assertThatThrownBy(() -> Worker.builder(q, h).prefetch(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("prefetch");
+        assertThatThrownBy(() -> Worker.builder(q, h).prefetch(DelayedQueue.MAX_BATCH + 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("prefetch");
+        assertThatThrownBy(() -> Worker.builder(q, h).pollWait(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pollWait");
+        assertThatThrownBy(() -> Worker.builder(q, h).concurrency(2).concurrency(3))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("concurrency");
+        assertThatThrownBy(() -> Worker.builder(q, h).retryPolicy(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("retryPolicy");
+        assertThatThrownBy(() -> Worker.builder(q, h).listener(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("listener");
+    }
+
+    @Test
+    void shutdownIsIdempotentAndReturnsTheFirstResult() throws Exception {
+        DelayedQueue<String> q = newQueue(Codec.string(), b -> { });
+        Worker<String> w = start(Worker.builder(q, job -> { }).pollWait(Duration.ofMillis(50)));
+        WorkerShutdown first = w.shutdown(Duration.ofSeconds(1));
+        assertThat(first).isEqualTo(new WorkerShutdown(0, 0, 0, 0));
+        assertThat(w.shutdown(Duration.ZERO)).isSameAs(first);
+        w.close();
+    }
+
+    @Test
+    void theRecordedErrorIsTheClassAndTheMessage() {
+        assertThat(Worker.describe(new IllegalStateException("boom")))
+                .isEqualTo("java.lang.IllegalStateException: boom");
+        assertThat(Worker.describe(new NullPointerException())).isEqualTo("java.lang.NullPointerException");
+    }
+}
