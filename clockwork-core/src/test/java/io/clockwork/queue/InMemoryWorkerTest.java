@@ -1,11 +1,17 @@
 package io.clockwork.queue;
 
+import io.clockwork.testing.Await;
 import io.clockwork.testing.queue.WorkerContract;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -61,6 +67,48 @@ class InMemoryWorkerTest extends WorkerContract {
                 .hasMessageContaining("retryPolicy");
         assertThatThrownBy(() -> Worker.builder(q, h).listener(null)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("listener");
+    }
+
+    @Test
+    void withoutPrefetchTheWorkerHoldsOneMessagePerHandler() throws Exception {
+        DelayedQueue<String> q = newQueue(Codec.string(), b -> { });
+        for (int i = 0; i < 5; i++) {
+            q.offer("v" + i, Duration.ZERO);
+        }
+        CountDownLatch finish = new CountDownLatch(1);
+        Worker<String> w = start(Worker.builder(q, job -> finish.await()).concurrency(2));
+        Await.until("two running", Await.DEFAULT_LIMIT, () -> w.running() == 2);
+        assertThat(w.held()).isEqualTo(2);
+        assertThat(q.stats().ready()).isEqualTo(3);
+        finish.countDown();
+        Await.until("all handled", Await.DEFAULT_LIMIT, () -> q.stats().total() == 0);
+    }
+
+    @Test
+    void aCallersExecutorRunsTheHandlersWithinTheConcurrencyLimit() throws Exception {
+        DelayedQueue<String> q = newQueue(Codec.string(), b -> { });
+        for (int i = 0; i < 200; i++) {
+            q.offer("v" + i, Duration.ZERO);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            AtomicInteger now = new AtomicInteger();
+            AtomicInteger most = new AtomicInteger();
+            AtomicInteger done = new AtomicInteger();
+            Set<String> threads = ConcurrentHashMap.newKeySet();
+            start(Worker.builder(q, job -> {
+                most.accumulateAndGet(now.incrementAndGet(), Math::max);
+                threads.add(Thread.currentThread().getName());
+                Thread.sleep(1);
+                now.decrementAndGet();
+                done.incrementAndGet();
+            }).concurrency(3).prefetch(10).executor(pool));
+            Await.until("all handled", Await.DEFAULT_LIMIT, () -> done.get() == 200 && q.stats().total() == 0);
+            assertThat(most.get()).isBetween(1, 3);
+            assertThat(threads).allSatisfy(t -> assertThat(t).startsWith("pool-"));
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
