@@ -1,7 +1,9 @@
 package io.clockwork.queue;
 
 import io.clockwork.testing.Await;
+import io.clockwork.testing.queue.FlakyQueue;
 import io.clockwork.testing.queue.WorkerContract;
+import io.clockwork.time.ManualTicker;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -109,6 +111,42 @@ class InMemoryWorkerTest extends WorkerContract {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void theHeartbeatFollowsTheTickerItIsGiven() throws Exception {
+        ManualTicker ticker = new ManualTicker();
+        InMemoryDelayedQueue<String> inner = InMemoryDelayedQueue.<String>builder().name("ticker-worker")
+                .codec(Codec.string()).ticker(ticker).visibilityTimeout(Duration.ofSeconds(30)).build();
+        queues.add(inner);
+        FlakyQueue<String> q = new FlakyQueue<>(inner);
+        q.offer("long", "v", Duration.ZERO);
+        CountDownLatch finish = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        AtomicInteger acked = new AtomicInteger();
+        Worker<String> w = start(Worker.builder(q, job -> {
+            runs.incrementAndGet();
+            finish.await();
+        }).ticker(ticker).listener(new WorkerListener<>() {
+            @Override
+            public void acked(Job<String> job) {
+                acked.incrementAndGet();
+            }
+        }));
+        Await.until("running", Await.DEFAULT_LIMIT, () -> w.running() == 1);
+        // Two minutes of ticker time, four visibility timeouts, in steps of a third of one: each step's extend
+        // happens before the next step, so the message never times out.
+        for (int step = 1; step <= 12; step++) {
+            ticker.advance(Duration.ofSeconds(10));
+            int expected = step;
+            Await.until("extend " + step, Await.DEFAULT_LIMIT, () -> q.extendCalls() == expected);
+            assertThat(inner.stats().inFlight()).isOne();
+            assertThat(inner.stats().ready()).isZero();
+        }
+        finish.countDown();
+        Await.until("acked", Await.DEFAULT_LIMIT, () -> acked.get() == 1);
+        assertThat(runs.get()).isOne();
+        assertThat(inner.stats().total()).isZero();
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link DelayedQueue} that passes every call to another until told to fail: then each consumer call (poll, ack,
@@ -21,6 +22,7 @@ import java.util.Map;
 public final class FlakyQueue<V> implements DelayedQueue<V> {
 
     private final DelayedQueue<V> queue;
+    private final AtomicInteger extendCalls = new AtomicInteger();
     private volatile boolean failing;
 
     /** @param queue the queue that does the work */
@@ -31,6 +33,11 @@ public final class FlakyQueue<V> implements DelayedQueue<V> {
     /** @param failing whether consumer calls throw from now on */
     public void failing(boolean failing) {
         this.failing = failing;
+    }
+
+    /** @return how many times a delivery's extend was called and passed on */
+    public int extendCalls() {
+        return extendCalls.get();
     }
 
     private void check(String operation) {
@@ -180,7 +187,9 @@ public final class FlakyQueue<V> implements DelayedQueue<V> {
         @Override
         public boolean extend(Duration visibility) {
             check("extend");
-            return delivery.extend(visibility);
+            boolean extended = delivery.extend(visibility);
+            extendCalls.incrementAndGet();
+            return extended;
         }
 
         @Override
