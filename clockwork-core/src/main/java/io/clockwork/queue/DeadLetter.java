@@ -16,8 +16,8 @@ public record DeadLetter(String id, byte[] payload, int attempts, String reason)
 
     /**
      * The longest reason a consumer can give ({@link Delivery#deadLetter(String)},
-     * {@link Delivery#nack(java.time.Duration, String)}), in chars: a longer one is cut to this length, its end replaced by
-     * {@link #TRUNCATED}, so that a stack trace or a huge message cannot bloat the dead letters.
+     * {@link Delivery#nack(java.time.Duration, String)}), in chars: a longer one is cut to this length, its end
+     * replaced by {@link #TRUNCATED}, so that a stack trace or a huge message cannot bloat the dead letters.
      */
     public static final int MAX_REASON_LENGTH = 1024;
 

@@ -1,0 +1,995 @@
+package io.clockwork.queue;
+
+import io.clockwork.queue.BackendHealth.Operation;
+import io.clockwork.time.Ticker;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Runs a {@link JobHandler} over a {@link DelayedQueue}: takes messages, hands each to the handler on one of a bounded
+ * number of threads, acks those handled, retries or dead-letters those that failed, keeps long jobs' leases alive,
+ * and shuts down without losing or doubling anything. Thread-safe; started by {@link Builder#build()}, stopped by
+ * {@link #shutdown(Duration)} or {@link #close()}. The same on every backend: it uses only the queue's contract.
+ *
+ * <h2>Design</h2>
+ * <ul>
+ *   <li><b>Threads</b>: a poller takes messages with {@link DelayedQueue#poll(int, Duration)}, as many as there are
+ *   free handlers plus free prefetch slots ({@code prefetch} 0: one per free handler), so at most
+ *   {@code concurrency + prefetch} deliveries are held; {@code concurrency} handlers run at once, on the worker's own
+ *   threads or on the caller's {@link Executor}; an acker acks what the handlers finished with
+ *   {@link DelayedQueue#ackAll(List)}, sending at once whatever has gathered while its previous call was in flight
+ *   (no linger, so acks are grouped under load and never wait when idle); a heartbeat extends every held delivery
+ *   ({@link Delivery#extend(Duration)}) once a third of the queue's visibility timeout has passed since its lease
+ *   began or was last extended.</li>
+ *   <li><b>Outcomes</b>: a handler that returns normally is acked; one that throws is retried after the
+ *   {@link RetryPolicy}'s delay (or the delay of a {@link RetryLater} it threw) with its error recorded
+ *   ({@link Delivery#nack(Duration, String)}), or dead-lettered with {@code "class: message"} as the reason
+ *   ({@link Delivery#deadLetter(String)}) when its exception is never retried or its attempts are used up (the
+ *   policy's {@code maxAttempts}, or the queue's if lower).</li>
+ *   <li><b>Leases</b>: a delivery whose extend or ack returns false has lost its lease (it timed out and may be with
+ *   another consumer): the listener hears it once, {@link Job#isLeaseLost()} turns true, and the worker neither
+ *   acks nor retries it; a prefetched one is dropped without running.</li>
+ *   <li><b>Backend failures</b> never end the worker: every queue call is caught, the poller and the acker back off
+ *   (bounded exponential, {@code BackendHealth}) and try again, and the log says so once per change of state.</li>
+ *   <li><b>Shutdown</b> stops polling, hands back at once the prefetched deliveries that never started
+ *   ({@link Delivery#release()}: due now, attempt unchanged), waits for running handlers and their acks up to the
+ *   deadline, then interrupts what still runs (those messages come back after the visibility timeout). Every
+ *   delivery ends exactly one way (acked, retried, dead, released, dropped after a lost lease, or abandoned), each
+ *   decided by one compare-and-set on its state, so nothing is acked twice and nothing is lost.</li>
+ * </ul>
+ * Modelled on the workers of BullMQ ({@code Worker}: concurrency, lock renewal, graceful close), Sidekiq and
+ * Amazon SQS consumers (visibility-timeout heartbeats); unlike BullMQ's, a lost lease is detected by the receipt
+ * check of the backend rather than by a lock token per job.
+ *
+ * @param <V> the value type
+ */
+public final class Worker<V> implements AutoCloseable {
+
+    /** Default handler count: 1. */
+    public static final int DEFAULT_CONCURRENCY = 1;
+    /** Largest handler count. */
+    public static final int MAX_CONCURRENCY = 10_000;
+    /** Default prefetch: 0, a message is taken only for a free handler. */
+    public static final int DEFAULT_PREFETCH = 0;
+    /** Default longest wait of one poll: 1 s, which also bounds how long a shutdown waits for the poller. */
+    public static final Duration DEFAULT_POLL_WAIT = Duration.ofSeconds(1);
+    /** Longest poll wait accepted: 1 min. */
+    public static final Duration MAX_POLL_WAIT = Duration.ofMinutes(1);
+    /** How long {@link #close()} lets running handlers finish: 30 s. */
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+    /** Most deliveries one {@link DelayedQueue#ackAll(List)} call of the acker carries. */
+    static final int ACK_BATCH = 100;
+
+    private static final System.Logger LOG = System.getLogger(Worker.class.getName());
+    private static final AtomicInteger WORKER_NUMBER = new AtomicInteger();
+
+    // Task states. A task moves forward only, by compare-and-set, so exactly one path settles each delivery.
+    private static final int BUFFERED = 0;
+    private static final int RUNNING = 1;
+    /** Handled; its ack waits for the acker. */
+    private static final int TO_ACK = 2;
+    /** In an ackAll call, or being nacked, dead-lettered or released: the heartbeat leaves it alone. */
+    private static final int SETTLING = 3;
+    private static final int DONE = 4;
+
+    private final DelayedQueue<V> queue;
+    private final JobHandler<V> handler;
+    private final int concurrency;
+    private final int prefetch;
+    private final RetryPolicy retry;
+    private final WorkerListener<V> listener;
+    private final Executor executor;
+    private final ExecutorService ownThreads;
+    private final Ticker ticker;
+    private final Duration pollWait;
+    private final Duration lease;
+    private final long heartbeatNanos;
+    private final int maxAttempts;
+    private final String name;
+    private final BackendHealth health;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when capacity frees up, acks arrive, work ends, or the worker stops. */
+    private final Condition changed = lock.newCondition();
+    /** Signalled when the heartbeat must stop or the ticker jumped. */
+    private final Condition beat = lock.newCondition();
+    // Guarded by lock.
+    private final ArrayDeque<Task> buffer = new ArrayDeque<>();
+    private final ArrayDeque<Task> toAck = new ArrayDeque<>();
+    private final Set<Task> running = ConcurrentHashMap.newKeySet();
+    private int acking;
+    private boolean polling = true;
+    private boolean stopAcker;
+    private boolean stopHeartbeat;
+    private WorkerShutdown shutdown;
+
+    /** Every delivery held: buffered, running or awaiting its ack; what the heartbeat extends. */
+    private final Set<Task> held = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger releasedAtShutdown = new AtomicInteger();
+    private final AtomicInteger finishedDuringShutdown = new AtomicInteger();
+    private volatile boolean shuttingDown;
+
+    private final Thread poller;
+    private final Thread acker;
+    private final Thread heartbeat;
+    private final Ticker.Watch watch;
+
+    private Worker(Builder<V> b) {
+        this.queue = b.queue;
+        this.handler = b.handler;
+        this.concurrency = b.concurrency != 0 ? b.concurrency : DEFAULT_CONCURRENCY;
+        this.prefetch = b.prefetch >= 0 ? b.prefetch : DEFAULT_PREFETCH;
+        this.retry = b.retry != null ? b.retry : RetryPolicy.DEFAULT;
+        this.listener = b.listener;
+        this.ticker = b.ticker != null ? b.ticker : Ticker.system();
+        this.pollWait = b.pollWait != null ? b.pollWait : DEFAULT_POLL_WAIT;
+        this.lease = queue.visibilityTimeout();
+        this.heartbeatNanos = Math.max(1L, lease.toNanos() / 3);
+        this.maxAttempts = Math.min(retry.maxAttempts(), queue.maxAttempts());
+        this.name = b.name != null ? b.name : queue.name() + "-" + WORKER_NUMBER.incrementAndGet();
+        this.health = new BackendHealth("worker '" + name + "' of queue '" + queue.name() + "'");
+        if (b.executor != null) {
+            this.executor = b.executor;
+            this.ownThreads = null;
+        } else {
+            AtomicInteger n = new AtomicInteger();
+            this.ownThreads = Executors.newFixedThreadPool(concurrency,
+                    r -> daemon(r, "clockwork-worker-" + name + "-handler-" + n.incrementAndGet()));
+            this.executor = ownThreads;
+        }
+        this.poller = daemon(this::pollLoop, "clockwork-worker-" + name + "-poller");
+        this.acker = daemon(this::ackLoop, "clockwork-worker-" + name + "-acker");
+        this.heartbeat = daemon(this::heartbeatLoop, "clockwork-worker-" + name + "-heartbeat");
+        this.watch = ticker.watch(this::wakeAll);
+        poller.start();
+        acker.start();
+        heartbeat.start();
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @param queue   where the messages come from; the worker does not close it
+     * @param handler what to do with each
+     * @param <V>     the value type
+     * @return the builder
+     */
+    public static <V> Builder<V> builder(DelayedQueue<V> queue, JobHandler<V> handler) {
+        return new Builder<>(Objects.requireNonNull(queue, "queue"), Objects.requireNonNull(handler, "handler"));
+    }
+
+    /** @return the worker's name (its threads' names contain it) */
+    public String name() {
+        return name;
+    }
+
+    /** @return how many handlers run now */
+    public int running() {
+        return running.size();
+    }
+
+    /** @return how many deliveries the worker holds: prefetched, running, or awaiting their ack */
+    public int held() {
+        return held.size();
+    }
+
+    /**
+     * Stops the worker: it takes no more messages, hands back at once the prefetched ones that never started, lets
+     * running handlers finish and their acks land until {@code timeout} has passed, then interrupts the handlers
+     * still running (their messages come back after the visibility timeout). Idempotent: later calls wait for the
+     * first and return its result. Does not close the queue.
+     *
+     * @param timeout how long running handlers may take to finish
+     * @return what happened
+     * @throws InterruptedException if interrupted while waiting (the worker then finishes its shutdown without waiting
+     *                              for handlers: it interrupts them)
+     */
+    public WorkerShutdown shutdown(Duration timeout) throws InterruptedException {
+        Objects.requireNonNull(timeout, "timeout");
+        long deadline = System.nanoTime() + saturatedNanos(timeout);
+        synchronized (this) {
+            if (shutdown != null) {
+                return shutdown;
+            }
+            shuttingDown = true;
+            try {
+                shutdown = stop(deadline);
+            } catch (InterruptedException e) {
+                shutdown = stop(System.nanoTime());
+                Thread.currentThread().interrupt();
+            }
+            return shutdown;
+        }
+    }
+
+    /**
+     * {@link #shutdown(Duration)} with {@link #DEFAULT_SHUTDOWN_TIMEOUT}; if interrupted, it interrupts the handlers
+     * at once and keeps the thread's interrupt status.
+     */
+    @Override
+    public void close() {
+        try {
+            shutdown(DEFAULT_SHUTDOWN_TIMEOUT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Worker[" + name + " on " + queue.name() + ", concurrency " + concurrency + ", prefetch " + prefetch
+                + "]";
+    }
+
+    // ---- shutdown ----
+
+    private WorkerShutdown stop(long deadline) throws InterruptedException {
+        List<Task> unstarted;
+        lock.lock();
+        try {
+            polling = false;
+            unstarted = new ArrayList<>(buffer);
+            buffer.clear();
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        int runningAtStart = running.size();
+        for (Task t : unstarted) {
+            release(t);
+        }
+        // The poller ends after its current poll (at most pollWait) and releases what that poll brings.
+        joinUntil(poller, deadline);
+        lock.lock();
+        try {
+            while ((!running.isEmpty() || !toAck.isEmpty() || acking > 0) && System.nanoTime() - deadline < 0) {
+                changed.awaitNanos(deadline - System.nanoTime());
+            }
+        } finally {
+            lock.unlock();
+        }
+        int interrupted = 0;
+        for (Task t : List.copyOf(running)) {
+            if (t.abandon()) {
+                interrupted++;
+            }
+        }
+        int unacked;
+        lock.lock();
+        try {
+            stopAcker = true;
+            stopHeartbeat = true;
+            changed.signalAll();
+            beat.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        // The acker sends what is queued once more, then gives up on what the backend still refuses.
+        acker.join(TimeUnit.NANOSECONDS.toMillis(Math.max(0L, deadline - System.nanoTime())) + 1);
+        lock.lock();
+        try {
+            unacked = toAck.size() + acking;
+            toAck.clear();
+        } finally {
+            lock.unlock();
+        }
+        heartbeat.join(1000);
+        if (ownThreads != null) {
+            ownThreads.shutdown();
+        }
+        watch.close();
+        int finished = Math.max(0, Math.min(runningAtStart, finishedDuringShutdown.get()));
+        WorkerShutdown result = new WorkerShutdown(releasedAtShutdown.get(), finished, interrupted, unacked);
+        LOG.log(result.clean() ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,
+                () -> "worker '" + name + "' of queue '" + queue.name() + "' stopped: " + result);
+        return result;
+    }
+
+    private static void joinUntil(Thread t, long deadline) throws InterruptedException {
+        long left = deadline - System.nanoTime();
+        if (left > 0) {
+            t.join(TimeUnit.NANOSECONDS.toMillis(left) + 1);
+        }
+    }
+
+    // ---- the poller ----
+
+    private void pollLoop() {
+        while (true) {
+            int n;
+            lock.lock();
+            try {
+                while (polling && capacity() < 1) {
+                    changed.await();
+                }
+                if (!polling) {
+                    return;
+                }
+                n = Math.min(capacity(), DelayedQueue.MAX_BATCH);
+            } catch (InterruptedException e) {
+                return;
+            } finally {
+                lock.unlock();
+            }
+            List<Delivery<V>> got;
+            try {
+                got = queue.poll(n, pollWait);
+                health.succeeded(Operation.POLL);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                backendError(Operation.POLL, e);
+                if (!pause(health.failed(Operation.POLL, e))) {
+                    return;
+                }
+                continue;
+            }
+            accept(got);
+        }
+    }
+
+    /** Free handlers plus free prefetch slots; the lock is held. */
+    private int capacity() {
+        return concurrency + prefetch - running.size() - buffer.size();
+    }
+
+    private void accept(List<Delivery<V>> deliveries) {
+        if (deliveries.isEmpty()) {
+            return;
+        }
+        long now = ticker.read();
+        List<Task> tasks = new ArrayList<>(deliveries.size());
+        for (Delivery<V> d : deliveries) {
+            Task t = new Task(d, now);
+            held.add(t);
+            tasks.add(t);
+            if (listener != null) {
+                fire(t, Event.DELIVERED, null, null);
+            }
+        }
+        boolean stopped;
+        lock.lock();
+        try {
+            stopped = !polling;
+            if (!stopped) {
+                buffer.addAll(tasks);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (stopped) {
+            for (Task t : tasks) {
+                release(t);
+            }
+        } else {
+            dispatch();
+        }
+    }
+
+    /** Starts buffered tasks on free handlers; called without the lock (the executor may run a task in place). */
+    private void dispatch() {
+        while (true) {
+            Task t;
+            lock.lock();
+            try {
+                if (running.size() >= concurrency || buffer.isEmpty()) {
+                    return;
+                }
+                t = buffer.poll();
+                if (!t.start()) {
+                    continue; // its lease was lost while it waited
+                }
+                running.add(t);
+            } finally {
+                lock.unlock();
+            }
+            try {
+                executor.execute(t);
+            } catch (RejectedExecutionException e) {
+                LOG.log(System.Logger.Level.WARNING, "worker '" + name + "': the executor refused a job; handing it"
+                        + " back: " + e);
+                lock.lock();
+                try {
+                    running.remove(t);
+                    changed.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+                t.state.set(BUFFERED);
+                release(t);
+            }
+        }
+    }
+
+    // ---- a job's outcome ----
+
+    /** Runs on a handler thread: the handler, then the outcome. */
+    private void run(Task t) {
+        Throwable failure = null;
+        synchronized (t) {
+            t.thread = Thread.currentThread();
+        }
+        try {
+            handler.handle(t);
+        } catch (Throwable e) {
+            failure = e;
+        } finally {
+            synchronized (t) {
+                t.thread = null;
+                if (t.abandoned) {
+                    Thread.interrupted(); // the interrupt was for the handler, not for the pool thread
+                }
+            }
+        }
+        if (failure == null) {
+            if (t.state.compareAndSet(RUNNING, TO_ACK)) {
+                lock.lock();
+                try {
+                    toAck.add(t);
+                    changed.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        } else if (t.state.compareAndSet(RUNNING, SETTLING)) {
+            settleFailure(t, failure);
+        }
+        finished(t);
+    }
+
+    private void finished(Task t) {
+        lock.lock();
+        try {
+            running.remove(t);
+            if (shuttingDown && !t.abandoned) {
+                finishedDuringShutdown.incrementAndGet();
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (polling) {
+            dispatch();
+        }
+    }
+
+    private void settleFailure(Task t, Throwable failure) {
+        if (t.leaseLost) {
+            end(t); // another consumer may have it now: neither retried nor buried from here
+            return;
+        }
+        Throwable cause = failure instanceof RetryLater && failure.getCause() != null ? failure.getCause() : failure;
+        String error = describe(cause);
+        boolean dies = t.attempt() >= maxAttempts || !(failure instanceof RetryLater) && !retry.retries(failure);
+        Operation op = dies ? Operation.DEAD_LETTER : Operation.NACK;
+        Duration delay = null;
+        boolean held;
+        try {
+            if (dies) {
+                held = t.delivery.deadLetter(error);
+            } else {
+                delay = failure instanceof RetryLater later ? later.delay() : retry.delayAfter(t.attempt());
+                held = t.delivery.nack(delay, error);
+            }
+            health.succeeded(op);
+        } catch (RuntimeException e) {
+            // The message comes back after the visibility timeout: the attempt counts anyway.
+            backendError(op, e);
+            health.failed(op, e);
+            end(t);
+            return;
+        }
+        end(t);
+        if (!held) {
+            leaseLost(t);
+        } else if (listener != null) {
+            fire(t, dies ? Event.DEAD_LETTERED : Event.RETRIED, error, delay);
+        }
+    }
+
+    /** The recorded error: the class name, and the message if any. */
+    static String describe(Throwable e) {
+        String message = e.getMessage();
+        return message == null ? e.getClass().getName() : e.getClass().getName() + ": " + message;
+    }
+
+    private void release(Task t) {
+        if (!t.state.compareAndSet(BUFFERED, SETTLING)) {
+            return;
+        }
+        boolean released;
+        try {
+            released = t.delivery.release();
+            health.succeeded(Operation.RELEASE);
+        } catch (RuntimeException e) {
+            backendError(Operation.RELEASE, e);
+            health.failed(Operation.RELEASE, e);
+            end(t);
+            return;
+        }
+        end(t);
+        if (released) {
+            releasedAtShutdown.incrementAndGet();
+            if (listener != null) {
+                fire(t, Event.RELEASED, null, null);
+            }
+        }
+    }
+
+    private void end(Task t) {
+        t.state.set(DONE);
+        held.remove(t);
+    }
+
+    /** Called when an extend or ack found the delivery no longer holding its message. */
+    private void leaseLost(Task t) {
+        if (t.leaseLost) {
+            return;
+        }
+        t.leaseLost = true;
+        if (t.state.compareAndSet(BUFFERED, DONE)) {
+            held.remove(t);
+            lock.lock();
+            try {
+                buffer.remove(t);
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+        if (listener != null) {
+            fire(t, Event.LEASE_LOST, null, null);
+        }
+    }
+
+    // ---- the acker ----
+
+    private void ackLoop() {
+        List<Task> batch = new ArrayList<>(ACK_BATCH);
+        List<Delivery<V>> deliveries = new ArrayList<>(ACK_BATCH);
+        while (true) {
+            lock.lock();
+            try {
+                while (toAck.isEmpty() && !stopAcker) {
+                    changed.await();
+                }
+                if (toAck.isEmpty()) {
+                    return;
+                }
+                while (batch.size() < ACK_BATCH && !toAck.isEmpty()) {
+                    Task t = toAck.poll();
+                    if (t.leaseLost) {
+                        if (t.state.compareAndSet(TO_ACK, DONE)) {
+                            held.remove(t); // never acked once its lease is known lost
+                        }
+                    } else if (t.state.compareAndSet(TO_ACK, SETTLING)) {
+                        batch.add(t);
+                    }
+                }
+                acking = batch.size();
+            } catch (InterruptedException e) {
+                return;
+            } finally {
+                lock.unlock();
+            }
+            for (Task t : batch) {
+                deliveries.add(t.delivery);
+            }
+            List<Boolean> acked = null;
+            try {
+                acked = deliveries.isEmpty() ? List.of() : queue.ackAll(deliveries);
+                health.succeeded(Operation.ACK);
+            } catch (RuntimeException e) {
+                backendError(Operation.ACK, e);
+                long backoff = health.failed(Operation.ACK, e);
+                requeueAcks(batch);
+                batch.clear();
+                deliveries.clear();
+                if (!pauseAcker(backoff)) {
+                    return;
+                }
+                continue;
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                Task t = batch.get(i);
+                end(t);
+                if (!acked.get(i)) {
+                    leaseLost(t);
+                } else if (listener != null) {
+                    fire(t, Event.ACKED, null, null);
+                }
+            }
+            lock.lock();
+            try {
+                acking = 0;
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+            batch.clear();
+            deliveries.clear();
+        }
+    }
+
+    /** Puts a batch whose ackAll failed back in front, for the heartbeat to extend and the acker to retry. */
+    private void requeueAcks(List<Task> batch) {
+        lock.lock();
+        try {
+            for (int i = batch.size() - 1; i >= 0; i--) {
+                Task t = batch.get(i);
+                t.state.set(TO_ACK);
+                toAck.addFirst(t);
+            }
+            acking = 0;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Backs off after a failed ack; false if the worker stopped meanwhile (a shutdown gives up on the acks). */
+    private boolean pauseAcker(long nanos) {
+        lock.lock();
+        try {
+            long left = nanos;
+            while (left > 0 && !stopAcker) {
+                left = changed.awaitNanos(left);
+            }
+            return !stopAcker;
+        } catch (InterruptedException e) {
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- the heartbeat ----
+
+    private void heartbeatLoop() {
+        long pause = Math.max(1_000_000L, heartbeatNanos / 2);
+        while (true) {
+            long now = ticker.read();
+            for (Task t : held) {
+                int s = t.state.get();
+                if (s == SETTLING || s == DONE || t.leaseLost || now - t.leaseFrom < heartbeatNanos) {
+                    continue;
+                }
+                boolean extended;
+                try {
+                    extended = t.delivery.extend(lease);
+                    health.succeeded(Operation.EXTEND);
+                } catch (RuntimeException e) {
+                    backendError(Operation.EXTEND, e);
+                    health.failed(Operation.EXTEND, e);
+                    break; // the backend is down: try every lease again on the next beat
+                }
+                if (extended) {
+                    t.leaseFrom = now;
+                } else {
+                    int after = t.state.get();
+                    if (after == BUFFERED || after == RUNNING || after == TO_ACK) {
+                        leaseLost(t); // not settled meanwhile: the lease is really gone
+                    }
+                }
+            }
+            lock.lock();
+            try {
+                if (stopHeartbeat) {
+                    return;
+                }
+                beat.awaitNanos(pause);
+                if (stopHeartbeat) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                return;
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    // ---- shared ----
+
+    /** Backs off after a failed poll; false if the worker stopped polling meanwhile. */
+    private boolean pause(long nanos) {
+        lock.lock();
+        try {
+            long left = nanos;
+            while (left > 0 && polling) {
+                left = changed.awaitNanos(left);
+            }
+            return polling;
+        } catch (InterruptedException e) {
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void wakeAll() {
+        lock.lock();
+        try {
+            changed.signalAll();
+            beat.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void backendError(Operation op, RuntimeException e) {
+        if (listener != null) {
+            try {
+                listener.backendError(op.label, e);
+            } catch (RuntimeException bad) {
+                listenerFailed(bad);
+            }
+        }
+    }
+
+    private enum Event { DELIVERED, ACKED, RETRIED, DEAD_LETTERED, RELEASED, LEASE_LOST }
+
+    private void fire(Task t, Event event, String error, Duration delay) {
+        try {
+            switch (event) {
+                case DELIVERED -> listener.delivered(t);
+                case ACKED -> listener.acked(t);
+                case RETRIED -> listener.retried(t, delay, error);
+                case DEAD_LETTERED -> listener.deadLettered(t, error);
+                case RELEASED -> listener.released(t);
+                case LEASE_LOST -> listener.leaseLost(t);
+                default -> throw new AssertionError(event);
+            }
+        } catch (RuntimeException bad) {
+            listenerFailed(bad);
+        }
+    }
+
+    private void listenerFailed(RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "worker '" + name + "': listener threw; the worker goes on", e);
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    private static long saturatedNanos(Duration d) {
+        if (d.isNegative()) {
+            return 0L;
+        }
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+
+    /** One delivery the worker holds, and the job its handler sees. */
+    private final class Task implements Job<V>, Runnable {
+        final Delivery<V> delivery;
+        final AtomicInteger state = new AtomicInteger(BUFFERED);
+        /** When the lease began or was last extended, on the ticker. */
+        volatile long leaseFrom;
+        volatile boolean leaseLost;
+        /** Set, and the handler interrupted, under this task's monitor, so the interrupt never outlives the job. */
+        volatile boolean abandoned;
+        /** The thread running the handler, while it runs; guarded by this task's monitor. */
+        Thread thread;
+
+        Task(Delivery<V> delivery, long now) {
+            this.delivery = delivery;
+            this.leaseFrom = now;
+        }
+
+        /** BUFFERED to RUNNING; false if it was settled meanwhile (a lost lease). */
+        boolean start() {
+            return state.compareAndSet(BUFFERED, RUNNING);
+        }
+
+        /** Interrupts a handler still running at the shutdown deadline; true if this call gave it up. */
+        boolean abandon() {
+            if (!state.compareAndSet(RUNNING, DONE)) {
+                return false;
+            }
+            held.remove(this);
+            synchronized (this) {
+                abandoned = true;
+                if (thread != null) {
+                    thread.interrupt();
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public void run() {
+            Worker.this.run(this);
+        }
+
+        @Override
+        public String id() {
+            return delivery.id();
+        }
+
+        @Override
+        public V value() {
+            return delivery.value();
+        }
+
+        @Override
+        public int attempt() {
+            return delivery.attempt();
+        }
+
+        @Override
+        public boolean isLeaseLost() {
+            return leaseLost;
+        }
+
+        @Override
+        public String toString() {
+            return "Job[" + delivery.id() + ", attempt " + delivery.attempt() + "]";
+        }
+    }
+
+    /**
+     * Builds and starts a {@link Worker}. Not thread-safe. Each option may be set once; a bad value fails at once,
+     * naming the option and its range.
+     *
+     * @param <V> the value type
+     */
+    public static final class Builder<V> {
+        private final DelayedQueue<V> queue;
+        private final JobHandler<V> handler;
+        private int concurrency;
+        private int prefetch = -1;
+        private Executor executor;
+        private RetryPolicy retry;
+        private WorkerListener<V> listener;
+        private Ticker ticker;
+        private Duration pollWait;
+        private String name;
+
+        private Builder(DelayedQueue<V> queue, JobHandler<V> handler) {
+            this.queue = queue;
+            this.handler = handler;
+        }
+
+        /**
+         * @param concurrency how many handlers run at once, in [1, {@value #MAX_CONCURRENCY}]; default 1
+         * @return this builder
+         */
+        public Builder<V> concurrency(int concurrency) {
+            checkUnset(this.concurrency != 0, "concurrency");
+            if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+                throw new IllegalArgumentException("concurrency must be in [1, " + MAX_CONCURRENCY + "], was "
+                        + concurrency);
+            }
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /**
+         * @param prefetch how many messages to hold beyond those running, taken in the same polls, in
+         *                 [0, {@link DelayedQueue#MAX_BATCH}]; default 0 (one message per free handler). Prefetched
+         *                 messages are in flight: the heartbeat extends them, and a shutdown hands them back at once.
+         * @return this builder
+         */
+        public Builder<V> prefetch(int prefetch) {
+            checkUnset(this.prefetch >= 0, "prefetch");
+            if (prefetch < 0 || prefetch > DelayedQueue.MAX_BATCH) {
+                throw new IllegalArgumentException("prefetch must be in [0, " + DelayedQueue.MAX_BATCH + "], was "
+                        + prefetch);
+            }
+            this.prefetch = prefetch;
+            return this;
+        }
+
+        /**
+         * @param executor runs the handlers instead of the worker's own {@code concurrency} threads; the worker
+         *                 still starts at most {@code concurrency} at once, and neither shuts it down nor owns its
+         *                 threads (it interrupts only a handler of its own that outlives a shutdown's deadline)
+         * @return this builder
+         */
+        public Builder<V> executor(Executor executor) {
+            Objects.requireNonNull(executor, "executor");
+            checkUnset(this.executor != null, "executor");
+            this.executor = executor;
+            return this;
+        }
+
+        /**
+         * @param policy how failed jobs are retried; default {@link RetryPolicy#DEFAULT}
+         * @return this builder
+         */
+        public Builder<V> retryPolicy(RetryPolicy policy) {
+            Objects.requireNonNull(policy, "retryPolicy");
+            checkUnset(this.retry != null, "retryPolicy");
+            this.retry = policy;
+            return this;
+        }
+
+        /**
+         * @param listener hears the worker's life-cycle events; default none (and no cost)
+         * @return this builder
+         */
+        public Builder<V> listener(WorkerListener<V> listener) {
+            Objects.requireNonNull(listener, "listener");
+            checkUnset(this.listener != null, "listener");
+            this.listener = listener;
+            return this;
+        }
+
+        /**
+         * @param ticker the clock of the heartbeat (when a lease is due for extension); default the system ticker.
+         *               Give the queue's ticker where a test drives time.
+         * @return this builder
+         */
+        public Builder<V> ticker(Ticker ticker) {
+            Objects.requireNonNull(ticker, "ticker");
+            checkUnset(this.ticker != null, "ticker");
+            this.ticker = ticker;
+            return this;
+        }
+
+        /**
+         * @param wait the longest wait of one poll, in (0, {@link #MAX_POLL_WAIT}]; default 1 s. A shutdown waits
+         *             at most this long for the poll in progress.
+         * @return this builder
+         */
+        public Builder<V> pollWait(Duration wait) {
+            Objects.requireNonNull(wait, "pollWait");
+            checkUnset(this.pollWait != null, "pollWait");
+            if (wait.isNegative() || wait.isZero() || wait.compareTo(MAX_POLL_WAIT) > 0) {
+                throw new IllegalArgumentException("pollWait must be in (0, " + MAX_POLL_WAIT + "], was " + wait);
+            }
+            this.pollWait = wait;
+            return this;
+        }
+
+        /**
+         * @param name names the worker's threads and log lines; default the queue's name and a number
+         * @return this builder
+         */
+        public Builder<V> name(String name) {
+            Objects.requireNonNull(name, "name");
+            checkUnset(this.name != null, "name");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("name must not be blank");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * Builds the worker and starts it: it begins taking messages at once.
+         *
+         * @return the running worker
+         */
+        public Worker<V> build() {
+            return new Worker<>(this);
+        }
+
+        private static void checkUnset(boolean set, String option) {
+            if (set) {
+                throw new IllegalStateException(option + " was already set");
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.clockwork.queue;
+
+import java.time.Duration;
+
+/**
+ * Hears a {@link Worker}'s life-cycle events, for metrics, tracing and logs. Implementations must be thread-safe and
+ * quick: events come from the worker's threads (handler, acker, heartbeat, poller) as they happen. Every method does
+ * nothing by default; one that throws is logged and the worker goes on. A worker without a listener allocates
+ * nothing for events.
+ *
+ * @param <V> the value type
+ */
+public interface WorkerListener<V> {
+
+    /**
+     * A message was taken from the queue (before its handler runs; a prefetched one may wait for a free handler).
+     *
+     * @param job the job
+     */
+    default void delivered(Job<V> job) {
+    }
+
+    /**
+     * The handler returned normally and the message is acked.
+     *
+     * @param job the job
+     */
+    default void acked(Job<V> job) {
+    }
+
+    /**
+     * The handler failed and the message is due again after {@code delay}.
+     *
+     * @param job   the job
+     * @param delay the retry delay
+     * @param error the recorded error, {@code "class: message"}
+     */
+    default void retried(Job<V> job, Duration delay, String error) {
+    }
+
+    /**
+     * The handler failed for good (an exception never retried, or the last attempt) and the message is dead.
+     *
+     * @param job    the job
+     * @param reason the dead letter's reason, {@code "class: message"}
+     */
+    default void deadLettered(Job<V> job, String reason) {
+    }
+
+    /**
+     * A prefetched message that never started was handed back at shutdown ({@link Delivery#release()}).
+     *
+     * @param job the job
+     */
+    default void released(Job<V> job) {
+    }
+
+    /**
+     * The job's lease was lost (a heartbeat's extend, or the ack, found the delivery no longer holding its message):
+     * it may be delivered to another consumer, and this worker will not ack or retry it. An ack retried after a call
+     * that failed without an answer (a backend that froze) also ends here when it finds the message gone: the failed
+     * call may have acked it after all.
+     *
+     * @param job the job
+     */
+    default void leaseLost(Job<V> job) {
+    }
+
+    /**
+     * A queue operation failed (the backend is down, paused or refusing); the worker backs off and tries again.
+     *
+     * @param operation what failed: {@code poll}, {@code ack}, {@code extend}, {@code nack}, {@code deadLetter} or
+     *                  {@code release}
+     * @param error     the failure
+     */
+    default void backendError(String operation, RuntimeException error) {
+    }
+}

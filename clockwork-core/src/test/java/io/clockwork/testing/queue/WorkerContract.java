@@ -1,0 +1,458 @@
+package io.clockwork.testing.queue;
+
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.DeadLetter;
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.DelayedQueueBuilder;
+import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Job;
+import io.clockwork.queue.JobHandler;
+import io.clockwork.queue.RetryLater;
+import io.clockwork.queue.RetryPolicy;
+import io.clockwork.queue.Worker;
+import io.clockwork.queue.WorkerListener;
+import io.clockwork.queue.WorkerShutdown;
+import io.clockwork.testing.Await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The behaviour of a {@link Worker} on every {@link DelayedQueue} backend, written once: a backend's test extends this
+ * class and supplies fresh queues. Shipped in clockwork-core's test-jar so that clockwork-redis runs it against a real
+ * Redis.
+ *
+ * <p>The worker runs in real time, so the tests use short visibility timeouts and retry delays, wait for conditions
+ * with {@link Await} (never for a fixed time), and keep their runs to a second or two each.
+ */
+public abstract class WorkerContract {
+
+    /** How long a test waits for a condition before it fails: far longer than a correct run takes. */
+    protected static final Duration LIMIT = Duration.ofSeconds(30);
+
+    private final List<Worker<?>> workers = new CopyOnWriteArrayList<>();
+    private final ExecutorService background = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "worker-contract-background");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /**
+     * Creates a fresh, empty queue with a new name, on the system clock; the subclass closes it after the test.
+     *
+     * @param codec   the codec
+     * @param options options applied to the backend's builder
+     * @param <V>     the value type
+     * @return the queue
+     */
+    protected abstract <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options);
+
+    /**
+     * Opens a second client of a queue made by {@link #newQueue}: on a shared backend a new client of the same name,
+     * in process the queue itself.
+     *
+     * @param queue a queue from {@link #newQueue}
+     * @return a queue object that sees the same messages
+     */
+    protected abstract DelayedQueue<String> otherClientOf(DelayedQueue<String> queue);
+
+    /** Closes every queue {@link #newQueue} and {@link #otherClientOf} opened; called after the workers stopped. */
+    protected abstract void closeQueues();
+
+    @AfterEach
+    void stopWorkers() throws InterruptedException {
+        for (Worker<?> w : workers) {
+            w.shutdown(Duration.ZERO);
+        }
+        background.shutdownNow();
+        closeQueues();
+    }
+
+    /** Starts a worker and shuts it down after the test. */
+    protected final <V> Worker<V> start(Worker.Builder<V> builder) {
+        Worker<V> w = builder.build();
+        workers.add(w);
+        return w;
+    }
+
+    private DelayedQueue<String> queue(Consumer<DelayedQueueBuilder<String, ?>> options) {
+        return newQueue(Codec.string(), options);
+    }
+
+    private static List<String> offer(DelayedQueue<String> q, int n, String prefix) {
+        List<String> ids = new ArrayList<>(n);
+        for (int from = 0; from < n; from += DelayedQueue.MAX_BATCH) {
+            Map<String, String> batch = new LinkedHashMap<>();
+            for (int i = from; i < Math.min(n, from + DelayedQueue.MAX_BATCH); i++) {
+                batch.put(prefix + i, "value-" + i);
+            }
+            ids.addAll(q.offerAll(batch, Duration.ZERO));
+        }
+        assertThat(ids).hasSize(n);
+        return ids;
+    }
+
+    private static long total(DelayedQueue<?> q) {
+        var s = q.stats();
+        return s.delayed() + s.ready() + s.inFlight();
+    }
+
+    /** Records every event, by kind, as {@code kind:id} (and the reason or delay where there is one). */
+    static final class Recorder implements WorkerListener<String> {
+        final List<String> events = new CopyOnWriteArrayList<>();
+        final Map<String, AtomicInteger> acks = new ConcurrentHashMap<>();
+        final List<String> backendErrors = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void delivered(Job<String> job) {
+            events.add("delivered:" + job.id());
+        }
+
+        @Override
+        public void acked(Job<String> job) {
+            acks.computeIfAbsent(job.id(), k -> new AtomicInteger()).incrementAndGet();
+            events.add("acked:" + job.id());
+        }
+
+        @Override
+        public void retried(Job<String> job, Duration delay, String error) {
+            events.add("retried:" + job.id() + ":" + delay.toMillis() + ":" + error);
+        }
+
+        @Override
+        public void deadLettered(Job<String> job, String reason) {
+            events.add("deadLettered:" + job.id() + ":" + reason);
+        }
+
+        @Override
+        public void released(Job<String> job) {
+            events.add("released:" + job.id());
+        }
+
+        @Override
+        public void leaseLost(Job<String> job) {
+            events.add("leaseLost:" + job.id());
+        }
+
+        @Override
+        public void backendError(String operation, RuntimeException error) {
+            backendErrors.add(operation);
+        }
+
+        List<String> of(String kind) {
+            return events.stream().filter(e -> e.startsWith(kind + ":")).toList();
+        }
+
+        int acked() {
+            return acks.size();
+        }
+    }
+
+    // ---- the happy path ----
+
+    @Test
+    void everyMessageIsHandledOnceWhenHandlersSucceed() throws Exception {
+        DelayedQueue<String> q = queue(b -> { });
+        List<String> ids = offer(q, 500, "m-");
+        Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
+        Recorder events = new Recorder();
+        Worker<String> w = start(Worker.builder(q, job -> {
+            assertThat(job.value()).isEqualTo("value-" + job.id().substring(2));
+            handled.computeIfAbsent(job.id(), k -> new AtomicInteger()).incrementAndGet();
+        }).concurrency(4).prefetch(16).listener(events));
+        Await.until("every message acked", LIMIT, () -> events.acked() == ids.size());
+        Await.until("the queue empty", LIMIT, () -> total(q) == 0);
+        assertThat(handled.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(handled.values()).allSatisfy(n -> assertThat(n.get()).isOne());
+        assertThat(events.acks.values()).allSatisfy(n -> assertThat(n.get()).isOne());
+        assertThat(events.of("delivered")).hasSize(ids.size());
+        WorkerShutdown s = w.shutdown(Duration.ofSeconds(5));
+        assertThat(s.clean()).isTrue();
+        assertThat(w.held()).isZero();
+    }
+
+    // ---- failures ----
+
+    @Test
+    void failedJobsAreRetriedWithBackoffThenDeadLetteredWithTheLastError() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(10));
+        q.offer("job", "v", Duration.ZERO);
+        List<Long> attemptsAt = new CopyOnWriteArrayList<>();
+        Recorder events = new Recorder();
+        RetryPolicy policy = RetryPolicy.builder().initialDelay(Duration.ofMillis(100)).multiplier(2)
+                .maxDelay(Duration.ofSeconds(1)).jitter(0).maxAttempts(3).build();
+        start(Worker.builder(q, job -> {
+            attemptsAt.add(System.nanoTime());
+            throw new IllegalStateException("boom " + job.attempt());
+        }).retryPolicy(policy).listener(events));
+        Await.until("the job dead and reported", LIMIT,
+                () -> q.stats().dead() == 1 && events.of("deadLettered").size() == 1);
+        DeadLetter letter = q.deadLetters(1).get(0);
+        assertThat(letter.id()).isEqualTo("job");
+        assertThat(letter.attempts()).isEqualTo(3);
+        assertThat(letter.reason()).isEqualTo("java.lang.IllegalStateException: boom 3");
+        assertThat(attemptsAt).hasSize(3);
+        assertThat(attemptsAt.get(1) - attemptsAt.get(0)).as("first backoff").isGreaterThanOrEqualTo(100_000_000L);
+        assertThat(attemptsAt.get(2) - attemptsAt.get(1)).as("second backoff").isGreaterThanOrEqualTo(200_000_000L);
+        assertThat(events.of("retried")).containsExactly(
+                "retried:job:100:java.lang.IllegalStateException: boom 1",
+                "retried:job:200:java.lang.IllegalStateException: boom 2");
+        assertThat(events.of("deadLettered")).containsExactly(
+                "deadLettered:job:java.lang.IllegalStateException: boom 3");
+        assertThat(events.of("acked")).isEmpty();
+    }
+
+    @Test
+    void anExceptionNeverRetriedGoesStraightToTheDeadLetters() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(10));
+        q.offer("bad", "v", Duration.ZERO);
+        AtomicInteger calls = new AtomicInteger();
+        Recorder events = new Recorder();
+        start(Worker.builder(q, job -> {
+            calls.incrementAndGet();
+            throw new IllegalArgumentException("no such customer");
+        }).retryPolicy(RetryPolicy.builder().noRetry(IllegalArgumentException.class).build()).listener(events));
+        Await.until("the job dead and reported", LIMIT,
+                () -> q.stats().dead() == 1 && events.of("deadLettered").size() == 1);
+        DeadLetter letter = q.deadLetters(1).get(0);
+        assertThat(letter.attempts()).isOne();
+        assertThat(letter.reason()).isEqualTo("java.lang.IllegalArgumentException: no such customer");
+        assertThat(calls.get()).isOne();
+        assertThat(events.of("deadLettered")).hasSize(1);
+        assertThat(events.of("retried")).isEmpty();
+    }
+
+    @Test
+    void aHandlerChoosesItsRetryDelayWithRetryLater() throws Exception {
+        DelayedQueue<String> q = queue(b -> { });
+        q.offer("limited", "v", Duration.ZERO);
+        List<Long> attemptsAt = new CopyOnWriteArrayList<>();
+        Recorder events = new Recorder();
+        start(Worker.builder(q, job -> {
+            attemptsAt.add(System.nanoTime());
+            if (job.attempt() == 1) {
+                throw new RetryLater(Duration.ofMillis(300), new java.io.IOException("429 Too Many Requests"));
+            }
+        }).retryPolicy(RetryPolicy.fixed(Duration.ofMinutes(10))).listener(events));
+        Await.until("the job acked", LIMIT, () -> events.acked() == 1);
+        assertThat(attemptsAt.get(1) - attemptsAt.get(0)).isGreaterThanOrEqualTo(300_000_000L);
+        assertThat(events.of("retried")).containsExactly("retried:limited:300:java.io.IOException: 429 Too Many"
+                + " Requests");
+    }
+
+    // ---- shutdown ----
+
+    @Test
+    void shutdownReleasesUnstartedPrefetchedMessagesAtOnceAndWaitsForRunningHandlers() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(Duration.ofSeconds(30)));
+        offer(q, 5, "m-");
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        Recorder events = new Recorder();
+        Worker<String> w = start(Worker.builder(q, job -> {
+            started.countDown();
+            finish.await();
+        }).concurrency(1).prefetch(4).listener(events));
+        assertThat(started.await(LIMIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        Await.until("all five held", LIMIT, () -> w.held() == 5);
+
+        Future<WorkerShutdown> stopping = background.submit(() -> w.shutdown(LIMIT));
+        DelayedQueue<String> other = otherClientOf(q);
+        List<Delivery<String>> taken = new ArrayList<>();
+        Await.until("the four prefetched messages pollable by another consumer", LIMIT, () -> {
+            try {
+                taken.addAll(other.poll(4, Duration.ZERO));
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            return taken.size() == 4;
+        });
+        assertThat(taken).allSatisfy(d -> assertThat(d.attempt()).as("released: not an attempt").isOne());
+        assertThat(stopping.isDone()).as("still waiting for the running handler").isFalse();
+
+        finish.countDown();
+        WorkerShutdown s = stopping.get(LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(s).isEqualTo(new WorkerShutdown(4, 1, 0, 0));
+        assertThat(events.of("released")).hasSize(4);
+        assertThat(events.acked()).as("the running job, acked before shutdown returned").isOne();
+        assertThat(other.ackAll(taken)).containsOnly(true);
+        assertThat(total(q)).isZero();
+    }
+
+    @Test
+    void aHandlerStillRunningAtTheDeadlineIsInterruptedAndItsMessageComesBack() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(Duration.ofMillis(500)));
+        q.offer("stuck", "v", Duration.ZERO);
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicInteger interrupted = new AtomicInteger();
+        Worker<String> w = start(Worker.builder(q, job -> {
+            started.countDown();
+            try {
+                Thread.sleep(LIMIT.toMillis());
+            } catch (InterruptedException e) {
+                interrupted.incrementAndGet();
+                throw e;
+            }
+        }));
+        assertThat(started.await(LIMIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        WorkerShutdown s = w.shutdown(Duration.ofMillis(100));
+        assertThat(s.interrupted()).isOne();
+        assertThat(s.clean()).isFalse();
+        Await.until("the handler interrupted", LIMIT, () -> interrupted.get() == 1);
+        DelayedQueue<String> other = otherClientOf(q);
+        Delivery<String> again = other.poll(LIMIT);
+        assertThat(again).as("back after the visibility timeout").isNotNull();
+        assertThat(again.id()).isEqualTo("stuck");
+        assertThat(again.attempt()).isEqualTo(2);
+        assertThat(q.stats().dead()).as("the interrupted attempt was neither retried nor buried").isZero();
+    }
+
+    // ---- leases ----
+
+    @Test
+    void aHandlerThreeTimesLongerThanTheVisibilityTimeoutRunsOnce() throws Exception {
+        Duration visibility = Duration.ofMillis(600);
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(visibility));
+        q.offer("long", "v", Duration.ZERO);
+        AtomicInteger runs = new AtomicInteger();
+        Recorder events = new Recorder();
+        JobHandler<String> slow = job -> {
+            runs.incrementAndGet();
+            Thread.sleep(visibility.toMillis() * 3);
+        };
+        start(Worker.builder(q, slow).concurrency(2).listener(events));
+        start(Worker.builder(otherClientOf(q), slow).concurrency(2).listener(events));
+        Await.until("the job acked", LIMIT, () -> events.acked() == 1);
+        assertThat(runs.get()).isOne();
+        assertThat(events.of("leaseLost")).isEmpty();
+        assertThat(events.of("delivered")).hasSize(1);
+    }
+
+    @Test
+    void aLostLeaseIsReportedAndTheJobIsNeitherAckedNorRetried() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(Duration.ofMillis(300)));
+        q.offer("cancelled", "v", Duration.ZERO);
+        Recorder events = new Recorder();
+        AtomicInteger sawLost = new AtomicInteger();
+        CountDownLatch started = new CountDownLatch(1);
+        start(Worker.builder(q, job -> {
+            started.countDown();
+            Await.until("the lease lost", LIMIT, job::isLeaseLost);
+            sawLost.incrementAndGet();
+            throw new IllegalStateException("gave up");
+        }).listener(events));
+        assertThat(started.await(LIMIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        assertThat(q.cancel("cancelled")).isTrue();
+        Await.until("the handler saw it", LIMIT, () -> sawLost.get() == 1);
+        Await.until("the lease lost reported", LIMIT, () -> events.of("leaseLost").size() == 1);
+        assertThat(events.of("acked")).isEmpty();
+        assertThat(events.of("retried")).isEmpty();
+        assertThat(events.of("deadLettered")).isEmpty();
+        assertThat(q.stats().dead()).isZero();
+    }
+
+    // ---- listeners and backend failures ----
+
+    @Test
+    void listenersSeeEachEvent() throws Exception {
+        DelayedQueue<String> q = queue(b -> { });
+        q.offer("ok", "v", Duration.ZERO);
+        q.offer("flaky", "v", Duration.ZERO);
+        q.offer("fatal", "v", Duration.ZERO);
+        Recorder events = new Recorder();
+        start(Worker.builder(q, job -> {
+            if (job.id().equals("fatal")) {
+                throw new UnsupportedOperationException("never");
+            }
+            if (job.id().equals("flaky") && job.attempt() == 1) {
+                throw new java.io.IOException("reset");
+            }
+        }).retryPolicy(RetryPolicy.builder().initialDelay(Duration.ofMillis(10)).jitter(0)
+                .noRetry(UnsupportedOperationException.class).build()).listener(events));
+        Await.until("both good jobs acked", LIMIT, () -> events.acked() == 2);
+        Await.until("the fatal one dead", LIMIT, () -> events.of("deadLettered").size() == 1);
+        assertThat(events.of("delivered")).containsExactlyInAnyOrder("delivered:ok", "delivered:flaky",
+                "delivered:fatal", "delivered:flaky");
+        assertThat(events.of("acked")).containsExactlyInAnyOrder("acked:ok", "acked:flaky");
+        assertThat(events.of("retried")).containsExactly("retried:flaky:10:java.io.IOException: reset");
+        assertThat(events.of("deadLettered")).containsExactly(
+                "deadLettered:fatal:java.lang.UnsupportedOperationException: never");
+        assertThat(events.backendErrors).isEmpty();
+    }
+
+    @Test
+    void backendFailuresNeverEndTheWorkerWhichResumesByItself() throws Exception {
+        FlakyQueue<String> q = new FlakyQueue<>(queue(b -> b.visibilityTimeout(Duration.ofSeconds(2))));
+        Recorder events = new Recorder();
+        start(Worker.builder(q, job -> { }).concurrency(2).pollWait(Duration.ofMillis(100)).listener(events));
+        offer(q, 10, "a-");
+        Await.until("the first ten acked", LIMIT, () -> events.acked() == 10);
+        q.failing(true);
+        Await.until("a poll failed", LIMIT, () -> events.backendErrors.contains("poll"));
+        offer(q, 10, "b-");
+        q.failing(false);
+        Await.until("the other ten acked", LIMIT, () -> events.acked() == 20);
+        assertThat(events.acks.values()).allSatisfy(n -> assertThat(n.get()).isOne());
+    }
+
+    // ---- stress ----
+
+    @Test
+    void workersClosedAndKilledMidRunLoseNothingAndAckEachMessageOnce() throws Exception {
+        int n = 3000;
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(Duration.ofSeconds(1)).maxAttempts(1000));
+        List<String> ids = offer(q, n, "s-");
+        Map<String, AtomicInteger> acks = new ConcurrentHashMap<>();
+        WorkerListener<String> counter = new WorkerListener<>() {
+            @Override
+            public void acked(Job<String> job) {
+                acks.computeIfAbsent(job.id(), k -> new AtomicInteger()).incrementAndGet();
+            }
+        };
+        JobHandler<String> work = job -> {
+            if (Math.floorMod(job.id().hashCode(), 50) == 0) {
+                Thread.sleep(1);
+            }
+        };
+        List<FlakyQueue<String>> clients = Collections.synchronizedList(new ArrayList<>());
+        List<Worker<String>> live = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            FlakyQueue<String> client = new FlakyQueue<>(otherClientOf(q));
+            clients.add(client);
+            live.add(start(Worker.builder(client, work).concurrency(2).prefetch(8).listener(counter)
+                    .pollWait(Duration.ofMillis(100))));
+        }
+        Await.until("a third done", LIMIT, () -> acks.size() >= n / 3);
+        // Close one gracefully: its prefetched messages go back at once, its running ones finish.
+        WorkerShutdown closed = live.get(0).shutdown(Duration.ofSeconds(5));
+        assertThat(closed.interrupted()).isZero();
+        // Kill another: its backend calls fail from now on, as if its process died with messages in hand.
+        clients.get(1).failing(true);
+        live.get(1).shutdown(Duration.ZERO);
+        FlakyQueue<String> replacement = new FlakyQueue<>(otherClientOf(q));
+        start(Worker.builder(replacement, work).concurrency(2).prefetch(8).listener(counter)
+                .pollWait(Duration.ofMillis(100)));
+        Await.until("every message acked", LIMIT, () -> acks.size() == n);
+        Await.until("the queue empty", LIMIT, () -> total(q) == 0);
+        assertThat(acks.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(acks.values()).allSatisfy(c -> assertThat(c.get()).as("acked once").isOne());
+        assertThat(q.stats().dead()).isZero();
+    }
+}
