@@ -4,7 +4,9 @@ import io.clockwork.zookeeper.SessionTracker;
 import io.clockwork.zookeeper.SessionTrackerImpl;
 import io.clockwork.storm.TimeCacheMap;
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Job;
+import io.clockwork.queue.Worker;
+import io.clockwork.queue.WorkerListener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,22 +20,27 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * The worker side of the demo: threads that take due payment deadlines from the queue, expire the unpaid order and
- * ack. Thread-safe.
+ * The worker side of the demo: {@link Worker}s that take due payment deadlines from the queue and expire the unpaid
+ * order (the worker acks it). Thread-safe.
  *
- * <p>Every worker holds a session in a {@link SessionTrackerImpl} and heartbeats it on each turn of its loop, as a
- * ZooKeeper client would. The first {@code crashes} workers "crash" on a random early delivery: they process it but
- * neither ack it nor heartbeat again. Their session expires, the expirer starts a replacement, and the queue hands
- * the unacked order to another worker after the visibility timeout. That retry must not expire the order twice, so
- * workers remember what they processed in a {@link TimeCacheMap} (Storm's de-duplication idiom) and only ack a
- * retry. A worker whose session expired while it was merely slow also stops: it has been replaced.
+ * <p>Each demo worker is a {@code Worker} with one handler thread, plus a session in a {@link SessionTrackerImpl} that
+ * a heartbeat thread touches, as a ZooKeeper client pings. The first {@code crashes} workers "crash" on a random early
+ * delivery: their handler processes it and then hangs, holding it without an ack, and their heartbeat stops. Their
+ * session expires, and the expirer does what a supervisor would: it abandons the hung worker (a zero-timeout
+ * {@link Worker#shutdown}, which interrupts the handler, so the lease is no longer extended and the order comes back
+ * after the visibility timeout) and starts a replacement. That retry must not expire the order twice, so workers
+ * remember what they processed in a {@link TimeCacheMap} (Storm's de-duplication idiom) and only ack a retry.
  */
 final class WorkerPool implements AutoCloseable {
 
     /** How long a worker may go without a heartbeat before its session expires. */
     static final int SESSION_TIMEOUT_MS = 1500;
     private static final int TICK_MS = 100;
+    private static final long HEARTBEAT_MS = 200;
     private static final Duration POLL_WAIT = Duration.ofMillis(200);
+    /** Deliveries a worker takes ahead of its handler, so a burst of due orders costs one poll per batch. */
+    private static final int PREFETCH = 16;
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(2);
     /** Longer than any redelivery of the demo (visibility timeout times attempts) so a retry is always recognised. */
     private static final int DEDUP_SECONDS = 120;
 
@@ -41,13 +48,15 @@ final class WorkerPool implements AutoCloseable {
     private final Receipts receipts;
     private final Consumer<String> events;
     private final SessionTrackerImpl tracker;
+    /** Order id to its lateness in microseconds, when first processed. */
     private final TimeCacheMap<String, Long> processed = new TimeCacheMap<>(DEDUP_SECONDS);
-    private final Map<Long, Thread> bySession = new ConcurrentHashMap<>();
-    private final List<Thread> threads = new ArrayList<>();
+    private final Map<Long, DemoWorker> bySession = new ConcurrentHashMap<>();
+    private final List<DemoWorker> all = new ArrayList<>();
     private final AtomicInteger started = new AtomicInteger();
     private final int crashes;
     private final int crashWithin;
     private final SplittableRandom random;
+    private final WorkerListener<String> listener = new Outcomes();
     private volatile boolean running = true;
 
     private final LongAdder deliveries = new LongAdder();
@@ -79,7 +88,7 @@ final class WorkerPool implements AutoCloseable {
         this.tracker = new SessionTrackerImpl(TICK_MS, this::expire);
     }
 
-    /** @param workers how many worker threads to start */
+    /** @param workers how many workers to start */
     void start(int workers) {
         tracker.start();
         for (int i = 0; i < workers; i++) {
@@ -93,97 +102,112 @@ final class WorkerPool implements AutoCloseable {
         synchronized (random) {
             crashAt = n <= crashes ? 1 + random.nextInt(crashWithin) : -1;
         }
-        long session = tracker.createSession(SESSION_TIMEOUT_MS);
-        Thread t = new Thread(() -> work(session, crashAt), "demo-worker-" + n);
-        t.setDaemon(true);
-        bySession.put(session, t);
-        threads.add(t);
-        t.start();
+        DemoWorker w = new DemoWorker("demo-worker-" + n, tracker.createSession(SESSION_TIMEOUT_MS), crashAt);
+        bySession.put(w.session, w);
+        all.add(w);
     }
 
     /** Called on the tracker's thread when a worker stopped heartbeating: replace it, as a supervisor would. */
     private void expire(SessionTracker.Session session) {
         tracker.removeSession(session.getSessionId());
-        Thread gone = bySession.remove(session.getSessionId());
+        DemoWorker gone = bySession.remove(session.getSessionId());
         expiredSessions.increment();
         events.accept("session 0x" + Long.toHexString(session.getSessionId()) + " of "
-                + (gone != null ? gone.getName() : "a worker") + " expired; starting a replacement");
+                + (gone != null ? gone.name : "a worker") + " expired; starting a replacement");
+        if (gone != null) {
+            Thread abandon = new Thread(() -> gone.stop(Duration.ZERO), gone.name + "-abandon");
+            abandon.setDaemon(true);
+            abandon.start();
+        }
         if (running) {
             startWorker();
         }
     }
 
-    private void work(long session, int crashAt) {
-        int handled = 0;
-        while (running) {
-            Delivery<String> d;
-            try {
-                d = queue.poll(POLL_WAIT);
-            } catch (InterruptedException e) {
-                return;
-            } catch (IllegalStateException closed) {
-                return;
-            } catch (RuntimeException e) {
-                // A backend hiccup (e.g. Redis restarting): the message stays in the queue; try again shortly.
-                errors.increment();
-                lastError = e.getMessage();
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
-                continue;
-            }
-            if (!touch(session)) {
-                return; // fenced: our session expired and a replacement runs; an unacked delivery comes back
-            }
-            if (d == null) {
-                continue;
-            }
+    /** One demo worker: a single-handler {@link Worker} and the heartbeat of its session. */
+    private final class DemoWorker {
+        final String name;
+        final long session;
+        private final int crashAt;
+        private final AtomicInteger handled = new AtomicInteger();
+        private final Worker<String> worker;
+        private final Thread heartbeat;
+        private volatile boolean dead;
+
+        DemoWorker(String name, long session, int crashAt) {
+            this.name = name;
+            this.session = session;
+            this.crashAt = crashAt;
+            this.worker = Worker.builder(queue, this::handle).name(name).concurrency(1).prefetch(PREFETCH)
+                    .pollWait(POLL_WAIT).listener(listener).build();
+            this.heartbeat = new Thread(this::beat, name + "-heartbeat");
+            heartbeat.setDaemon(true);
+            heartbeat.start();
+        }
+
+        private void handle(Job<String> job) throws InterruptedException {
             deliveries.increment();
-            handled++;
-            long late = process(d);
-            if (handled == crashAt) {
+            process(job);
+            if (handled.incrementAndGet() == crashAt) {
+                dead = true;
                 crashed.increment();
-                events.accept(Thread.currentThread().getName() + " crashed holding " + d.id()
-                        + " (no ack, no more heartbeats)");
-                return;
+                events.accept(name + " crashed holding " + job.id() + " (no ack, no more heartbeats)");
+                Thread.sleep(Long.MAX_VALUE); // hung until abandoned; the interrupt ends it, and it is never acked
             }
-            ack(d, late);
+        }
+
+        private void beat() {
+            while (running && !dead) {
+                try {
+                    if (!tracker.touchSession(session, SESSION_TIMEOUT_MS)) {
+                        return; // expired: the supervisor abandons this worker and replaces it
+                    }
+                } catch (IllegalStateException shutDown) {
+                    return;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(HEARTBEAT_MS));
+            }
+        }
+
+        void stop(Duration timeout) {
+            dead = true;
+            try {
+                worker.shutdown(timeout);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
-    private boolean touch(long session) {
-        try {
-            return tracker.touchSession(session, SESSION_TIMEOUT_MS);
-        } catch (IllegalStateException shutDown) {
-            return false;
-        }
-    }
-
-    /** Expires the unpaid order once; a retry of one already processed only gets its original lateness back. */
-    private long process(Delivery<String> d) {
-        Long first = processed.get(d.id());
-        if (first != null) {
+    /** Expires the unpaid order once; a retry of one already processed keeps its original lateness. */
+    private void process(Job<String> job) {
+        if (processed.get(job.id()) != null) {
             duplicates.increment();
-            return first;
+            return;
         }
-        long late = Wall.nowMicros() - dueMicros(d.value());
-        processed.put(d.id(), late);
-        return late;
+        processed.put(job.id(), Wall.nowMicros() - dueMicros(job.value()));
     }
 
-    private void ack(Delivery<String> d, long late) {
-        boolean ok;
-        try {
-            ok = d.ack();
-        } catch (RuntimeException e) {
-            errors.increment();
-            lastError = e.getMessage();
-            return; // unknown outcome: if it did not happen, the message is redelivered and acked later
-        }
-        if (ok) {
+    /** What the workers' deliveries became: acks are reported with the lateness of their first processing. */
+    private final class Outcomes implements WorkerListener<String> {
+        @Override
+        public void acked(Job<String> job) {
+            Long late = processed.get(job.id());
+            long micros = late != null ? late : Wall.nowMicros() - dueMicros(job.value());
             acked.increment();
-            lateness.record(late);
-            receipts.delivered(d.id(), late);
-        } else {
+            lateness.record(micros);
+            receipts.delivered(job.id(), micros);
+        }
+
+        @Override
+        public void leaseLost(Job<String> job) {
             ackRefused.increment(); // the payment cancelled it while we held it: the payment won the race
+        }
+
+        @Override
+        public void backendError(String operation, RuntimeException error) {
+            errors.increment();
+            lastError = operation + ": " + error.getMessage();
         }
     }
 
@@ -237,21 +261,16 @@ final class WorkerPool implements AutoCloseable {
         return lateness;
     }
 
-    /** Stops the workers and waits briefly for them; crashed and fenced workers have already returned. */
+    /** Stops the workers (running handlers get a short while to finish) and the tracker. */
     @Override
     public void close() {
         running = false;
-        List<Thread> all;
+        List<DemoWorker> workers;
         synchronized (this) {
-            all = new ArrayList<>(threads);
+            workers = new ArrayList<>(all);
         }
-        for (Thread t : all) {
-            try {
-                t.join(TimeUnit.SECONDS.toMillis(2) + POLL_WAIT.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
+        for (DemoWorker w : workers) {
+            w.stop(STOP_TIMEOUT);
         }
         tracker.shutdown();
         processed.close();
