@@ -1,0 +1,168 @@
+package io.clockwork.benchmarks.queue;
+
+import io.clockwork.benchmarks.Harness;
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.Job;
+import io.clockwork.queue.Worker;
+import io.clockwork.queue.WorkerListener;
+import io.clockwork.redis.RedisDelayedQueue;
+import org.redisson.Redisson;
+import org.redisson.api.RBlockingQueue;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Consuming a due backlog, as users run it: Clockwork's {@link Worker} (concurrency 4, without and with prefetch; a
+ * handler that does nothing; acks included) against four threads calling Redisson's {@code RBlockingQueue.poll()}
+ * one element at a time (no ack exists), each on a backlog of {@code --backlog} due 100-byte values on one
+ * {@code redis-server}, in the same run, the rivals alternating every round. Redisson's destination list is filled
+ * directly (as if its transfer task had already moved everything), so it pays nothing for the transfer. Reports the
+ * median of the rounds' drain rates and the ratio to Redisson's. Not thread-safe; a {@code main}.
+ *
+ * <pre>{@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.queue.WorkerHarness
+ * [--backlog 100000] [--rounds 3] [--concurrency 4] [--prefetch 32]}</pre>
+ */
+public final class WorkerHarness {
+
+    private static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
+
+    static {
+        DEFAULTS.put("backlog", "100000");
+        DEFAULTS.put("rounds", "3");
+        DEFAULTS.put("concurrency", "4");
+        DEFAULTS.put("prefetch", "32");
+        DEFAULTS.put("redis-server", "redis-server");
+    }
+
+    private WorkerHarness() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Harness opts = new Harness(args, DEFAULTS);
+        int backlog = opts.getInt("backlog");
+        int concurrency = opts.getInt("concurrency");
+        int prefetch = opts.getInt("prefetch");
+        String value = RedissonFaceHarness.value(0);
+        Map<String, List<Double>> rates = new LinkedHashMap<>();
+        try (RedisServers servers = new RedisServers(opts.get("redis-server"))) {
+            RedisServers.Server server = servers.standalone();
+            System.out.println("# worker on a due backlog of " + backlog + " (redis " + servers.version() + ", "
+                    + Runtime.getRuntime().availableProcessors() + " cores, JDK " + System.getProperty("java.version")
+                    + ")");
+            List<String> rivals = List.of("clockwork-worker-prefetch-0", "clockwork-worker-prefetch-" + prefetch,
+                    "redisson-poll");
+            for (int r = 0; r < opts.getInt("rounds"); r++) {
+                List<String> order = new ArrayList<>(rivals);
+                Collections.rotate(order, r);
+                for (String rival : order) {
+                    server.call("FLUSHALL");
+                    double rate = rival.startsWith("redisson")
+                            ? redisson(server.uri(), backlog, concurrency, value)
+                            : clockwork(server.uri(), backlog, concurrency, rival.endsWith("-0") ? 0 : prefetch, value);
+                    rates.computeIfAbsent(rival, k -> new ArrayList<>()).add(rate);
+                    System.out.println(String.format(Locale.ROOT, "  round %d %s: %,.0f messages/s", r, rival, rate));
+                }
+            }
+        }
+        double theirs = median(rates.get("redisson-poll"));
+        System.out.println();
+        System.out.println("| consumer (" + concurrency + " threads or handlers) | messages/s (median) | rounds "
+                + "| ours/theirs |");
+        System.out.println("|---|---:|---|---:|");
+        rates.forEach((rival, l) -> System.out.println(String.format(Locale.ROOT, "| %s | %,.0f | %s | %s |", rival,
+                median(l), fmt(l), rival.startsWith("redisson") ? "" : String.format(Locale.ROOT, "%.2fx",
+                        median(l) / theirs))));
+    }
+
+    /** Fills a queue with due messages, then times a worker draining it (counted on the acks). */
+    private static double clockwork(String uri, int backlog, int concurrency, int prefetch, String value)
+            throws Exception {
+        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(uri, "worker-bench", Codec.string()).build()) {
+            for (int done = 0; done < backlog; done += 1000) {
+                q.offerAll(Collections.nCopies(Math.min(1000, backlog - done), value), Duration.ZERO);
+            }
+            CountDownLatch all = new CountDownLatch(backlog);
+            AtomicInteger acked = new AtomicInteger();
+            WorkerListener<String> counter = new WorkerListener<>() {
+                @Override
+                public void acked(Job<String> job) {
+                    acked.incrementAndGet();
+                    all.countDown();
+                }
+            };
+            long t0 = System.nanoTime();
+            Worker<String> w = Worker.builder(q, job -> { }).concurrency(concurrency).prefetch(prefetch)
+                    .listener(counter).build();
+            try {
+                if (!all.await(10, TimeUnit.MINUTES)) {
+                    throw new IllegalStateException("worker acked only " + acked.get() + " of " + backlog);
+                }
+                return backlog / ((System.nanoTime() - t0) / 1e9);
+            } finally {
+                w.shutdown(Duration.ofSeconds(10));
+            }
+        }
+    }
+
+    /** Fills Redisson's destination list directly, then times threads polling it one element at a time. */
+    private static double redisson(String uri, int backlog, int threads, String value) throws Exception {
+        Config config = new Config();
+        config.setCodec(StringCodec.INSTANCE);
+        config.useSingleServer().setAddress(uri);
+        RedissonClient client = Redisson.create(config);
+        try {
+            RBlockingQueue<String> destination = client.getBlockingQueue("worker-bench");
+            for (int done = 0; done < backlog; done += 1000) {
+                destination.addAll(Collections.nCopies(Math.min(1000, backlog - done), value));
+            }
+            AtomicInteger taken = new AtomicInteger();
+            List<Thread> pollers = new ArrayList<>();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < threads; i++) {
+                Thread t = new Thread(() -> {
+                    while (taken.get() < backlog && destination.poll() != null) {
+                        taken.incrementAndGet();
+                    }
+                }, "redisson-poller-" + i);
+                t.start();
+                pollers.add(t);
+            }
+            for (Thread t : pollers) {
+                t.join();
+            }
+            if (taken.get() != backlog) {
+                throw new IllegalStateException("Redisson pollers took " + taken.get() + " of " + backlog);
+            }
+            return backlog / ((System.nanoTime() - t0) / 1e9);
+        } finally {
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+    }
+
+    private static double median(List<Double> l) {
+        List<Double> s = new ArrayList<>(l);
+        Collections.sort(s);
+        int n = s.size();
+        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+    }
+
+    private static String fmt(List<Double> l) {
+        List<String> out = new ArrayList<>();
+        for (double d : l) {
+            out.add(String.format(Locale.ROOT, "%,.0f", d));
+        }
+        return String.join(", ", out);
+    }
+}
