@@ -1,8 +1,11 @@
 package io.clockwork.redis;
 
 import io.clockwork.queue.Codec;
+import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Message;
+import io.clockwork.queue.Offered;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
 import io.clockwork.testing.Await;
@@ -125,6 +128,60 @@ class RedisDelayedQueueRedisIT {
         RedisDelayedQueue<String> other = track(RedisDelayedQueue.builder(redis.uri(), name + "-typo",
                 Codec.string()).build());
         assertThat(other.exists()).isFalse();
+    }
+
+    @Test
+    void metaValuesWrittenWithoutHeadersStillPollNackDieAndTakeAReplace() throws Exception {
+        String name = uniqueName("old-meta");
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string())
+                .maxAttempts(3).build());
+        String keys = KeyLayout.prefix(name, 0);
+        // Written as every client wrote them before headers existed: "<state> <attempts> <seq>:<payload>", one
+        // with a last error recorded by a nack; neither has a header block.
+        redis.call("HSET", keys + "meta", "old-1", "D 0 0000000000000001:payload: with colons #1",
+                "old-2", "D 1 0000000000000002!5!oops!:second", "old-3", "D 0 0000000000000003:third");
+        redis.call("ZADD", keys + "pending", "0", "0000000000000001old-1", "0", "0000000000000002old-2",
+                "4503599627370496", "0000000000000003old-3"); // due in 2^52 ms: only a replace makes it due
+        redis.call("SET", keys + "seq", "3");
+
+        Delivery<String> first = q.poll(Duration.ZERO);
+        assertThat(first.id()).isEqualTo("old-1");
+        assertThat(first.value()).isEqualTo("payload: with colons #1");
+        assertThat(first.attempt()).isOne();
+        assertThat(first.headers()).isEmpty();
+        Delivery<String> second = q.poll(Duration.ZERO);
+        assertThat(second.value()).isEqualTo("second");
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(second.headers()).isEmpty();
+        assertThat(second.nack(Duration.ZERO)).isTrue();
+        Delivery<String> again = q.poll(Duration.ZERO);
+        assertThat(again.value()).isEqualTo("second");
+        assertThat(again.nack(Duration.ZERO)).isTrue(); // its third attempt: dead, of the recorded error
+        DeadLetter letter = q.deadLetters(1).get(0);
+        assertThat(letter.id()).isEqualTo("old-2");
+        assertThat(letter.payload()).isEqualTo("second".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(letter.reason()).isEqualTo("oops!");
+        assertThat(letter.headers()).isEmpty();
+
+        assertThat(q.offer(Message.of("third, replaced").id("old-3").header("tenant", "acme")
+                .onConflict(Message.Conflict.REPLACE)).outcome()).isEqualTo(Offered.Outcome.REPLACED);
+        Delivery<String> third = q.poll(Duration.ZERO);
+        assertThat(third.value()).isEqualTo("third, replaced");
+        assertThat(third.headers()).containsExactly(Map.entry("tenant", "acme"));
+        assertThat(first.ack()).isTrue();
+        assertThat(third.ack()).isTrue();
+    }
+
+    @Test
+    void headersAreStoredInTheMetaValueAsTheDocumentedBlock() {
+        String name = uniqueName("meta-headers");
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
+        q.offer(Message.of("p:1").id("h").delay(FAR).header("tenant", "acme").header("n", "\u00e9:2"));
+        q.offer(Message.of("p:2").id("plain").delay(FAR));
+        String meta = KeyLayout.prefix(name, 0) + "meta";
+        // "é" is 2 UTF-8 bytes, so the value "é:2" is 4; the block "tenant=4:acmen=4:é:2" is 21 bytes.
+        assertThat((String) redis.call("HGET", meta, "h")).matches("D 0 [0-9a-f]{16}#21#tenant=4:acmen=4:\u00e9:2:p:1");
+        assertThat((String) redis.call("HGET", meta, "plain")).matches("D 0 [0-9a-f]{16}:p:2");
     }
 
     @Test
