@@ -138,7 +138,7 @@ final class QueueScripts {
      * A message as poll.lua hands it over: its META value {@code D <attempts> <seq in hex><tail>}, the tail
      * {@code [!<n>!<last error>][#<h>#<headers>]:<payload>} (see include/meta.lua and {@link Tail}), read into the
      * delivery's attempt (attempts + 1: attempts counts the deliveries before this scheduling), receipt (the
-     * sequence), headers (empty without a block: the form of every value written before headers existed) and
+     * sequence), headers (empty without a block, the layout clients without header support write) and
      * payload.
      */
     record Taken(int attempt, long receipt, byte[] payload, Map<String, String> headers) {

@@ -136,7 +136,7 @@ class RedisDelayedQueueRedisIT {
         RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string())
                 .maxAttempts(3).build());
         String keys = KeyLayout.prefix(name, 0);
-        // Written as every client wrote them before headers existed: "<state> <attempts> <seq>:<payload>", one
+        // Written in the layout of clients without header support: "<state> <attempts> <seq>:<payload>", one
         // with a last error recorded by a nack; neither has a header block.
         redis.call("HSET", keys + "meta", "old-1", "D 0 0000000000000001:payload: with colons #1",
                 "old-2", "D 1 0000000000000002!5!oops!:second", "old-3", "D 0 0000000000000003:third");
@@ -273,6 +273,58 @@ class RedisDelayedQueueRedisIT {
         assertThat(calls.find()).isTrue();
         // 8 threads offering at once: calls that arrive while one is in flight share the next script call.
         assertThat(Long.parseLong(calls.group(1))).as("script calls for %d offers", offers).isLessThan(offers);
+    }
+
+    @Test
+    void concurrentMessagesWithMixedPoliciesShareScriptCallsAndEachGetsItsOwnOutcome() throws Exception {
+        String name = uniqueName("group-policies");
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
+        redis.call("CONFIG", "RESETSTAT");
+        int threads = 8;
+        int rounds = 300;
+        int keys = 20;
+        Map<String, AtomicInteger> added = new ConcurrentHashMap<>();
+        Map<String, Boolean> generated = new ConcurrentHashMap<>();
+        Map<Offered.Outcome, AtomicInteger> outcomes = new ConcurrentHashMap<>();
+        List<Future<?>> running = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            running.add(background.submit(() -> {
+                for (int i = 0; i < rounds; i++) {
+                    String id = "k-" + (i % keys);
+                    Message.Conflict policy = Message.Conflict.values()[(thread + i) % 3];
+                    Offered o = q.offer(Message.of("v" + thread + "-" + i).id(id).delay(FAR)
+                            .header("from", "t" + thread).onConflict(policy));
+                    outcomes.computeIfAbsent(o.outcome(), k -> new AtomicInteger()).incrementAndGet();
+                    if (o.outcome() == Offered.Outcome.ADDED) {
+                        added.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
+                    }
+                    Offered g = q.offer(Message.of("gen").delay(FAR).header("from", "t" + thread));
+                    assertThat(g.outcome()).isEqualTo(Offered.Outcome.ADDED);
+                    assertThat(generated.put(g.id(), true)).isNull();
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : running) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        assertThat(added).as("each id added exactly once").hasSize(keys);
+        assertThat(added.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+        assertThat(outcomes.keySet()).as("nothing was in flight or dead").containsOnly(Offered.Outcome.ADDED,
+                Offered.Outcome.KEPT, Offered.Outcome.REPLACED, Offered.Outcome.EXTENDED);
+        assertThat(q.stats().delayed()).isEqualTo(keys + threads * rounds);
+        int offers = 2 * threads * rounds;
+        Matcher calls = Pattern.compile("cmdstat_evalsha:calls=(\\d+)").matcher(
+                (String) redis.call("INFO", "commandstats"));
+        assertThat(calls.find()).isTrue();
+        assertThat(Long.parseLong(calls.group(1))).as("script calls for %d offers", offers).isLessThan(offers);
+        for (int k = 0; k < keys; k++) {
+            assertThat(q.reschedule("k-" + k, Duration.ZERO)).isTrue();
+        }
+        List<Delivery<String>> due = q.poll(keys, Duration.ZERO);
+        assertThat(due).hasSize(keys);
+        assertThat(due).allSatisfy(d -> assertThat(d.headers()).containsOnlyKeys("from"));
     }
 
     @Test
