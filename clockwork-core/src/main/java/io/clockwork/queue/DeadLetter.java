@@ -1,6 +1,9 @@
 package io.clockwork.queue;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -11,8 +14,9 @@ import java.util.Objects;
  * @param payload  the encoded value (a copy)
  * @param attempts how many times it was delivered
  * @param reason   why it died, e.g. "maxAttempts (5) reached" or the codec's error
+ * @param headers  the message's headers ({@link Message#headers()}), unmodifiable; empty if none
  */
-public record DeadLetter(String id, byte[] payload, int attempts, String reason) {
+public record DeadLetter(String id, byte[] payload, int attempts, String reason, Map<String, String> headers) {
 
     /**
      * The longest reason a consumer can give ({@link Delivery#deadLetter(String)},
@@ -29,6 +33,19 @@ public record DeadLetter(String id, byte[] payload, int attempts, String reason)
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(reason, "reason");
         payload = Objects.requireNonNull(payload, "payload").clone();
+        headers = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(headers, "headers")));
+    }
+
+    /**
+     * A dead letter without headers.
+     *
+     * @param id       the message id
+     * @param payload  the encoded value (a copy)
+     * @param attempts how many times it was delivered
+     * @param reason   why it died
+     */
+    public DeadLetter(String id, byte[] payload, int attempts, String reason) {
+        this(id, payload, attempts, reason, Map.of());
     }
 
     @Override
@@ -39,16 +56,17 @@ public record DeadLetter(String id, byte[] payload, int attempts, String reason)
     @Override
     public boolean equals(Object o) {
         return o instanceof DeadLetter d && id.equals(d.id) && Arrays.equals(payload, d.payload)
-                && attempts == d.attempts && reason.equals(d.reason);
+                && attempts == d.attempts && reason.equals(d.reason) && headers.equals(d.headers);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, Arrays.hashCode(payload), attempts, reason);
+        return Objects.hash(id, Arrays.hashCode(payload), attempts, reason, headers);
     }
 
     @Override
     public String toString() {
-        return "DeadLetter[" + id + ", " + payload.length + " bytes, attempts=" + attempts + ", " + reason + "]";
+        return "DeadLetter[" + id + ", " + payload.length + " bytes, attempts=" + attempts + ", " + reason
+                + (headers.isEmpty() ? "" : ", " + headers.size() + " header(s)") + "]";
     }
 }

@@ -159,6 +159,45 @@ public interface DelayedQueue<V> extends AutoCloseable {
     List<String> offerAll(Map<String, ? extends V> messages, Duration delay);
 
     /**
+     * Offers a {@link Message}: its value under its id (or a new one), after its delay, with its headers, and, if
+     * its id is already in the queue, what its {@link Message.Conflict conflict policy} says. The other offer
+     * methods are this one with {@link Message.Conflict#KEEP} and no headers.
+     *
+     * <p>By the state of a message with the same id: unknown (never offered, or acked, cancelled or purged): added,
+     * whatever the policy. Delayed or ready: KEEP keeps it, REPLACE gives it this value, headers and due time,
+     * EXTEND gives it this due time. In flight (including a delivery whose visibility timeout passed until the
+     * backend has put it back on the schedule) or dead: only KEEP reports {@link Offered.Outcome#KEPT}; REPLACE and
+     * EXTEND report {@link Offered.Outcome#IN_FLIGHT} or {@link Offered.Outcome#DEAD}; nothing changes. A replaced or
+     * extended message goes behind the messages already due at its new due time, and a delivery of it made before
+     * can no longer ack it.
+     *
+     * @param message the message
+     * @return its id and what happened
+     * @throws NullPointerException     if {@code message} is null
+     * @throws IllegalArgumentException if, with a codec, the encoded value exceeds the queue's
+     *                                  {@code maxPayloadBytes}
+     * @throws CodecException           if the codec cannot encode the value (nothing is stored)
+     * @throws IllegalStateException    if the queue is closed
+     */
+    Offered offer(Message<? extends V> message);
+
+    /**
+     * Offers a batch of {@link Message}s, each as {@link #offer(Message)} would, in list order: ids, delays, headers
+     * and policies may differ from one message to the next, and a message may name an id an earlier one of the same
+     * batch used (it then meets that message as it would in a later call). Checked whole before anything is stored,
+     * and atomic per partition, as {@link #offerAll(List, Duration)} is.
+     *
+     * @param messages the messages, in order; at most {@link #MAX_BATCH}, no nulls; empty: does nothing
+     * @return per message, in order, its id and what happened
+     * @throws NullPointerException     if {@code messages} or an element (named by its index) is null
+     * @throws IllegalArgumentException if there are more than {@link #MAX_BATCH} messages or an encoded value
+     *                                  exceeds the maximum payload size (nothing is stored)
+     * @throws CodecException           if the codec cannot encode a value (nothing is stored)
+     * @throws IllegalStateException    if the queue is closed
+     */
+    List<Offered> offerAll(List<? extends Message<? extends V>> messages);
+
+    /**
      * Removes a message that is delayed, ready or in flight (an in-flight holder's ack then returns false).
      *
      * @param id the message id

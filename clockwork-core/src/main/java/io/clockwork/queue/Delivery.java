@@ -1,6 +1,7 @@
 package io.clockwork.queue;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -23,6 +24,14 @@ public interface Delivery<V> {
 
     /** @return which delivery of this message this is, starting at 1 */
     int attempt();
+
+    /**
+     * @return the message's headers ({@link Message#header(String, String)}), unmodifiable, in the order they were
+     *         set; empty if it has none. This default returns an empty map.
+     */
+    default Map<String, String> headers() {
+        return Map.of();
+    }
 
     /**
      * Acknowledges the message: it is done and removed.

@@ -57,8 +57,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private static final int WHEEL_SIZE = 64;
     private static final AtomicLong QUEUE_NUMBER = new AtomicLong();
     private static final byte[] NO_PAYLOAD = new byte[0];
-    private static final Comparator<Message> BY_DUE_THEN_SEQUENCE =
-            Comparator.<Message>comparingLong(m -> m.due).thenComparingLong(m -> m.sequence);
+    private static final Comparator<Item> BY_DUE_THEN_SEQUENCE =
+            Comparator.<Item>comparingLong(m -> m.due).thenComparingLong(m -> m.sequence);
 
     private final QueueSupport<V> settings;
     private final Codec<V> codec;
@@ -73,14 +73,14 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
     // All below guarded by lock.
     /** Delayed messages by due time. */
-    private final TimingWheel<Message> dueTimes;
+    private final TimingWheel<Item> dueTimes;
     /** In-flight messages by visibility deadline. */
-    private final TimingWheel<Message> visibility;
-    private final Consumer<Message> onDeadline = this::onDeadline;
-    private final Map<String, Message> byId = new HashMap<>();
-    private final TreeSet<Message> ready = new TreeSet<>(BY_DUE_THEN_SEQUENCE);
+    private final TimingWheel<Item> visibility;
+    private final Consumer<Item> onDeadline = this::onDeadline;
+    private final Map<String, Item> byId = new HashMap<>();
+    private final TreeSet<Item> ready = new TreeSet<>(BY_DUE_THEN_SEQUENCE);
     /** Insertion order is death order, so iteration lists the oldest first. */
-    private final LinkedHashSet<Message> dead = new LinkedHashSet<>();
+    private final LinkedHashSet<Item> dead = new LinkedHashSet<>();
     private long delayed;
     private long inFlight;
     private long sequence;
@@ -211,6 +211,86 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
+    @Override
+    public Offered offer(Message<? extends V> message) {
+        Objects.requireNonNull(message, "message");
+        long delayNanos = settings.delay(message.delay()).nanos();
+        Object payload = encode(message.value());
+        lock.lock();
+        try {
+            checkOpen();
+            return offerLocked(message, payload, delayNanos);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In-process the batch is atomic: every message is offered under one lock acquisition.
+     */
+    @Override
+    public List<Offered> offerAll(List<? extends Message<? extends V>> messages) {
+        Objects.requireNonNull(messages, "messages");
+        Object[] given = messages.toArray();
+        QueueSupport.checkBatch("messages", given.length);
+        Object[] payloads = new Object[given.length];
+        long[] delays = new long[given.length];
+        for (int i = 0; i < given.length; i++) {
+            int index = i;
+            Message<?> m = (Message<?>) Objects.requireNonNull(given[i], () -> "messages[" + index + "]");
+            delays[i] = settings.delay(m.delay()).nanos();
+            @SuppressWarnings("unchecked")
+            V value = (V) m.value();
+            payloads[i] = encode(value);
+        }
+        List<Offered> result = new ArrayList<>(given.length);
+        lock.lock();
+        try {
+            checkOpen();
+            for (int i = 0; i < given.length; i++) {
+                result.add(offerLocked((Message<?>) given[i], payloads[i], delays[i]));
+            }
+            return result;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Offers one checked and encoded message; the lock is held and the queue open. */
+    private Offered offerLocked(Message<?> message, Object payload, long delayNanos) {
+        Map<String, String> headers = message.headers();
+        String id = message.id().orElse(null);
+        if (id == null) {
+            id = newId();
+            add(id, payload, headers, delayNanos);
+            return new Offered(id, Offered.Outcome.ADDED);
+        }
+        long now = advance();
+        Item m = byId.get(id);
+        if (m == null) {
+            add(id, payload, headers, delayNanos);
+            return new Offered(id, Offered.Outcome.ADDED);
+        }
+        Message.Conflict policy = message.onConflict();
+        if (policy == Message.Conflict.KEEP) {
+            return new Offered(id, Offered.Outcome.KEPT);
+        }
+        if (m.state == State.IN_FLIGHT || m.state == State.DEAD) {
+            return new Offered(id, m.state == State.DEAD ? Offered.Outcome.DEAD : Offered.Outcome.IN_FLIGHT);
+        }
+        detach(m);
+        m.token = 0; // as for reschedule: an earlier, timed-out delivery no longer holds it
+        if (policy == Message.Conflict.REPLACE) {
+            m.payload = payload;
+            m.headers = headers;
+        }
+        schedule(m, delayNanos, now);
+        return new Offered(id, policy == Message.Conflict.REPLACE ? Offered.Outcome.REPLACED
+                : Offered.Outcome.EXTENDED);
+    }
+
     /** A fresh generated id; the lock is held. */
     private String newId() {
         String id;
@@ -239,7 +319,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             advance();
-            Message m = byId.get(id);
+            Item m = byId.get(id);
             if (m == null || m.state == State.DEAD) {
                 return false;
             }
@@ -259,7 +339,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             long now = advance();
-            Message m = byId.get(id);
+            Item m = byId.get(id);
             if (m == null || (m.state != State.DELAYED && m.state != State.READY)) {
                 return false;
             }
@@ -292,10 +372,11 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         long start = ticker.read();
         boolean firstPass = true;
         while (true) {
-            List<Message> taken = new ArrayList<>(Math.min(maxMessages, 64));
+            List<Item> taken = new ArrayList<>(Math.min(maxMessages, 64));
             long[] tokens;
             int[] attempts;
             Object[] payloads;
+            Object[] headers;
             lock.lockInterruptibly();
             try {
                 if (closed) {
@@ -306,7 +387,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                     return new ArrayList<>();
                 }
                 firstPass = false;
-                Message m = awaitReady(start, waitNanos);
+                Item m = awaitReady(start, waitNanos);
                 if (m == null) {
                     return new ArrayList<>();
                 }
@@ -318,10 +399,12 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                 tokens = new long[taken.size()];
                 attempts = new int[taken.size()];
                 payloads = new Object[taken.size()];
+                headers = new Object[taken.size()];
                 for (int i = 0; i < tokens.length; i++) {
                     tokens[i] = taken.get(i).token;
                     attempts[i] = taken.get(i).attempts;
                     payloads[i] = taken.get(i).payload;
+                    headers[i] = taken.get(i).headers;
                 }
             } finally {
                 lock.unlock();
@@ -330,13 +413,15 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             // messages are in flight meanwhile, so nobody else takes them.
             List<Delivery<V>> deliveries = new ArrayList<>(taken.size());
             for (int i = 0; i < taken.size(); i++) {
-                Message m = taken.get(i);
+                Item m = taken.get(i);
                 if (codec == null) {
-                    deliveries.add(new Receipt(m, tokens[i], (V) payloads[i], attempts[i]));
+                    deliveries.add(new Receipt(m, tokens[i], (V) payloads[i], attempts[i],
+                            (Map<String, String>) headers[i]));
                     continue;
                 }
                 try {
-                    deliveries.add(new Receipt(m, tokens[i], settings.decode((byte[]) payloads[i]), attempts[i]));
+                    deliveries.add(new Receipt(m, tokens[i], settings.decode((byte[]) payloads[i]), attempts[i],
+                            (Map<String, String>) headers[i]));
                 } catch (CodecException e) {
                     killUndecodable(m, tokens[i], e);
                 }
@@ -387,7 +472,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             long now = advance();
-            Message first = dueTimes.earliest();
+            Item first = dueTimes.earliest();
             Optional<Duration> nextDueIn = first == null ? Optional.empty()
                     : Optional.of(Duration.ofNanos(Math.max(0L, first.due - dueTimes.elapsed(now))));
             return new QueueStats(delayed, ready.size(), inFlight, dead.size(), nextDueIn);
@@ -411,12 +496,12 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             checkOpen();
             advance();
             List<DeadLetter> letters = new ArrayList<>(Math.min(limit, dead.size()));
-            for (Message m : dead) {
+            for (Item m : dead) {
                 if (letters.size() == limit) {
                     break;
                 }
                 byte[] payload = codec == null ? NO_PAYLOAD : (byte[]) m.payload;
-                letters.add(new DeadLetter(m.id, payload, m.attempts, m.reason));
+                letters.add(new DeadLetter(m.id, payload, m.attempts, m.reason, m.headers));
             }
             return letters;
         } finally {
@@ -431,7 +516,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             long now = advance();
-            Message m = byId.get(id);
+            Item m = byId.get(id);
             if (m == null || m.state != State.DEAD) {
                 return false;
             }
@@ -453,7 +538,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             checkOpen();
             advance();
             long purged = dead.size();
-            for (Message m : dead) {
+            for (Item m : dead) {
                 byId.remove(m.id);
                 m.state = State.GONE;
             }
@@ -525,14 +610,18 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     private void add(String id, Object payload, long delayNanos) {
+        add(id, payload, Map.of(), delayNanos);
+    }
+
+    private void add(String id, Object payload, Map<String, String> headers, long delayNanos) {
         long now = advance();
-        Message m = new Message(id, payload);
+        Item m = new Item(id, payload, headers);
         byId.put(id, m);
         schedule(m, delayNanos, now);
     }
 
     /** Makes a detached message delayed, or ready if due now; it goes behind everything scheduled before it. */
-    private void schedule(Message m, long delayNanos, long now) {
+    private void schedule(Item m, long delayNanos, long now) {
         long elapsed = dueTimes.elapsed(now);
         m.due = saturatedAdd(elapsed, delayNanos);
         m.sequence = ++sequence;
@@ -551,14 +640,14 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
-    private void makeReady(Message m) {
+    private void makeReady(Item m) {
         m.state = State.READY;
         ready.add(m);
         changed.signal();
     }
 
     /** The wheels' sink: a delayed message fell due, or an in-flight one's visibility timeout passed. */
-    private void onDeadline(Message m) {
+    private void onDeadline(Item m) {
         if (m.state == State.DELAYED) {
             delayed--;
             makeReady(m); // keeps its due time and sequence: FIFO within a due time survives the wheel
@@ -576,10 +665,10 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     /** Waits for a ready message and puts it in flight; null if {@code waitNanos} passed or the queue closed. */
-    private Message awaitReady(long start, long waitNanos) throws InterruptedException {
+    private Item awaitReady(long start, long waitNanos) throws InterruptedException {
         while (true) {
             long now = advance();
-            Message m = takeReady(now);
+            Item m = takeReady(now);
             if (m != null) {
                 if (!ready.isEmpty()) {
                     changed.signal(); // pass the baton: one signal per ready message may have woken only us
@@ -600,8 +689,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     /** Puts the earliest ready message in flight; null if none is ready. */
-    private Message takeReady(long now) {
-        Message m = ready.pollFirst();
+    private Item takeReady(long now) {
+        Item m = ready.pollFirst();
         if (m != null) {
             m.attempts++;
             m.token = ++tokens;
@@ -614,7 +703,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     /** Called without the lock: the codec rejected the payload of a message this poll had put in flight. */
-    private void killUndecodable(Message m, long token, CodecException e) {
+    private void killUndecodable(Item m, long token, CodecException e) {
         lock.lock();
         try {
             if (m.state == State.IN_FLIGHT && m.token == token) {
@@ -627,7 +716,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
-    private void kill(Message m, String reason) {
+    private void kill(Item m, String reason) {
         m.state = State.DEAD;
         m.reason = reason;
         m.token = 0;
@@ -639,7 +728,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     /** Takes a delayed, ready or in-flight message out of its structure. */
-    private void detach(Message m) {
+    private void detach(Item m) {
         switch (m.state) {
             case DELAYED -> {
                 dueTimes.remove(m);
@@ -654,7 +743,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
-    private void forget(Message m) {
+    private void forget(Item m) {
         byId.remove(m.id);
         m.state = State.GONE;
         m.token = 0;
@@ -685,10 +774,12 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private enum State { DELAYED, READY, IN_FLIGHT, DEAD, GONE }
 
     /** A message; it is also its own wheel entry, for its due time while delayed and its deadline in flight. */
-    private static final class Message extends WheelEntry {
+    private static final class Item extends WheelEntry {
         final String id;
-        /** The value itself without a codec, its encoded bytes with one. */
-        final Object payload;
+        /** The value itself without a codec, its encoded bytes with one; replaced by a REPLACE offer. */
+        Object payload;
+        /** Its headers, unmodifiable; replaced by a REPLACE offer. */
+        Map<String, String> headers;
         State state;
         /** Key of the ordered sets, in wheel time; fixed while the message is in one of them. */
         long due;
@@ -701,24 +792,32 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         /** The last error a consumer recorded with a nack, reported as the reason if it dies of its attempts. */
         String lastError;
 
-        Message(String id, Object payload) {
+        Item(String id, Object payload, Map<String, String> headers) {
             this.id = id;
             this.payload = payload;
+            this.headers = headers;
         }
     }
 
     /** A receipt for one delivery; stale once the message has moved on without it. */
     private final class Receipt implements Delivery<V> {
-        private final Message message;
+        private final Item message;
         private final long token;
         private final V value;
         private final int attempt;
+        private final Map<String, String> headers;
 
-        Receipt(Message message, long token, V value, int attempt) {
+        Receipt(Item message, long token, V value, int attempt, Map<String, String> headers) {
             this.message = message;
             this.token = token;
             this.value = value;
             this.attempt = attempt;
+            this.headers = headers;
+        }
+
+        @Override
+        public Map<String, String> headers() {
+            return headers;
         }
 
         @Override

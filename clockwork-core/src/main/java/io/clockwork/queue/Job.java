@@ -1,5 +1,7 @@
 package io.clockwork.queue;
 
+import java.util.Map;
+
 /**
  * One message as a {@link Worker} hands it to its {@link JobHandler}: a read-only view of one delivery. Thread-safe.
  *
@@ -19,6 +21,9 @@ public interface Job<V> {
 
     /** @return which delivery of this message this is, starting at 1 */
     int attempt();
+
+    /** @return the message's headers (trace context, tenant, ...): unmodifiable, empty when it has none */
+    Map<String, String> headers();
 
     /**
      * Tells whether the worker found this job's lease lost: the message may already be delivered to another

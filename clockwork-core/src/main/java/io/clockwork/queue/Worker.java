@@ -838,6 +838,11 @@ public final class Worker<V> implements AutoCloseable {
         }
 
         @Override
+        public java.util.Map<String, String> headers() {
+            return delivery.headers();
+        }
+
+        @Override
         public boolean isLeaseLost() {
             return leaseLost;
         }

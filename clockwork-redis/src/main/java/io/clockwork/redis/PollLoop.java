@@ -219,7 +219,8 @@ final class PollLoop<V> {
                     + "dropped (counted in stats().lost()); set maxmemory-policy noeviction to keep every message");
         } else {
             try {
-                return new RedisDelivery<>(queue, p, id, support.decode(t.payload()), t.attempt(), receipt);
+                return new RedisDelivery<>(queue, p, id, support.decode(t.payload()), t.attempt(), receipt,
+                        t.headers());
             } catch (CodecException e) {
                 reason = e.getMessage();
             }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 
@@ -40,12 +41,31 @@ final class QueueScripts {
                 return t;
             });
 
-    /** A reply of {done 0/1, client must signal 0/1}: offer (alone), reschedule, nack, requeue. */
+    /** A reply of {done 0/1, client must signal 0/1}: reschedule, nack, release, requeue. */
     record Flagged(boolean done, boolean mustSignal) {
         static Flagged of(List<Object> r) {
             return new Flagged((Long) r.get(0) == 1L, (Long) r.get(1) == 1L);
         }
     }
+
+    /**
+     * offer.lua's reply for one message: its code (0 kept, 1 added, 2 replaced, 3 extended, 4 in flight, 5 dead: see
+     * offer.lua) and whether the client must pass a wake-up on.
+     */
+    record Stored(int code, boolean mustSignal) {
+        static Stored of(List<Object> r) {
+            return new Stored(Math.toIntExact((Long) r.get(0)), (Long) r.get(1) == 1L);
+        }
+    }
+
+    /** offer.lua's code of an added message. */
+    static final int ADDED = 1;
+
+    /** offer.lua's per-message flags (see its header): a fresh id, or the conflict policy of a checked one. */
+    static final byte FRESH = '1';
+    static final byte KEEP = '0';
+    static final byte REPLACE = 'r';
+    static final byte EXTEND = 'e';
 
     /** A message poll.lua put in flight: its in-flight member and its META value. */
     record InFlight(byte[] member, byte[] meta) {
@@ -78,13 +98,23 @@ final class QueueScripts {
         }
     }
 
-    /** One element of dead_list.lua's reply; {@code payload} is null if it was evicted. */
-    record Dead(String id, byte[] payload, int attempts, String reason, long diedAtMs) {
+    /**
+     * One element of dead_list.lua's reply, its tail read into headers and payload; {@code payload} is null (and
+     * {@code headers} empty) if its tail was evicted.
+     */
+    record Dead(String id, byte[] payload, Map<String, String> headers, int attempts, String reason, long diedAtMs) {
         static List<Dead> listOf(List<Object> r) {
             List<Dead> all = new ArrayList<>(r.size() / 5);
             for (int i = 0; i < r.size(); i += 5) {
-                all.add(new Dead(string(r.get(i)), r.get(i + 1) instanceof byte[] b ? b : null,
-                        Math.toIntExact((Long) r.get(i + 2)), string(r.get(i + 3)), (Long) r.get(i + 4)));
+                byte[] payload = null;
+                Map<String, String> headers = Map.of();
+                if (r.get(i + 1) instanceof byte[] tail) {
+                    Tail.Parsed t = Tail.parse(tail, 0);
+                    payload = Arrays.copyOfRange(tail, t.payloadStart(), tail.length);
+                    headers = t.headers();
+                }
+                all.add(new Dead(string(r.get(i)), payload, headers, Math.toIntExact((Long) r.get(i + 2)),
+                        string(r.get(i + 3)), (Long) r.get(i + 4)));
             }
             return all;
         }
@@ -105,12 +135,13 @@ final class QueueScripts {
     }
 
     /**
-     * A message as poll.lua hands it over: its META value {@code D <attempts> <seq in hex>:<payload>}, or
-     * {@code D <attempts> <seq in hex>!<n>!<last error>:<payload>} (see include/meta.lua), read into the delivery's
-     * attempt (attempts + 1: attempts counts the deliveries before this scheduling), receipt (the sequence) and
+     * A message as poll.lua hands it over: its META value {@code D <attempts> <seq in hex><tail>}, the tail
+     * {@code [!<n>!<last error>][#<h>#<headers>]:<payload>} (see include/meta.lua and {@link Tail}), read into the
+     * delivery's attempt (attempts + 1: attempts counts the deliveries before this scheduling), receipt (the
+     * sequence), headers (empty without a block, the layout clients without header support write) and
      * payload.
      */
-    record Taken(int attempt, long receipt, byte[] payload) {
+    record Taken(int attempt, long receipt, byte[] payload, Map<String, String> headers) {
         static Taken parse(byte[] v) {
             int i = 2;
             int attempts = 0;
@@ -118,20 +149,14 @@ final class QueueScripts {
                 attempts = Math.addExact(Math.multiplyExact(attempts, 10), digit(v, i, 10));
             }
             long seq = 0;
-            for (i++; i < v.length && v[i] != ':' && v[i] != '!'; i++) {
+            for (i++; i < v.length && v[i] != ':' && v[i] != '!' && v[i] != '#'; i++) {
                 seq = (seq << 4) | digit(v, i, 16);
             }
-            if (i < v.length && v[i] == '!') {
-                int errorBytes = 0;
-                for (i++; i < v.length && v[i] != '!'; i++) {
-                    errorBytes = Math.addExact(Math.multiplyExact(errorBytes, 10), digit(v, i, 10));
-                }
-                i += 1 + errorBytes; // past the second '!' and the error, to the ':'
-            }
-            if (v.length < 4 || v[1] != ' ' || i >= v.length || v[i] != ':') {
+            if (v.length < 4 || v[1] != ' ' || i >= v.length) {
                 throw notMeta(v);
             }
-            return new Taken(attempts + 1, seq, Arrays.copyOfRange(v, i + 1, v.length));
+            Tail.Parsed t = Tail.parse(v, i);
+            return new Taken(attempts + 1, seq, Arrays.copyOfRange(v, t.payloadStart(), v.length), t.headers());
         }
 
         /** @return the number written in hex in {@code v[from, to)}, e.g. a member's sequence prefix */
@@ -165,12 +190,13 @@ final class QueueScripts {
     private static final class Call extends CompletableFuture<List<Object>> {
         final byte[][] args;
         final Delay delay;
-        final boolean fresh;
+        /** An offer's flag for offer.lua: {@link #FRESH}, {@link #KEEP}, {@link #REPLACE} or {@link #EXTEND}. */
+        final byte flag;
 
-        Call(Delay delay, boolean fresh, byte[]... args) {
+        Call(Delay delay, byte flag, byte[]... args) {
             this.args = args;
             this.delay = delay;
-            this.fresh = fresh;
+            this.flag = flag;
         }
     }
 
@@ -213,12 +239,19 @@ final class QueueScripts {
     /**
      * Offers one message through its partition's group commit.
      *
-     * @param fresh whether the id was just generated: its first attempt skips the dedup read (a retry checks it)
+     * @param tail the message's tail ({@link Tail#of})
+     * @param flag {@link #FRESH} for an id just generated (its first attempt skips the dedup read; a retry checks
+     *             it), else the conflict policy: {@link #KEEP}, {@link #REPLACE} or {@link #EXTEND}
      */
-    Flagged offer(int p, String id, byte[] payload, Delay delay, boolean fresh) {
-        Call call = new Call(delay, fresh, arg(id), payload);
-        byte[][] alone = {maxAttemptsArg, arg(delay.millis()), CHECK_ALL, call.args[0], call.args[1]};
-        return Flagged.of(grouped("offer", runner.retryNanos(), offers[p], call, Script.OFFER, p, alone).value());
+    Stored offer(int p, String id, byte[] tail, Delay delay, byte flag) {
+        Call call = new Call(delay, flag, arg(id), tail);
+        byte[][] alone = {maxAttemptsArg, arg(delay.millis()), retryFlags(flag), call.args[0], call.args[1]};
+        return Stored.of(grouped("offer", runner.retryNanos(), offers[p], call, Script.OFFER, p, alone).value());
+    }
+
+    /** offer.lua's flags for one message retried alone: a fresh id is checked, as any id with policy keep. */
+    private static byte[] retryFlags(byte flag) {
+        return flag == FRESH || flag == KEEP ? CHECK_ALL : new byte[] {flag};
     }
 
     /**
@@ -228,7 +261,7 @@ final class QueueScripts {
      *         first attempt, whose reply was lost, almost surely deleted it)
      */
     AckCode ack(int p, String id, long receipt) {
-        Call call = new Call(null, false, ackArgs(id, receipt));
+        Call call = new Call(null, KEEP, ackArgs(id, receipt));
         byte[][] alone = {maxAttemptsArg, call.args[0], call.args[1]};
         ScriptRunner.Reply<List<Object>> r = grouped("ack", runner.retryNanos(), acks[p], call, Script.ACK, p, alone);
         AckCode code = AckCode.of((Long) r.value().get(0));
@@ -241,7 +274,7 @@ final class QueueScripts {
      * @param retry whether to retry transient failures (false where the poll has other partitions to go to)
      */
     Polled pollOne(int p, boolean retry) {
-        Call call = new Call(null, false);
+        Call call = new Call(null, KEEP);
         List<Object> r = grouped("poll", retry ? runner.retryNanos() : 0, polls[p], call, Script.POLL, p,
                 pollArgs(1)).value();
         return Polled.of(r);
@@ -344,12 +377,48 @@ final class QueueScripts {
      * @return per message, 1 if added, 0 if its id was known
      * @throws RedisQueueException if a partition failed (after the others were awaited, so their work is done)
      */
-    long[] offerAll(String[] ids, byte[][] payloads, Delay delay, boolean fresh, Runnable signal) {
+    long[] offerAll(String[] ids, byte[][] tails, Delay delay, boolean fresh, Runnable signal) {
         byte[] delayArg = arg(delay.millis());
         byte[][] check = {maxAttemptsArg, delayArg, CHECK_ALL};
         byte[][] head = fresh ? new byte[][] {maxAttemptsArg, delayArg, FRESH_ALL} : check;
-        return perPartition("offerAll", Script.OFFER, ids.length, i -> ids[i], head, check,
-                i -> new byte[][] {arg(ids[i]), payloads[i]}, signal);
+        return perPartition("offerAll", Script.OFFER, ids.length, i -> ids[i], members -> head, members -> check,
+                i -> new byte[][] {arg(ids[i]), tails[i]}, signal);
+    }
+
+    /**
+     * Offers a batch of messages that may differ in delay and flag: one offer.lua call per partition, all sent at
+     * once, each carrying its members' flags (and their delays unless all are equal).
+     *
+     * @param flags per message, {@link #FRESH} or its conflict policy (see {@link #offer})
+     * @return per message, offer.lua's code
+     * @throws RedisQueueException if a partition failed (after the others were awaited, so their work is done)
+     */
+    long[] offerMessages(String[] ids, byte[][] tails, Delay[] delays, byte[] flags, Runnable signal) {
+        boolean common = true;
+        for (Delay d : delays) {
+            common &= d.millis() == delays[0].millis();
+        }
+        byte[] shared = common && delays.length > 0 ? arg(delays[0].millis()) : CHECK_ALL;
+        boolean perMessageDelay = !common;
+        return perPartition("offerAll", Script.OFFER, ids.length, i -> ids[i],
+                members -> new byte[][] {maxAttemptsArg, shared, flagsOf(members, flags, false)},
+                members -> new byte[][] {maxAttemptsArg, shared, flagsOf(members, flags, true)},
+                i -> perMessageDelay ? new byte[][] {arg(ids[i]), tails[i], arg(delays[i].millis())}
+                        : new byte[][] {arg(ids[i]), tails[i]}, signal);
+    }
+
+    /** offer.lua's flags for a partition's members; on a retry, fresh ids are checked. */
+    private static byte[] flagsOf(int[] members, byte[] flags, boolean retry) {
+        byte[] f = new byte[members.length];
+        boolean allFresh = !retry;
+        boolean allKeep = true;
+        for (int j = 0; j < f.length; j++) {
+            byte flag = flags[members[j]];
+            f[j] = retry && flag == FRESH ? KEEP : flag;
+            allFresh &= f[j] == FRESH;
+            allKeep &= f[j] == KEEP;
+        }
+        return allFresh ? FRESH_ALL : allKeep ? CHECK_ALL : f;
     }
 
     /**
@@ -359,7 +428,7 @@ final class QueueScripts {
      */
     long[] ackAll(String[] ids, long[] receipts) {
         byte[][] head = {maxAttemptsArg};
-        return perPartition("ackAll", Script.ACK, ids.length, i -> ids[i], head, head,
+        return perPartition("ackAll", Script.ACK, ids.length, i -> ids[i], members -> head, members -> head,
                 i -> ackArgs(ids[i], receipts[i]), null);
     }
 
@@ -367,16 +436,16 @@ final class QueueScripts {
      * {@link #offer} without waiting: completes on the connection's I/O thread when the group commit answers; if that
      * attempt fails, the call is retried alone as the blocking path retries it, on {@link #RETRIES}.
      */
-    CompletableFuture<Flagged> offerAsync(int p, String id, byte[] payload, Delay delay, boolean fresh) {
-        Call call = new Call(delay, fresh, arg(id), payload);
-        byte[][] alone = {maxAttemptsArg, arg(delay.millis()), CHECK_ALL, call.args[0], call.args[1]};
+    CompletableFuture<Stored> offerAsync(int p, String id, byte[] tail, Delay delay, byte flag) {
+        Call call = new Call(delay, flag, arg(id), tail);
+        byte[][] alone = {maxAttemptsArg, arg(delay.millis()), retryFlags(flag), call.args[0], call.args[1]};
         offers[p].submit(call);
-        return settled("offer", call, Script.OFFER, p, alone).thenApply(r -> Flagged.of(r.value()));
+        return settled("offer", call, Script.OFFER, p, alone).thenApply(r -> Stored.of(r.value()));
     }
 
     /** {@link #ack} without waiting, as {@link #offerAsync}. */
     CompletableFuture<AckCode> ackAsync(int p, String id, long receipt) {
-        Call call = new Call(null, false, ackArgs(id, receipt));
+        Call call = new Call(null, KEEP, ackArgs(id, receipt));
         byte[][] alone = {maxAttemptsArg, call.args[0], call.args[1]};
         acks[p].submit(call);
         return settled("ack", call, Script.ACK, p, alone).thenApply(r -> {
@@ -399,13 +468,13 @@ final class QueueScripts {
     }
 
     /** {@link #offerAll} without waiting: completes when every partition's call has answered (or was retried). */
-    CompletableFuture<long[]> offerAllAsync(String[] ids, byte[][] payloads, Delay delay, boolean fresh,
+    CompletableFuture<long[]> offerAllAsync(String[] ids, byte[][] tails, Delay delay, boolean fresh,
                                             Runnable signal) {
         byte[] delayArg = arg(delay.millis());
         byte[][] check = {maxAttemptsArg, delayArg, CHECK_ALL};
         byte[][] head = fresh ? new byte[][] {maxAttemptsArg, delayArg, FRESH_ALL} : check;
-        Sent batch = sendAll("offerAll", Script.OFFER, ids.length, i -> ids[i], head, check,
-                i -> new byte[][] {arg(ids[i]), payloads[i]}, signal);
+        Sent batch = sendAll("offerAll", Script.OFFER, ids.length, i -> ids[i], members -> head, members -> check,
+                i -> new byte[][] {arg(ids[i]), tails[i]}, signal);
         CompletableFuture<?>[] calls = batch.calls().stream().filter(java.util.Objects::nonNull)
                 .toArray(CompletableFuture[]::new);
         return CompletableFuture.allOf(calls).handle((r, e) -> e == null
@@ -436,25 +505,36 @@ final class QueueScripts {
      *               partition whose flag is set
      * @return each message's reply code, in batch order
      */
-    private long[] perPartition(String operation, Script script, int n, IntFunction<String> idOf, byte[][] head,
-                                byte[][] retryHead, IntFunction<byte[][]> perMessage, Runnable signal) {
+    private long[] perPartition(String operation, Script script, int n, IntFunction<String> idOf, Head head,
+                                Head retryHead, IntFunction<byte[][]> perMessage, Runnable signal) {
         return collect(sendAll(operation, script, n, idOf, head, retryHead, perMessage, signal));
     }
 
-    /** A batch's script calls, one per partition it touches, sent; {@link #collect} reads their replies. */
-    private record Sent(String operation, Script script, int n, int[][] members, byte[][][] args, byte[][] head,
-                        byte[][] retryHead, List<CompletableFuture<List<Object>>> calls, Runnable signal) {
+    /** The arguments before the per-message ones of a partition's call, given the partition's members (indexes). */
+    private interface Head {
+        byte[][] of(int[] members);
     }
 
-    private Sent sendAll(String operation, Script script, int n, IntFunction<String> idOf, byte[][] head,
-                         byte[][] retryHead, IntFunction<byte[][]> perMessage, Runnable signal) {
+    /**
+     * A batch's script calls, one per partition it touches, sent; {@link #collect} reads their replies. A
+     * partition's retry sends its arguments with {@code retryHeads[p]} in place of the head it was sent with.
+     */
+    private record Sent(String operation, Script script, int n, int[][] members, byte[][][] args,
+                        byte[][][] retryHeads, List<CompletableFuture<List<Object>>> calls, Runnable signal) {
+    }
+
+    private Sent sendAll(String operation, Script script, int n, IntFunction<String> idOf, Head headOf,
+                         Head retryHeadOf, IntFunction<byte[][]> perMessage, Runnable signal) {
         int[][] members = partitions.group(n, idOf);
         int parts = members.length;
         byte[][][] args = new byte[parts][][];
+        byte[][][] retryHeads = new byte[parts][][];
         List<CompletableFuture<List<Object>>> sent = new ArrayList<>(parts);
         for (int p = 0; p < parts; p++) {
             CompletableFuture<List<Object>> f = null;
             if (members[p] != null) {
+                byte[][] head = headOf.of(members[p]);
+                retryHeads[p] = retryHeadOf.of(members[p]);
                 List<byte[]> a = new ArrayList<>(head.length + 2 * members[p].length);
                 a.addAll(Arrays.asList(head));
                 for (int i : members[p]) {
@@ -470,7 +550,7 @@ final class QueueScripts {
             }
             sent.add(f);
         }
-        return new Sent(operation, script, n, members, args, head, retryHead, sent, signal);
+        return new Sent(operation, script, n, members, args, retryHeads, sent, signal);
     }
 
     /**
@@ -482,8 +562,6 @@ final class QueueScripts {
         Script script = batch.script();
         int[][] members = batch.members();
         byte[][][] args = batch.args();
-        byte[][] head = batch.head();
-        byte[][] retryHead = batch.retryHead();
         List<CompletableFuture<List<Object>>> sent = batch.calls();
         Runnable signal = batch.signal();
         int parts = members.length;
@@ -494,11 +572,9 @@ final class QueueScripts {
             if (f == null) {
                 continue;
             }
-            byte[][] retryArgs = args[p];
-            if (retryHead != head) {
-                retryArgs = args[p].clone();
-                System.arraycopy(retryHead, 0, retryArgs, 0, retryHead.length);
-            }
+            byte[][] retryHead = batch.retryHeads()[p];
+            byte[][] retryArgs = args[p].clone();
+            System.arraycopy(retryHead, 0, retryArgs, 0, retryHead.length);
             ScriptRunner.Reply<List<Object>> reply;
             try {
                 reply = runner.runAfter(operation, runner.retryNanos(), () -> runner.await(f), script,
@@ -550,26 +626,28 @@ final class QueueScripts {
 
     /**
      * The arguments of offer.lua for a group commit of offers (see its header): maxAttempts, the shared delay or
-     * {@code ''}, the fresh flags, then (id, payload) per offer, plus its delay if the delays differ.
+     * {@code ''}, the flags, then (id, tail) per offer, plus its delay if the delays differ.
      */
     private byte[][] offerArgs(List<Call> batch) {
         Delay common = batch.get(0).delay;
         int fresh = 0;
+        int keep = 0;
         for (Call c : batch) {
             if (common != null && c.delay.millis() != common.millis()) {
                 common = null;
             }
-            fresh += c.fresh ? 1 : 0;
+            fresh += c.flag == FRESH ? 1 : 0;
+            keep += c.flag == KEEP ? 1 : 0;
         }
         byte[] flags;
         if (fresh == batch.size()) {
             flags = FRESH_ALL;
-        } else if (fresh == 0) {
+        } else if (keep == batch.size()) {
             flags = CHECK_ALL;
         } else {
             flags = new byte[batch.size()];
             for (int i = 0; i < flags.length; i++) {
-                flags[i] = (byte) (batch.get(i).fresh ? '1' : '0');
+                flags[i] = batch.get(i).flag;
             }
         }
         int width = common != null ? 2 : 3;
@@ -634,7 +712,7 @@ final class QueueScripts {
         return result;
     }
 
-    /** Offer reply: {added per call..., must signal}; each call gets {added, must signal (the first call only)}. */
+    /** Offer reply: {code per call..., must signal}; each call gets {code, must signal (the first call only)}. */
     private static void splitOffers(List<Call> batch, List<Object> reply) {
         Object signal = reply.get(reply.size() - 1);
         for (int i = 0; i < batch.size(); i++) {

@@ -4,6 +4,8 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Message;
+import io.clockwork.queue.Offered;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.queue.spi.Delay;
 import io.clockwork.queue.spi.QueueSupport;
@@ -196,9 +198,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     private CompletableFuture<Boolean> addAsync(String id, byte[] payload, Delay delay, boolean fresh) {
         int p = partitions.of(id);
-        return scripts.offerAsync(p, id, payload, delay, fresh).thenApply(r -> {
+        return scripts.offerAsync(p, id, Tail.of(Map.of(), payload), delay, flag(fresh)).thenApply(r -> {
             partitions.offered(p);
-            return signalIfAsked(r);
+            return signalIfAsked(r) == QueueScripts.ADDED;
         });
     }
 
@@ -209,12 +211,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         Object[] given = values.toArray();
         QueueSupport.checkBatch("values", given.length);
         Delay d = support.delay(delay);
-        byte[][] payloads = encodeAll(given, "values");
+        byte[][] tails = encodeAll(given, "values");
         String[] ids = new String[given.length];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = idGenerator.next();
         }
-        return scripts.offerAllAsync(ids, payloads, d, true, signals::push).thenApply(codes -> List.of(ids));
+        return scripts.offerAllAsync(ids, tails, d, true, signals::push).thenApply(codes -> List.of(ids));
     }
 
     @Override
@@ -226,9 +228,97 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     private boolean add(String id, byte[] payload, Delay delay, boolean fresh) {
         int p = partitions.of(id);
-        QueueScripts.Flagged r = scripts.offer(p, id, payload, delay, fresh);
+        QueueScripts.Stored r = scripts.offer(p, id, Tail.of(Map.of(), payload), delay, flag(fresh));
         partitions.offered(p);
-        return signalIfAsked(r);
+        return signalIfAsked(r) == QueueScripts.ADDED;
+    }
+
+    private static byte flag(boolean fresh) {
+        return fresh ? QueueScripts.FRESH : QueueScripts.KEEP;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On Redis the message joins its partition's group commit like any offer; its headers travel in its
+     * {@code meta} value, and the conflict check and its outcome are one step of the same {@code offer.lua} call,
+     * so no other client sees a message half replaced. A retry after a lost reply (within
+     * {@code retryOnConnectionLoss}) runs the offer again: an id the first attempt added is then reported
+     * {@link Offered.Outcome#KEPT} under KEEP (or replaced again, due from the retry, under REPLACE).
+     */
+    @Override
+    public Offered offer(Message<? extends V> message) {
+        checkOpen();
+        Objects.requireNonNull(message, "message");
+        byte[] tail = Tail.of(message.headers(), support.encode(message.value()));
+        Delay d = support.delay(message.delay());
+        String id = message.id().orElse(null);
+        boolean fresh = id == null;
+        if (fresh) {
+            id = idGenerator.next();
+        }
+        int p = partitions.of(id);
+        QueueScripts.Stored r = scripts.offer(p, id, tail, d, fresh ? QueueScripts.FRESH : flag(message.onConflict()));
+        partitions.offered(p);
+        return new Offered(id, outcome(signalIfAsked(r)));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On Redis each partition's share of the batch is one {@code offer.lua} call, sent at once with the others,
+     * carrying each message's policy (and its delay, unless all are equal); each partition's share is atomic.
+     */
+    @Override
+    public List<Offered> offerAll(List<? extends Message<? extends V>> messages) {
+        checkOpen();
+        Objects.requireNonNull(messages, "messages");
+        Object[] given = messages.toArray();
+        QueueSupport.checkBatch("messages", given.length);
+        String[] ids = new String[given.length];
+        byte[][] tails = new byte[given.length][];
+        Delay[] delays = new Delay[given.length];
+        byte[] flags = new byte[given.length];
+        for (int i = 0; i < given.length; i++) {
+            int index = i;
+            Message<?> m = (Message<?>) Objects.requireNonNull(given[i], () -> "messages[" + index + "]");
+            @SuppressWarnings("unchecked")
+            V value = (V) m.value();
+            tails[i] = Tail.of(m.headers(), support.encode(value));
+            delays[i] = support.delay(m.delay());
+            ids[i] = m.id().orElse(null);
+            flags[i] = ids[i] == null ? QueueScripts.FRESH : flag(m.onConflict());
+        }
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] == null) {
+                ids[i] = idGenerator.next();
+            }
+        }
+        if (ids.length == 0) {
+            return List.of();
+        }
+        long[] codes = scripts.offerMessages(ids, tails, delays, flags, signals::push);
+        List<Offered> result = new ArrayList<>(ids.length);
+        for (int i = 0; i < ids.length; i++) {
+            result.add(new Offered(ids[i], outcome(Math.toIntExact(codes[i]))));
+        }
+        return result;
+    }
+
+    /** offer.lua's codes, in order (see its header). */
+    private static final Offered.Outcome[] OUTCOMES = {Offered.Outcome.KEPT, Offered.Outcome.ADDED,
+            Offered.Outcome.REPLACED, Offered.Outcome.EXTENDED, Offered.Outcome.IN_FLIGHT, Offered.Outcome.DEAD};
+
+    private static Offered.Outcome outcome(int code) {
+        return OUTCOMES[code];
+    }
+
+    private static byte flag(Message.Conflict policy) {
+        return switch (policy) {
+            case KEEP -> QueueScripts.KEEP;
+            case REPLACE -> QueueScripts.REPLACE;
+            case EXTEND -> QueueScripts.EXTEND;
+        };
     }
 
     /**
@@ -246,12 +336,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         Object[] given = values.toArray();
         QueueSupport.checkBatch("values", given.length);
         Delay d = support.delay(delay);
-        byte[][] payloads = encodeAll(given, "values");
+        byte[][] tails = encodeAll(given, "values");
         String[] ids = new String[given.length];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = idGenerator.next();
         }
-        addAll(ids, payloads, d, true);
+        addAll(ids, tails, d, true);
         return List.of(ids);
     }
 
@@ -277,8 +367,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             given[i++] = Objects.requireNonNull(e.getValue(), () -> "messages[" + e.getKey() + "]");
         }
         Delay d = support.delay(delay);
-        byte[][] payloads = encodeAll(given, "messages");
-        long[] codes = addAll(ids, payloads, d, false);
+        byte[][] tails = encodeAll(given, "messages");
+        long[] codes = addAll(ids, tails, d, false);
         List<String> result = new ArrayList<>(ids.length);
         for (int j = 0; j < ids.length; j++) {
             if (codes[j] == 1L) {
@@ -288,19 +378,20 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return result;
     }
 
-    private long[] addAll(String[] ids, byte[][] payloads, Delay delay, boolean fresh) {
-        return scripts.offerAll(ids, payloads, delay, fresh, signals::push);
+    private long[] addAll(String[] ids, byte[][] tails, Delay delay, boolean fresh) {
+        return scripts.offerAll(ids, tails, delay, fresh, signals::push);
     }
 
+    /** @return each value encoded into a tail without headers ({@link Tail#of}) */
     @SuppressWarnings("unchecked")
     private byte[][] encodeAll(Object[] values, String argument) {
-        byte[][] payloads = new byte[values.length][];
+        byte[][] tails = new byte[values.length][];
         for (int i = 0; i < values.length; i++) {
             int index = i;
             Objects.requireNonNull(values[i], () -> argument + "[" + index + "]");
-            payloads[i] = support.encode((V) values[i]);
+            tails[i] = Tail.of(Map.of(), support.encode((V) values[i]));
         }
-        return payloads;
+        return tails;
     }
 
     /**
@@ -465,7 +556,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         // Stable sort: within a partition the script's order (death time, then sequence) is kept.
         all.sort(Comparator.comparingLong(QueueScripts.Dead::diedAtMs));
         return all.stream().limit(limit).map(d -> new DeadLetter(d.id(),
-                d.payload() != null ? d.payload() : new byte[0], d.attempts(), d.reason())).toList();
+                d.payload() != null ? d.payload() : new byte[0], d.attempts(), d.reason(), d.headers())).toList();
     }
 
     @Override
@@ -571,6 +662,14 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         if (closed) {
             throw support.closedError();
         }
+    }
+
+    /** {@link #signalIfAsked(QueueScripts.Flagged)} for an offer; returns its code. */
+    private int signalIfAsked(QueueScripts.Stored r) {
+        if (r.mustSignal()) {
+            signals.push();
+        }
+        return r.code();
     }
 
     /** Pushes a wake-up signal if the script asked the client to (its partition cannot reach the signal key). */

@@ -4,6 +4,7 @@ import io.clockwork.queue.Delivery;
 import io.clockwork.queue.spi.QueueSupport;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 
@@ -22,14 +23,17 @@ final class RedisDelivery<V> implements Delivery<V> {
     private final V value;
     private final int attempt;
     private final long receipt;
+    private final Map<String, String> headers;
 
-    RedisDelivery(RedisDelayedQueue<V> queue, int partition, String id, V value, int attempt, long receipt) {
+    RedisDelivery(RedisDelayedQueue<V> queue, int partition, String id, V value, int attempt, long receipt,
+                  Map<String, String> headers) {
         this.queue = queue;
         this.partition = partition;
         this.id = id;
         this.value = value;
         this.attempt = attempt;
         this.receipt = receipt;
+        this.headers = headers;
     }
 
     @Override
@@ -45,6 +49,11 @@ final class RedisDelivery<V> implements Delivery<V> {
     @Override
     public int attempt() {
         return attempt;
+    }
+
+    @Override
+    public Map<String, String> headers() {
+        return headers;
     }
 
     @Override

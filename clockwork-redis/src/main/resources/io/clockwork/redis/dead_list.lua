@@ -15,8 +15,9 @@
   ARGV[2]           sweep limit: at most this many expired deliveries are handled
   ARGV[3]           limit: how many dead letters to list
 
-  Reply: {id1, payload1, attempts1, reason1, diedAtMs1, id2, ...}: five elements per dead letter, oldest first;
-         attempts is how many deliveries it had, diedAtMs its time of death (server ms).
+  Reply: {id1, tail1, attempts1, reason1, diedAtMs1, id2, ...}: five elements per dead letter, oldest first; tail
+         is "[#<h>#<headers>]:<payload>" (see meta.lua), from which the client reads headers and payload; attempts
+         is how many deliveries it had, diedAtMs its time of death (server ms).
   Cost: O((sweep limit + limit) log n).
 ]]
 -- include: keys, clock, member, meta, lost, sweep
@@ -33,7 +34,7 @@ for i = 1, #dead, 2 do
         lose()
     else
         result[#result + 1] = id
-        result[#result + 1] = string.sub(tail, 2)
+        result[#result + 1] = tail
         result[#result + 1] = attempts
         result[#result + 1] = redis.call('HGET', REASON, id) or ''
         result[#result + 1] = tonumber(dead[i + 1])

@@ -1,34 +1,46 @@
 --[[
-  offer: adds m messages unless their ids are already known (m >= 1: a group commit of concurrent offers to this
-  partition, or one partition's share of an offerAll batch). A message with a positive delay is due at the server's
-  clock rounded up to the next millisecond plus the delay, so never early; with no delay it is due at once.
-  Fresh flags say which ids need the dedup check: only the client's first attempt of ids its IdGenerator just made
-  (a per-client random 128-bit prefix and a counter: unique) is sent as fresh; a retry, which may follow an attempt
-  that ran, always checks. A second offer of the same id within one call is caught here.
+  offer: offers m messages (m >= 1: a group commit of concurrent offers to this partition, or one partition's share
+  of an offerAll batch), each with its conflict policy for an id already known: keep (deduplication: nothing
+  changes), replace (a scheduled message takes the new tail and due time, keeping its attempts and last error) or
+  extend (a scheduled message takes the new due time, keeping its tail). An unknown id is added whatever the policy;
+  replace and extend leave a message in flight or dead alone. A replaced or extended message is filed again under a
+  new sequence, like a reschedule, so an earlier delivery's receipt no longer holds it. A message with a positive
+  delay is due at the server's clock rounded up to the next millisecond plus the delay, so never early; with no
+  delay it is due at once.
+  Flags say per message what to check: only the client's first attempt of ids its IdGenerator just made (a
+  per-client random 128-bit prefix and a counter: unique) is sent as fresh, without a dedup read; a retry, which may
+  follow an attempt that ran, always checks. A second offer of the same id within one call meets the first as a
+  later call would (keep: kept; replace or extend: the queued messages are written first, then it is read again).
   Each redis.call, and every string Lua builds or converts, costs per call or per message, so the commands are one
-  per call whatever m, and a shared delay's due time is computed and turned into a string once.
+  per call whatever m (plus O(1) per replaced or extended message), and a shared delay's due time is computed and
+  turned into a string once.
 
-  KEYS[1] pending   ZSET   the added messages' members <seq><id>, scored by due time
+  KEYS[1] pending   ZSET   the added messages' members <seq><id>, scored by due time; a replaced or extended one's
+                           member is moved
   KEYS[2] inflight  ZSET   not used
   KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   read for the dedup check; the added messages' values "D 0 <seq>:<payload>" written
+  KEYS[4] meta      HASH   read for the conflict check; values "D <attempts> <seq><tail>" written (see meta.lua)
   KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING incremented by m: the added messages' sequences
+  KEYS[6] seq       STRING incremented by m: the stored messages' sequences
   KEYS[7] lost      STRING not used
   KEYS[8] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
   ARGV[1]           maxAttempts (not used)
   ARGV[2]           delay ms of every message, or '' if each message carries its own
-  ARGV[3]           fresh flags: '' (check every id), '*' (no id needs checking) or one character per message, '1'
-                    for an id that needs no check
-  ARGV[4..]         (id, payload) per message, or (id, payload, delay ms) when ARGV[2] is ''
+  ARGV[3]           flags: '' (every id is checked, policy keep), '*' (no id needs checking) or one character per
+                    message: '1' a fresh id (no check), '0' keep, 'r' replace, 'e' extend
+  ARGV[4..]         (id, tail) per message, or (id, tail, delay ms) when ARGV[2] is ''; the tail is
+                    "[#<n>#<headers>]:<payload>" (see meta.lua)
 
-  Reply: {added1, ..., addedm, clientMustSignal}: added is 1, or 0 for an id already known; clientMustSignal is 1
+  Reply: {code1, ..., codem, clientMustSignal}: code is 0 kept (the id is known, policy keep), 1 added, 2 replaced,
+         3 extended, 4 in flight and 5 dead (replace or extend found it so; nothing changed); clientMustSignal is 1
          when a message is due now or earlier than the previous head and SIGNAL is in another slot.
-  Cost: O(m log n); commands, whatever m: TIME, HMGET of the ids that need the dedup check (none when all are
-        fresh), INCRBY, one ZADD and one HSET for all added messages, at most one ZRANGE of the head.
+  Cost: O(m log n); commands, whatever m: TIME, HMGET of the ids that need a check (none when all are fresh),
+        INCRBY, one ZADD and one HSET for all stored messages, at most one ZRANGE of the head; plus a ZREM per
+        replaced or extended message, and an HGET and a flush of the queued ZADD and HSET per repeated id that
+        replaces or extends within the call.
 ]]
--- include: keys, clock, keep, wake
+-- include: keys, clock, keep, meta, wake
 local floor, ceil = now_floor_ceil()
 local common = ARGV[2]
 local flags = ARGV[3]
@@ -67,17 +79,74 @@ if width == 2 then
     due_s = string.format('%d', due)
 end
 local n = 0
+
+-- Writes the queued messages, so that a later message of this call can read and move them.
+local function flush()
+    if n > 0 then
+        redis.call('ZADD', PENDING, unpack(scored))
+        redis.call('HSET', META, unpack(states)) -- with KEEP_FIELD, see keep.lua
+        scored = {}
+        states = {KEEP_FIELD, KEEP_VALUE}
+        n = 0
+    end
+end
+
+local uniform = 0 -- the policy of every message when flags are '' (48: '0') or '*' (49: '1')
+if flags == '' then
+    uniform = 48
+elseif flags == '*' then
+    uniform = 49
+end
 for j = 1, m do
     local i = width * j + 4 - width
     local id = ARGV[i]
+    local tail = ARGV[i + 1]
+    local prefix = 'D 0 '
+    local code = 1
     local c = checked[j]
-    if c and (known[c] or seen[id]) then
-        result[j] = 0 -- known id (also a second offer of the same id in this call): deduplicated
-    else
-        if c then
-            seen[id] = true
+    if c then
+        local policy = uniform
+        if policy == 0 then
+            policy = string.byte(flags, j)
         end
-        local seq = base + j
+        local moves = policy == 114 or policy == 101 -- 'r', 'e'
+        local v = known[c]
+        if seen[id] then
+            if moves then
+                flush()
+                v = redis.call('HGET', META, id)
+            else
+                v = true
+            end
+        end
+        seen[id] = true
+        if v then
+            if not moves then
+                code = 0 -- known id (also a second offer of the same id in this call): kept
+            else
+                local state, attempts, hex, at = string.match(v, '^(%a) (%d+) (%x+)()')
+                if state ~= 'D' then
+                    code = 5
+                elseif redis.call('ZREM', PENDING, hex .. id) == 0 then
+                    code = 4 -- live, not scheduled: in flight
+                else
+                    local old = string.sub(v, at)
+                    if policy == 101 then
+                        tail = old
+                        code = 3
+                    else
+                        local err = split_error(old)
+                        if err then
+                            tail = with_error(err, tail)
+                        end
+                        code = 2
+                    end
+                    prefix = 'D ' .. attempts .. ' '
+                end
+            end
+        end
+    end
+    if code > 0 and code < 4 then
         if width == 3 then
             due = due_at(tonumber(ARGV[i + 2]), floor, ceil)
             due_s = due
@@ -96,19 +165,16 @@ for j = 1, m do
                 waking = head_due == nil or due < head_due
             end
         end
-        local hex = string.format('%016x', seq) -- the member's prefix and the META seq: formatted once
+        local hex = string.format('%016x', base + j) -- the member's prefix and the META seq: formatted once
         scored[n + 1] = due_s
         scored[n + 2] = hex .. id -- (string.format's %s would cut an id or payload at a zero byte)
         states[n + 3] = id
-        states[n + 4] = 'D 0 ' .. hex .. ':' .. ARGV[i + 1]
+        states[n + 4] = prefix .. hex .. tail
         n = n + 2
-        result[j] = 1
     end
+    result[j] = code
 end
-if n > 0 then
-    redis.call('ZADD', PENDING, unpack(scored))
-    redis.call('HSET', META, unpack(states)) -- with KEEP_FIELD, see keep.lua
-end
+flush()
 if waking then
     result[m + 1] = wake()
 else

@@ -1,8 +1,11 @@
 package io.clockwork.redis;
 
 import io.clockwork.queue.Codec;
+import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Message;
+import io.clockwork.queue.Offered;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
 import io.clockwork.testing.Await;
@@ -128,6 +131,60 @@ class RedisDelayedQueueRedisIT {
     }
 
     @Test
+    void metaValuesWrittenWithoutHeadersStillPollNackDieAndTakeAReplace() throws Exception {
+        String name = uniqueName("old-meta");
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string())
+                .maxAttempts(3).build());
+        String keys = KeyLayout.prefix(name, 0);
+        // Written in the layout of clients without header support: "<state> <attempts> <seq>:<payload>", one
+        // with a last error recorded by a nack; neither has a header block.
+        redis.call("HSET", keys + "meta", "old-1", "D 0 0000000000000001:payload: with colons #1",
+                "old-2", "D 1 0000000000000002!5!oops!:second", "old-3", "D 0 0000000000000003:third");
+        redis.call("ZADD", keys + "pending", "0", "0000000000000001old-1", "0", "0000000000000002old-2",
+                "4503599627370496", "0000000000000003old-3"); // due in 2^52 ms: only a replace makes it due
+        redis.call("SET", keys + "seq", "3");
+
+        Delivery<String> first = q.poll(Duration.ZERO);
+        assertThat(first.id()).isEqualTo("old-1");
+        assertThat(first.value()).isEqualTo("payload: with colons #1");
+        assertThat(first.attempt()).isOne();
+        assertThat(first.headers()).isEmpty();
+        Delivery<String> second = q.poll(Duration.ZERO);
+        assertThat(second.value()).isEqualTo("second");
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(second.headers()).isEmpty();
+        assertThat(second.nack(Duration.ZERO)).isTrue();
+        Delivery<String> again = q.poll(Duration.ZERO);
+        assertThat(again.value()).isEqualTo("second");
+        assertThat(again.nack(Duration.ZERO)).isTrue(); // its third attempt: dead, of the recorded error
+        DeadLetter letter = q.deadLetters(1).get(0);
+        assertThat(letter.id()).isEqualTo("old-2");
+        assertThat(letter.payload()).isEqualTo("second".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(letter.reason()).isEqualTo("oops!");
+        assertThat(letter.headers()).isEmpty();
+
+        assertThat(q.offer(Message.of("third, replaced").id("old-3").header("tenant", "acme")
+                .onConflict(Message.Conflict.REPLACE)).outcome()).isEqualTo(Offered.Outcome.REPLACED);
+        Delivery<String> third = q.poll(Duration.ZERO);
+        assertThat(third.value()).isEqualTo("third, replaced");
+        assertThat(third.headers()).containsExactly(Map.entry("tenant", "acme"));
+        assertThat(first.ack()).isTrue();
+        assertThat(third.ack()).isTrue();
+    }
+
+    @Test
+    void headersAreStoredInTheMetaValueAsTheDocumentedBlock() {
+        String name = uniqueName("meta-headers");
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
+        q.offer(Message.of("p:1").id("h").delay(FAR).header("tenant", "acme").header("n", "\u00e9:2"));
+        q.offer(Message.of("p:2").id("plain").delay(FAR));
+        String meta = KeyLayout.prefix(name, 0) + "meta";
+        // "é" is 2 UTF-8 bytes, so the value "é:2" is 4; the block "tenant=4:acmen=4:é:2" is 21 bytes.
+        assertThat((String) redis.call("HGET", meta, "h")).matches("D 0 [0-9a-f]{16}#21#tenant=4:acmen=4:\u00e9:2:p:1");
+        assertThat((String) redis.call("HGET", meta, "plain")).matches("D 0 [0-9a-f]{16}:p:2");
+    }
+
+    @Test
     void dueTimeIsTheServersClockPlusTheDelay() {
         String name = uniqueName("clock");
         RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
@@ -216,6 +273,58 @@ class RedisDelayedQueueRedisIT {
         assertThat(calls.find()).isTrue();
         // 8 threads offering at once: calls that arrive while one is in flight share the next script call.
         assertThat(Long.parseLong(calls.group(1))).as("script calls for %d offers", offers).isLessThan(offers);
+    }
+
+    @Test
+    void concurrentMessagesWithMixedPoliciesShareScriptCallsAndEachGetsItsOwnOutcome() throws Exception {
+        String name = uniqueName("group-policies");
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
+        redis.call("CONFIG", "RESETSTAT");
+        int threads = 8;
+        int rounds = 300;
+        int keys = 20;
+        Map<String, AtomicInteger> added = new ConcurrentHashMap<>();
+        Map<String, Boolean> generated = new ConcurrentHashMap<>();
+        Map<Offered.Outcome, AtomicInteger> outcomes = new ConcurrentHashMap<>();
+        List<Future<?>> running = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            running.add(background.submit(() -> {
+                for (int i = 0; i < rounds; i++) {
+                    String id = "k-" + (i % keys);
+                    Message.Conflict policy = Message.Conflict.values()[(thread + i) % 3];
+                    Offered o = q.offer(Message.of("v" + thread + "-" + i).id(id).delay(FAR)
+                            .header("from", "t" + thread).onConflict(policy));
+                    outcomes.computeIfAbsent(o.outcome(), k -> new AtomicInteger()).incrementAndGet();
+                    if (o.outcome() == Offered.Outcome.ADDED) {
+                        added.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
+                    }
+                    Offered g = q.offer(Message.of("gen").delay(FAR).header("from", "t" + thread));
+                    assertThat(g.outcome()).isEqualTo(Offered.Outcome.ADDED);
+                    assertThat(generated.put(g.id(), true)).isNull();
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : running) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        assertThat(added).as("each id added exactly once").hasSize(keys);
+        assertThat(added.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+        assertThat(outcomes.keySet()).as("nothing was in flight or dead").containsOnly(Offered.Outcome.ADDED,
+                Offered.Outcome.KEPT, Offered.Outcome.REPLACED, Offered.Outcome.EXTENDED);
+        assertThat(q.stats().delayed()).isEqualTo(keys + threads * rounds);
+        int offers = 2 * threads * rounds;
+        Matcher calls = Pattern.compile("cmdstat_evalsha:calls=(\\d+)").matcher(
+                (String) redis.call("INFO", "commandstats"));
+        assertThat(calls.find()).isTrue();
+        assertThat(Long.parseLong(calls.group(1))).as("script calls for %d offers", offers).isLessThan(offers);
+        for (int k = 0; k < keys; k++) {
+            assertThat(q.reschedule("k-" + k, Duration.ZERO)).isTrue();
+        }
+        List<Delivery<String>> due = q.poll(keys, Duration.ZERO);
+        assertThat(due).hasSize(keys);
+        assertThat(due).allSatisfy(d -> assertThat(d.headers()).containsOnlyKeys("from"));
     }
 
     @Test

@@ -3,6 +3,9 @@ package io.clockwork.redis;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,6 +45,37 @@ class ScriptArgsTest {
     @Test
     void aValueThatIsNoMetaValueIsRejected() {
         for (String bad : new String[] {"", "D", "D 0 12", "D x 1:p", "D 0 1g:p"}) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> QueueScripts.Taken.parse(bad.getBytes(StandardCharsets.UTF_8)))
+                    .as(bad).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    @Test
+    void aTailCarriesHeadersInOrderAndReadsBackWhateverTheirBytes() {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("traceparent", "00-abc-01");
+        headers.put("empty", "");
+        headers.put("tricky", "a=1:b#2!c\u0000\u00e9\uD83D\uDE00");
+        byte[] tail = Tail.of(headers, new byte[] {':', '#', 0});
+        Tail.Parsed parsed = Tail.parse(tail, 0);
+        assertThat(parsed.headers()).containsExactlyEntriesOf(headers);
+        assertThat(Arrays.copyOfRange(tail, parsed.payloadStart(), tail.length)).containsExactly(':', '#', 0);
+        assertThat(s(Tail.of(Map.of(), "p".getBytes(StandardCharsets.UTF_8)))).as("no headers: no block")
+                .isEqualTo(":p");
+        assertThat(s(Tail.of(Map.of("a", "xy"), new byte[0]))).isEqualTo("#6#a=2:xy:");
+    }
+
+    @Test
+    void aTakenMessageReadsItsHeadersAfterALastError() {
+        QueueScripts.Taken t = QueueScripts.Taken.parse(
+                "D 2 000000000000000a!3!e:##8#k=4:v:#!:p:q".getBytes(StandardCharsets.UTF_8));
+        assertThat(t.attempt()).isEqualTo(3);
+        assertThat(t.receipt()).isEqualTo(10L);
+        assertThat(t.headers()).containsExactly(Map.entry("k", "v:#!"));
+        assertThat(s(t.payload())).isEqualTo("p:q");
+        assertThat(QueueScripts.Taken.parse("D 0 1:p".getBytes(StandardCharsets.UTF_8)).headers()).isEmpty();
+        for (String bad : new String[] {"D 0 1#", "D 0 1#9#k=1:v:p", "D 0 1#4#k=9:v:p", "D 0 1#x#:p"}) {
             org.assertj.core.api.Assertions.assertThatThrownBy(
                     () -> QueueScripts.Taken.parse(bad.getBytes(StandardCharsets.UTF_8)))
                     .as(bad).isInstanceOf(IllegalStateException.class);

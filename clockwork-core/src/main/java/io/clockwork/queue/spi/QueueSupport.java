@@ -86,6 +86,18 @@ public final class QueueSupport<V> {
      *                                  {@link DelayedQueue#MAX_ID_BYTES} UTF-8 bytes
      */
     public String checkId(String id) {
+        return checkMessageId(id);
+    }
+
+    /**
+     * {@link #checkId(String)} without a queue: the check of {@link io.clockwork.queue.Message#id(String)}.
+     *
+     * @param id the id
+     * @return the id
+     * @throws NullPointerException     if null
+     * @throws IllegalArgumentException as for {@link #checkId(String)}
+     */
+    public static String checkMessageId(String id) {
         Objects.requireNonNull(id, "id");
         if (id.isEmpty()) {
             throw new IllegalArgumentException("id must not be empty");

@@ -6,6 +6,8 @@ import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Message;
+import io.clockwork.queue.Offered;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.QueueStats;
 import org.junit.jupiter.api.AfterEach;
@@ -15,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -1303,5 +1306,334 @@ public abstract class DelayedQueueContract {
         assertThatThrownBy(() -> q.cancelAsync(null)).isInstanceOf(NullPointerException.class);
         q.close();
         assertThatThrownBy(() -> q.offerAsync("a", Duration.ZERO)).isInstanceOf(IllegalStateException.class);
+    }
+
+    // ---- messages: headers and the conflict policy ----
+
+    private static final Map<String, String> TRACE = orderedHeaders("traceparent",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "tenant", "acme", "content-type", "text/plain");
+
+    private static Map<String, String> orderedHeaders(String... namesAndValues) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            m.put(namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return m;
+    }
+
+    @Test
+    void messageIsOfferedUnderItsIdAfterItsDelayWithItsHeadersInOrder() throws Exception {
+        DelayedQueue<String> q = queue();
+        Offered o = q.offer(Message.of("hello").id("greeting-1").delay(LATER).headers(TRACE));
+        assertThat(o).isEqualTo(new Offered("greeting-1", Offered.Outcome.ADDED));
+        assertThat(q.poll(Duration.ZERO)).as("not before its delay").isNull();
+        passTime(LATER);
+        Delivery<String> d = take(q);
+        assertThat(d.id()).isEqualTo("greeting-1");
+        assertThat(d.value()).isEqualTo("hello");
+        assertThat(d.headers()).containsExactlyEntriesOf(TRACE);
+        assertThatThrownBy(() -> d.headers().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(d.ack()).isTrue();
+    }
+
+    @Test
+    void messagesWithoutAnIdGetUniqueGeneratedIds() throws Exception {
+        DelayedQueue<String> q = queue();
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < 50; i++) {
+            Offered o = q.offer(Message.of("v" + i));
+            assertThat(o.outcome()).isEqualTo(Offered.Outcome.ADDED);
+            ids.add(o.id());
+        }
+        List<Message<String>> batch = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            batch.add(Message.of("w" + i).onConflict(Message.Conflict.REPLACE)); // no id: the policy never applies
+        }
+        for (Offered o : q.offerAll(batch)) {
+            assertThat(o.outcome()).isEqualTo(Offered.Outcome.ADDED);
+            assertThat(o.id().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(DelayedQueue.MAX_ID_BYTES);
+            ids.add(o.id());
+        }
+        assertThat(ids).hasSize(100);
+        assertThat(countsOf(q)).isEqualTo(counts(0, 100, 0, 0));
+    }
+
+    @Test
+    void messagesWithoutHeadersAndPlainOffersDeliverAnEmptyHeaderMap() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer("plain", Duration.ZERO);
+        q.offer("own-id", "with id", Duration.ZERO);
+        q.offer(Message.of("no headers"));
+        q.offer(Message.of("empty map").headers(Map.of()));
+        q.offerAll(List.of("batch"), Duration.ZERO);
+        List<Delivery<String>> all = drain(q);
+        assertThat(values(all)).containsExactly("plain", "with id", "no headers", "empty map", "batch");
+        for (Delivery<String> d : all) {
+            assertThat(d.headers()).as(d.value()).isEmpty();
+        }
+    }
+
+    @Test
+    void unicodeAndAwkwardHeaderValuesRoundTripExactly() throws Exception {
+        DelayedQueue<String> q = queue();
+        Map<String, String> awkward = orderedHeaders(
+                "unicode", "caf\u00e9 \u4e2d\u6587 \uD83D\uDE00",
+                "empty", "",
+                "separators", "a:b#c!d=e 12:x\n\r\t",
+                "nul", "before\u0000after",
+                "Mixed.Case_name-1", "v");
+        String longest = "\u20ac".repeat(Message.MAX_HEADER_VALUE_BYTES / 3) + "x"; // 4,096 UTF-8 bytes
+        q.offer(Message.of(":#!payload").headers(awkward).header("longest", longest));
+        Delivery<String> d = take(q);
+        assertThat(d.value()).isEqualTo(":#!payload");
+        Map<String, String> expected = new LinkedHashMap<>(awkward);
+        expected.put("longest", longest);
+        assertThat(d.headers()).containsExactlyEntriesOf(expected);
+
+        Map<String, String> full = new LinkedHashMap<>();
+        for (int i = 0; i < Message.MAX_HEADERS; i++) {
+            full.put(String.format("h%02d", i), "x".repeat(Message.MAX_HEADERS_BYTES / Message.MAX_HEADERS - 3));
+        }
+        q.offer(Message.of("at the limits").headers(full));
+        assertThat(take(q).headers()).containsExactlyEntriesOf(full);
+    }
+
+    @Test
+    void headersSurviveNacksExpiryDeathAndRequeue() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(4).visibilityTimeout(LATER));
+        String id = q.offer(Message.of("job").headers(TRACE)).id();
+        Delivery<String> first = take(q);
+        assertThat(first.headers()).containsExactlyEntriesOf(TRACE);
+        assertThat(first.nack(Duration.ZERO)).isTrue();
+
+        Delivery<String> second = take(q);
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(second.headers()).as("after a nack").containsExactlyEntriesOf(TRACE);
+        assertThat(second.nack(Duration.ZERO, "java.io.IOException: reset #1!")).isTrue();
+
+        Delivery<String> third = take(q);
+        assertThat(third.headers()).as("after a nack with a reason").containsExactlyEntriesOf(TRACE);
+        passTime(LATER);
+        Delivery<String> fourth = take(q);
+        assertThat(fourth.attempt()).isEqualTo(4);
+        assertThat(fourth.value()).isEqualTo("job");
+        assertThat(fourth.headers()).as("after the visibility timeout").containsExactlyEntriesOf(TRACE);
+        assertThat(fourth.nack(Duration.ZERO)).isTrue(); // the last attempt: dead
+
+        DeadLetter letter = q.deadLetters(1).get(0);
+        assertThat(letter.id()).isEqualTo(id);
+        assertThat(letter.payload()).isEqualTo("job".getBytes(StandardCharsets.UTF_8));
+        assertThat(letter.reason()).isEqualTo("java.io.IOException: reset #1!");
+        assertThat(letter.headers()).containsExactlyEntriesOf(TRACE);
+
+        assertThat(q.requeueDead(id)).isTrue();
+        Delivery<String> again = take(q);
+        assertThat(again.attempt()).isOne();
+        assertThat(again.headers()).as("after a requeue").containsExactlyEntriesOf(TRACE);
+        assertThat(again.release()).isTrue();
+        assertThat(take(q).headers()).as("after a release").containsExactlyEntriesOf(TRACE);
+    }
+
+    @Test
+    void offersOfMessagesRejectNullsAndOversizedPayloadsAndStoreNothing() {
+        DelayedQueue<String> q = queue(b -> b.maxPayloadBytes(8));
+        assertThatThrownBy(() -> q.offer((Message<String>) null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("message");
+        assertThatThrownBy(() -> q.offerAll((List<Message<String>>) null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("messages");
+        List<Message<String>> withNull = new ArrayList<>();
+        withNull.add(Message.of("fine"));
+        withNull.add(null);
+        assertThatThrownBy(() -> q.offerAll(withNull)).isInstanceOf(NullPointerException.class)
+                .hasMessage("messages[1]");
+        String nineBytes = "value of queue '" + q.name() + "' is 9 bytes encoded, above maxPayloadBytes (8)";
+        assertThatThrownBy(() -> q.offer(Message.of("123456789").headers(TRACE)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage(nineBytes);
+        assertThatThrownBy(() -> q.offerAll(List.of(Message.of("fine"), Message.of("123456789").id("big"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage(nineBytes);
+        List<Message<String>> tooMany = Collections.nCopies(DelayedQueue.MAX_BATCH + 1, Message.of("x"));
+        assertThatThrownBy(() -> q.offerAll(tooMany)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("messages").hasMessageContaining("MAX_BATCH");
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+        assertThat(q.offerAll(List.<Message<String>>of())).isEmpty();
+        assertThat(q.offer(Message.of("12345678").id("big")).outcome()).as("the id was not taken")
+                .isEqualTo(Offered.Outcome.ADDED);
+        q.close();
+        assertThatThrownBy(() -> q.offer(Message.of("x"))).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> q.offerAll(List.of(Message.of("x")))).isInstanceOf(IllegalStateException.class);
+    }
+
+    private static Message<String> conflicting(String id, String value, Message.Conflict policy, Duration delay) {
+        return Message.of(value).id(id).delay(delay).header("version", value).onConflict(policy);
+    }
+
+    @Test
+    void anUnknownIdIsAddedWhateverThePolicy() throws Exception {
+        DelayedQueue<String> q = queue();
+        for (Message.Conflict policy : Message.Conflict.values()) {
+            assertThat(q.offer(conflicting("id-" + policy, "v-" + policy, policy, Duration.ZERO)))
+                    .isEqualTo(new Offered("id-" + policy, Offered.Outcome.ADDED));
+        }
+        assertThat(values(drain(q))).containsExactly("v-KEEP", "v-REPLACE", "v-EXTEND");
+    }
+
+    @Test
+    void keepChangesNothingInAnyState() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(1));
+        q.offer(conflicting("delayed", "old", Message.Conflict.KEEP, FAR));
+        q.offer(conflicting("ready", "old", Message.Conflict.KEEP, Duration.ZERO));
+        for (String id : List.of("delayed", "ready")) {
+            assertThat(q.offer(conflicting(id, "new", Message.Conflict.KEEP, Duration.ZERO)).outcome()).as(id)
+                    .isEqualTo(Offered.Outcome.KEPT);
+        }
+        Delivery<String> d = take(q);
+        assertThat(d.value()).isEqualTo("old");
+        assertThat(d.headers()).containsEntry("version", "old");
+        assertThat(q.offer(conflicting("ready", "new", Message.Conflict.KEEP, Duration.ZERO)).outcome())
+                .as("in flight").isEqualTo(Offered.Outcome.KEPT);
+        assertThat(d.nack(Duration.ZERO)).isTrue(); // dead
+        assertThat(q.offer(conflicting("ready", "new", Message.Conflict.KEEP, Duration.ZERO)).outcome())
+                .as("dead").isEqualTo(Offered.Outcome.KEPT);
+        assertThat(countsOf(q)).isEqualTo(counts(1, 0, 0, 1));
+        assertThat(q.deadLetters(1).get(0).headers()).containsEntry("version", "old");
+    }
+
+    @Test
+    void replaceGivesADelayedMessageTheNewValueHeadersAndDueTime() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer(Message.of("old").id("debounced").delay(FAR).header("stale", "yes"));
+        assertThat(q.offer(conflicting("debounced", "new", Message.Conflict.REPLACE, LATER)))
+                .isEqualTo(new Offered("debounced", Offered.Outcome.REPLACED));
+        assertThat(countsOf(q)).isEqualTo(counts(1, 0, 0, 0));
+        assertThat(q.stats().nextDueIn()).hasValueSatisfying(d -> assertThat(d).isLessThanOrEqualTo(LATER));
+        passTime(LATER);
+        Delivery<String> d = take(q);
+        assertThat(d.id()).isEqualTo("debounced");
+        assertThat(d.value()).isEqualTo("new");
+        assertThat(d.headers()).as("the headers are replaced, not merged").containsExactly(Map.entry("version", "new"));
+        assertThat(d.attempt()).isOne();
+    }
+
+    @Test
+    void replaceOfAReadyMessageKeepsItsAttemptsAndMakesAnEarlierDeliveryStale() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(LATER));
+        q.offer(conflicting("job", "v1", Message.Conflict.KEEP, Duration.ZERO));
+        assertThat(take(q).nack(Duration.ZERO)).isTrue();
+        Delivery<String> timedOut = take(q);
+        assertThat(timedOut.attempt()).isEqualTo(2);
+        passTime(LATER);
+        assertThat(countsOf(q)).as("the timed-out delivery's message is ready again").isEqualTo(counts(0, 1, 0, 0));
+
+        assertThat(q.offer(conflicting("job", "v2", Message.Conflict.REPLACE, FAR)).outcome())
+                .isEqualTo(Offered.Outcome.REPLACED);
+        assertThat(countsOf(q)).as("moved to its new due time").isEqualTo(counts(1, 0, 0, 0));
+        assertThat(timedOut.ack()).as("replaced: the old delivery no longer holds it").isFalse();
+        assertThat(q.offer(conflicting("job", "v3", Message.Conflict.REPLACE, Duration.ZERO)).outcome())
+                .isEqualTo(Offered.Outcome.REPLACED);
+        Delivery<String> d = take(q);
+        assertThat(d.value()).isEqualTo("v3");
+        assertThat(d.headers()).containsEntry("version", "v3");
+        assertThat(d.attempt()).as("attempts are kept").isEqualTo(3);
+    }
+
+    @Test
+    void replacedMessageGoesBehindTheMessagesAlreadyDue() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer(conflicting("first", "first", Message.Conflict.KEEP, Duration.ZERO));
+        q.offer("second", Duration.ZERO);
+        q.offer(conflicting("first", "first again", Message.Conflict.REPLACE, Duration.ZERO));
+        assertThat(values(drain(q))).containsExactly("second", "first again");
+    }
+
+    @Test
+    void extendMovesAScheduledMessageKeepingItsValueAndHeaders() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer(conflicting("ready", "original", Message.Conflict.KEEP, Duration.ZERO));
+        q.offer(conflicting("delayed", "original too", Message.Conflict.KEEP, FAR));
+        assertThat(q.offer(conflicting("ready", "ignored", Message.Conflict.EXTEND, LATER)))
+                .isEqualTo(new Offered("ready", Offered.Outcome.EXTENDED));
+        assertThat(q.offer(conflicting("delayed", "ignored", Message.Conflict.EXTEND, Duration.ZERO)))
+                .isEqualTo(new Offered("delayed", Offered.Outcome.EXTENDED));
+        Delivery<String> now = take(q);
+        assertThat(now.id()).isEqualTo("delayed");
+        assertThat(now.value()).isEqualTo("original too");
+        assertThat(now.headers()).containsExactly(Map.entry("version", "original too"));
+        assertThat(q.poll(Duration.ZERO)).as("the ready one moved later").isNull();
+        assertThat(countsOf(q)).isEqualTo(counts(1, 0, 1, 0));
+        passTime(LATER);
+        Delivery<String> later = take(q);
+        assertThat(later.value()).isEqualTo("original");
+        assertThat(later.headers()).containsExactly(Map.entry("version", "original"));
+    }
+
+    @Test
+    void replaceAndExtendLeaveInFlightAndDeadMessagesAlone() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(1));
+        q.offer(conflicting("busy", "v1", Message.Conflict.KEEP, Duration.ZERO));
+        Delivery<String> d = take(q);
+        for (Message.Conflict policy : List.of(Message.Conflict.REPLACE, Message.Conflict.EXTEND)) {
+            assertThat(q.offer(conflicting("busy", "v2", policy, Duration.ZERO)))
+                    .as(policy.toString()).isEqualTo(new Offered("busy", Offered.Outcome.IN_FLIGHT));
+        }
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 1, 0));
+        assertThat(d.nack(Duration.ZERO)).as("the delivery still holds it").isTrue(); // its only attempt: dead
+        for (Message.Conflict policy : List.of(Message.Conflict.REPLACE, Message.Conflict.EXTEND)) {
+            assertThat(q.offer(conflicting("busy", "v3", policy, Duration.ZERO)))
+                    .as(policy.toString()).isEqualTo(new Offered("busy", Offered.Outcome.DEAD));
+        }
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 1));
+        DeadLetter letter = q.deadLetters(1).get(0);
+        assertThat(letter.payload()).isEqualTo("v1".getBytes(StandardCharsets.UTF_8));
+        assertThat(letter.headers()).containsExactly(Map.entry("version", "v1"));
+    }
+
+    @Test
+    void offerAllOfMessagesAppliesEachOnesIdDelayHeadersAndPolicyInOrder() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer(conflicting("replace-me", "old", Message.Conflict.KEEP, FAR));
+        q.offer(conflicting("extend-me", "kept", Message.Conflict.KEEP, Duration.ZERO));
+        q.offer(conflicting("keep-me", "kept too", Message.Conflict.KEEP, Duration.ZERO));
+        q.offer(conflicting("busy", "busy", Message.Conflict.KEEP, FAR));
+        assertThat(q.reschedule("busy", Duration.ZERO)).isTrue();
+        Delivery<String> busy = q.poll(Duration.ZERO);
+        while (!busy.id().equals("busy")) { // take and hand back the others until "busy" is in flight
+            busy.release();
+            busy = take(q);
+        }
+
+        List<Offered> result = q.offerAll(List.of(
+                Message.of("generated").header("k", "v"),
+                conflicting("replace-me", "new", Message.Conflict.REPLACE, Duration.ZERO),
+                conflicting("extend-me", "ignored", Message.Conflict.EXTEND, FAR),
+                conflicting("keep-me", "ignored", Message.Conflict.KEEP, Duration.ZERO),
+                conflicting("busy", "ignored", Message.Conflict.REPLACE, Duration.ZERO),
+                conflicting("twice", "first", Message.Conflict.REPLACE, FAR),
+                conflicting("twice", "second", Message.Conflict.REPLACE, Duration.ZERO),
+                conflicting("dup", "first", Message.Conflict.KEEP, Duration.ZERO),
+                conflicting("dup", "second", Message.Conflict.KEEP, Duration.ZERO),
+                conflicting("moved", "moved", Message.Conflict.KEEP, Duration.ZERO),
+                conflicting("moved", "ignored", Message.Conflict.EXTEND, FAR)));
+        assertThat(result).extracting(Offered::outcome).containsExactly(
+                Offered.Outcome.ADDED, Offered.Outcome.REPLACED, Offered.Outcome.EXTENDED, Offered.Outcome.KEPT,
+                Offered.Outcome.IN_FLIGHT, Offered.Outcome.ADDED, Offered.Outcome.REPLACED, Offered.Outcome.ADDED,
+                Offered.Outcome.KEPT, Offered.Outcome.ADDED, Offered.Outcome.EXTENDED);
+        assertThat(result.subList(1, result.size())).extracting(Offered::id).containsExactly("replace-me",
+                "extend-me", "keep-me", "busy", "twice", "twice", "dup", "dup", "moved", "moved");
+
+        Map<String, Delivery<String>> ready = new HashMap<>();
+        for (Delivery<String> d : drain(q)) {
+            ready.put(d.id(), d);
+        }
+        assertThat(ready.keySet()).containsExactlyInAnyOrder(result.get(0).id(), "replace-me", "keep-me", "twice",
+                "dup");
+        assertThat(ready.get(result.get(0).id()).headers()).containsExactly(Map.entry("k", "v"));
+        assertThat(ready.get("replace-me").value()).isEqualTo("new");
+        assertThat(ready.get("keep-me").value()).isEqualTo("kept too");
+        assertThat(ready.get("twice").value()).isEqualTo("second");
+        assertThat(ready.get("twice").headers()).containsExactly(Map.entry("version", "second"));
+        assertThat(ready.get("dup").value()).isEqualTo("first");
+        assertThat(countsOf(q)).as("extend-me and moved are delayed; busy and the drained are in flight")
+                .isEqualTo(counts(2, 0, 6, 0));
+        assertThat(busy.ack()).isTrue();
     }
 }

@@ -1,6 +1,7 @@
 package io.clockwork.testing.queue;
 
 import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.Offered;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -26,7 +27,9 @@ final class DelayedQueueModel {
     /** One message the queue holds. */
     static final class Message {
         final String id;
-        final String value;
+        String value;
+        /** Its headers: those of the offer that added or last replaced it. */
+        Map<String, String> headers = Map.of();
         State state;
         /** When it is (or was) due, and its place among messages due at the same time. */
         long due;
@@ -85,6 +88,35 @@ final class DelayedQueueModel {
         }
         add(id, value, delayMs);
         return true;
+    }
+
+    /**
+     * Offers a message with a caller's id under a conflict policy.
+     *
+     * @return what happened, as {@link DelayedQueue#offer(io.clockwork.queue.Message)} says
+     */
+    Offered.Outcome offer(String id, String value, Map<String, String> headers, long delayMs,
+                          io.clockwork.queue.Message.Conflict policy) {
+        Message m = byId.get(id);
+        if (m == null) {
+            add(id, value, delayMs);
+            byId.get(id).headers = headers;
+            return Offered.Outcome.ADDED;
+        }
+        if (policy == io.clockwork.queue.Message.Conflict.KEEP) {
+            return Offered.Outcome.KEPT;
+        }
+        if (m.state == State.IN_FLIGHT || m.state == State.DEAD) {
+            return m.state == State.DEAD ? Offered.Outcome.DEAD : Offered.Outcome.IN_FLIGHT;
+        }
+        m.token = 0; // as for reschedule
+        if (policy == io.clockwork.queue.Message.Conflict.REPLACE) {
+            m.value = value;
+            m.headers = headers;
+        }
+        schedule(m, delayMs);
+        return policy == io.clockwork.queue.Message.Conflict.REPLACE ? Offered.Outcome.REPLACED
+                : Offered.Outcome.EXTENDED;
     }
 
     private void add(String id, String value, long delayMs) {

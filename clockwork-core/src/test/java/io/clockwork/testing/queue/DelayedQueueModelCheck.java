@@ -4,6 +4,8 @@ import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Message;
+import io.clockwork.queue.Offered;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.time.ManualTicker;
 import net.jqwik.api.Arbitraries;
@@ -84,6 +86,8 @@ public abstract class DelayedQueueModelCheck {
                 .withAction(4, new OfferWithId())
                 .withAction(1, new OfferAllValues())
                 .withAction(2, new OfferAllWithIds())
+                .withAction(3, new OfferMessage())
+                .withAction(1, new OfferAllMessages())
                 .withAction(2, new Cancel())
                 .withAction(2, new Reschedule())
                 .withAction(4, new Poll())
@@ -236,6 +240,44 @@ public abstract class DelayedQueueModelCheck {
         }
     }
 
+    /** A message with a caller's id, a header and a conflict policy; its outcome must be the model's. */
+    private final class OfferMessage implements Action.Independent<Run> {
+        @Override
+        public Arbitrary<Transformer<Run>> transformer() {
+            return Combinators.combine(callerIds(), values(), delaysMs(), policies()).as((id, value, delay, policy) ->
+                    Transformer.mutate("offer message " + id + "=" + value + " in " + delay + " ms, " + policy,
+                            run -> assertThat(run.queue.offer(message(id, value, delay, policy)).outcome())
+                                    .as("outcome of offering %s with %s", id, policy)
+                                    .isEqualTo(run.model.offer(id, value, Map.of("v", value), delay, policy))));
+        }
+    }
+
+    /** A batch of such messages, repeated ids included; every outcome must be the model's, in order. */
+    private final class OfferAllMessages implements Action.Independent<Run> {
+        @Override
+        public Arbitrary<Transformer<Run>> transformer() {
+            Arbitrary<List<Message<String>>> batches = Combinators.combine(callerIds(), values(), delaysMs(),
+                    policies()).as(DelayedQueueModelCheck::message).list().ofMinSize(1).ofMaxSize(4);
+            return batches.map(batch -> Transformer.mutate("offerAll messages " + batch, run -> {
+                List<Offered.Outcome> expected = new ArrayList<>();
+                for (Message<String> m : batch) {
+                    expected.add(run.model.offer(m.id().orElseThrow(), m.value(), m.headers(),
+                            m.delay().toMillis(), m.onConflict()));
+                }
+                assertThat(run.queue.offerAll(batch)).extracting(Offered::outcome).as("outcomes of %s", batch)
+                        .containsExactlyElementsOf(expected);
+            }));
+        }
+    }
+
+    private static Message<String> message(String id, String value, long delayMs, Message.Conflict policy) {
+        return Message.of(value).id(id).delay(Duration.ofMillis(delayMs)).header("v", value).onConflict(policy);
+    }
+
+    private static Arbitrary<Message.Conflict> policies() {
+        return Arbitraries.of(Message.Conflict.values());
+    }
+
     private final class OfferAllValues implements Action.Independent<Run> {
         @Override
         public Arbitrary<Transformer<Run>> transformer() {
@@ -309,10 +351,11 @@ public abstract class DelayedQueueModelCheck {
                     Thread.currentThread().interrupt();
                     throw new AssertionError(e);
                 }
-                assertThat(got.stream().map(d -> d.id() + "=" + d.value() + " #" + d.attempt()).toList())
+                assertThat(got.stream().map(d -> d.id() + "=" + d.value() + " #" + d.attempt() + " " + d.headers())
+                        .toList())
                         .as("deliveries of poll(%d), in order", max)
                         .containsExactlyElementsOf(expected.stream()
-                                .map(m -> m.id + "=" + m.value + " #" + m.attempts).toList());
+                                .map(m -> m.id + "=" + m.value + " #" + m.attempts + " " + m.headers).toList());
                 for (int i = 0; i < got.size(); i++) {
                     run.deliveries.add(got.get(i));
                     run.tokens.add(expected.get(i).token);

@@ -3,6 +3,8 @@ package io.clockwork.testing.queue;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Message;
+import io.clockwork.queue.Offered;
 import io.clockwork.queue.QueueStats;
 
 import java.time.Duration;
@@ -64,6 +66,16 @@ public final class FlakyQueue<V> implements DelayedQueue<V> {
     @Override
     public List<String> offerAll(Map<String, ? extends V> messages, Duration delay) {
         return queue.offerAll(messages, delay);
+    }
+
+    @Override
+    public Offered offer(Message<? extends V> message) {
+        return queue.offer(message);
+    }
+
+    @Override
+    public List<Offered> offerAll(List<? extends Message<? extends V>> messages) {
+        return queue.offerAll(messages);
     }
 
     @Override
@@ -164,6 +176,11 @@ public final class FlakyQueue<V> implements DelayedQueue<V> {
         @Override
         public int attempt() {
             return delivery.attempt();
+        }
+
+        @Override
+        public Map<String, String> headers() {
+            return delivery.headers();
         }
 
         @Override

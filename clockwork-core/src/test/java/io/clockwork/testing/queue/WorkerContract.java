@@ -168,6 +168,18 @@ public abstract class WorkerContract {
     // ---- the happy path ----
 
     @Test
+    void theHandlerSeesTheMessagesHeaders() throws Exception {
+        DelayedQueue<String> q = queue(b -> { });
+        q.offer(io.clockwork.queue.Message.of("a").id("with-headers").header("traceparent", "00-abc-01")
+                .header("tenant", "acme"));
+        Map<String, Map<String, String>> seen = new ConcurrentHashMap<>();
+        start(Worker.builder(q, job -> seen.put(job.id(), job.headers())));
+        Await.until("the message handled", LIMIT, () -> seen.containsKey("with-headers"));
+        assertThat(seen.get("with-headers")).containsExactly(Map.entry("traceparent", "00-abc-01"),
+                Map.entry("tenant", "acme"));
+    }
+
+    @Test
     void everyMessageIsHandledOnceWhenHandlersSucceed() throws Exception {
         DelayedQueue<String> q = queue(b -> { });
         List<String> ids = offer(q, 500, "m-");

@@ -53,9 +53,13 @@ local function payload_of(m)
         lose()
         return nil
     end
-    local at = string.find(v, '[:!]')
+    local at = string.find(v, '[:!#]')
     if string.byte(v, at) == 33 then -- '!': a last error recorded by a plain consumer's nack precedes the payload
         local n, from = string.match(v, '^!(%d+)!()', at)
+        at = from + tonumber(n)
+    end
+    if string.byte(v, at) == 35 then -- '#': headers, which face elements never have, unless a plain offer set them
+        local n, from = string.match(v, '^#(%d+)#()', at)
         at = from + tonumber(n)
     end
     return string.sub(v, at + 1)

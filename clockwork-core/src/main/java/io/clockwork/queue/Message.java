@@ -1,0 +1,274 @@
+package io.clockwork.queue;
+
+import io.clockwork.queue.spi.Delay;
+import io.clockwork.queue.spi.QueueSupport;
+import io.clockwork.queue.spi.Utf8;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A message to offer: a value plus, optionally, its id, delay, headers and what to do when its id is already known.
+ * Immutable and thread-safe: every "with" method returns a new message and leaves this one as it was, so a message
+ * can serve as a template for many offers.
+ *
+ * <pre>{@code
+ * Offered o = queue.offer(Message.of(order)
+ *         .id("order-42")                       // default: the queue generates one
+ *         .delay(Duration.ofMinutes(10))        // default: due now
+ *         .header("traceparent", traceparent)   // default: no headers
+ *         .onConflict(Message.Conflict.REPLACE)); // default: KEEP
+ * }</pre>
+ *
+ * <p>Every method checks its argument at once, with an error naming the argument (and the limit it breaks), so a
+ * message that exists is one every backend accepts, except for the encoded size of its value, which only the queue's
+ * codec can measure ({@code maxPayloadBytes}, checked by {@link DelayedQueue#offer(Message)}).
+ *
+ * <h2>Headers</h2>
+ * A small map of strings that travels with the message, for what is about the message rather than in it: trace
+ * context, tenant, content type. Consumers read it from {@link Delivery#headers()}; it survives retries, expired
+ * visibility timeouts and a requeue from the dead letters, and {@link DeadLetter#headers()} shows it. Names are
+ * case-sensitive; iteration order is the order in which names were first set. Limits, all in UTF-8 bytes:
+ * at most {@value #MAX_HEADERS} headers; a name is 1 to {@value #MAX_HEADER_NAME_BYTES} bytes of ASCII letters,
+ * digits, {@code '-'}, {@code '_'} and {@code '.'}; a value is well-formed Unicode (no unpaired surrogate) of at most
+ * {@value #MAX_HEADER_VALUE_BYTES} bytes, and may be empty; names and values together take at most
+ * {@value #MAX_HEADERS_BYTES} bytes.
+ *
+ * <h2>Conflicts</h2>
+ * {@link #onConflict(Conflict)} says what an offer does when a message with the same id is already in the queue;
+ * see {@link Conflict}. It matters only with a caller's {@link #id(String) id}: a generated id is always new.
+ *
+ * @param <V> the value type
+ */
+public final class Message<V> {
+
+    /** The most headers a message carries: 32. */
+    public static final int MAX_HEADERS = 32;
+    /** The longest header name, in UTF-8 bytes (names are ASCII, so also in chars): 128. */
+    public static final int MAX_HEADER_NAME_BYTES = 128;
+    /** The longest header value, in UTF-8 bytes: 4,096. */
+    public static final int MAX_HEADER_VALUE_BYTES = 4096;
+    /** The most UTF-8 bytes all header names and values of a message take together: 8 KiB. */
+    public static final int MAX_HEADERS_BYTES = 8192;
+
+    /**
+     * What an offer does when a message with its id is already in the queue. Whatever the policy, an id that is not
+     * in the queue (never offered, or acked, cancelled or purged) is added ({@link Offered.Outcome#ADDED}).
+     * Thread-safe (an enum).
+     */
+    public enum Conflict {
+        /**
+         * Keeps the message that is there, whatever its state, and changes nothing ({@link Offered.Outcome#KEPT}):
+         * deduplication, as {@link DelayedQueue#offer(String, Object, Duration)} does.
+         */
+        KEEP,
+        /**
+         * Debounce: a message that is still scheduled (delayed or ready) takes this message's value, headers and
+         * due time (now + delay), keeping its id and attempts ({@link Offered.Outcome#REPLACED}); it goes behind the
+         * messages already due at its new due time, as a new offer would. A message in flight is not touched
+         * ({@link Offered.Outcome#IN_FLIGHT}: its consumer works on the old value), nor is a dead one
+         * ({@link Offered.Outcome#DEAD}).
+         */
+        REPLACE,
+        /**
+         * Moves a message that is still scheduled (delayed or ready) to now + this message's delay, keeping its
+         * value, headers and attempts ({@link Offered.Outcome#EXTENDED}), as
+         * {@link DelayedQueue#reschedule(String, Duration)} does; this message's value and headers are dropped. A
+         * message in flight or dead is not touched ({@link Offered.Outcome#IN_FLIGHT}, {@link Offered.Outcome#DEAD}).
+         */
+        EXTEND
+    }
+
+    private final V value;
+    private final String id;
+    private final Duration delay;
+    private final Map<String, String> headers;
+    private final int headerBytes;
+    private final Conflict conflict;
+
+    private Message(V value, String id, Duration delay, Map<String, String> headers, int headerBytes,
+                    Conflict conflict) {
+        this.value = value;
+        this.id = id;
+        this.delay = delay;
+        this.headers = headers;
+        this.headerBytes = headerBytes;
+        this.conflict = conflict;
+    }
+
+    /**
+     * Starts a message: no id (the queue generates one), due now, no headers, {@link Conflict#KEEP}.
+     *
+     * @param value the value, encoded by the queue's codec when offered
+     * @param <V>   the value type
+     * @return the message
+     * @throws NullPointerException if {@code value} is null
+     */
+    public static <V> Message<V> of(V value) {
+        Objects.requireNonNull(value, "value");
+        return new Message<>(value, null, Duration.ZERO, Map.of(), 0, Conflict.KEEP);
+    }
+
+    /**
+     * @param id the caller's id, as for {@link DelayedQueue#offer(String, Object, Duration)}: not empty,
+     *           well-formed Unicode, at most {@link DelayedQueue#MAX_ID_BYTES} UTF-8 bytes
+     * @return a copy with this id
+     * @throws NullPointerException     if {@code id} is null
+     * @throws IllegalArgumentException if the id is empty, holds an unpaired surrogate or is too long (the message
+     *                                  names {@code id})
+     */
+    public Message<V> id(String id) {
+        return new Message<>(value, QueueSupport.checkMessageId(id), delay, headers, headerBytes, conflict);
+    }
+
+    /**
+     * @param delay how long until it is due, counted when it is offered; zero or negative: due now; at most
+     *              {@link DelayedQueue#MAX_DELAY}
+     * @return a copy with this delay
+     * @throws NullPointerException     if {@code delay} is null
+     * @throws IllegalArgumentException if it exceeds {@link DelayedQueue#MAX_DELAY} (the message names {@code delay}
+     *                                  and {@code MAX_DELAY})
+     */
+    public Message<V> delay(Duration delay) {
+        Delay.of(delay);
+        return new Message<>(value, id, delay, headers, headerBytes, conflict);
+    }
+
+    /**
+     * @param name  the header's name (see "Headers" above)
+     * @param value its value; a name set before gets this value and keeps its place
+     * @return a copy with this header
+     * @throws NullPointerException     if {@code name} or {@code value} is null
+     * @throws IllegalArgumentException if the name or value breaks a limit, or the message would exceed
+     *                                  {@link #MAX_HEADERS} or {@link #MAX_HEADERS_BYTES} (the message names the
+     *                                  header and the limit)
+     */
+    public Message<V> header(String name, String value) {
+        Map<String, String> copy = new LinkedHashMap<>(headers);
+        int bytes = headerBytes + put(copy, name, value);
+        return withHeaders(copy, bytes);
+    }
+
+    /**
+     * @param headers headers to set, in the map's iteration order, as {@link #header(String, String)} sets each;
+     *                headers set before stay unless the map names them; empty: a copy of this message
+     * @return a copy with these headers added
+     * @throws NullPointerException     if {@code headers}, a name or a value is null (named)
+     * @throws IllegalArgumentException as for {@link #header(String, String)}
+     */
+    public Message<V> headers(Map<String, String> headers) {
+        Objects.requireNonNull(headers, "headers");
+        Map<String, String> copy = new LinkedHashMap<>(this.headers);
+        int bytes = headerBytes;
+        for (Map.Entry<String, String> e : headers.entrySet()) {
+            bytes += put(copy, e.getKey(), e.getValue());
+        }
+        return withHeaders(copy, bytes);
+    }
+
+    /**
+     * @param conflict what to do when the id is already in the queue (see {@link Conflict})
+     * @return a copy with this policy
+     * @throws NullPointerException if {@code conflict} is null
+     */
+    public Message<V> onConflict(Conflict conflict) {
+        Objects.requireNonNull(conflict, "conflict");
+        return new Message<>(value, id, delay, headers, headerBytes, conflict);
+    }
+
+    /** @return the value */
+    public V value() {
+        return value;
+    }
+
+    /** @return the caller's id; empty if the queue is to generate one */
+    public Optional<String> id() {
+        return Optional.ofNullable(id);
+    }
+
+    /** @return the delay, as given (zero if none was) */
+    public Duration delay() {
+        return delay;
+    }
+
+    /** @return the headers, unmodifiable, in the order their names were first set; empty if none */
+    public Map<String, String> headers() {
+        return headers;
+    }
+
+    /** @return what an offer does when the id is already in the queue */
+    public Conflict onConflict() {
+        return conflict;
+    }
+
+    /**
+     * Checks one header and puts it into {@code into}.
+     *
+     * @return how many bytes the header adds to the total (its value's change if the name was there)
+     */
+    private static int put(Map<String, String> into, String name, String value) {
+        Objects.requireNonNull(name, "header name");
+        Objects.requireNonNull(value, () -> "header '" + name + "' value");
+        checkName(name);
+        int valueBytes = Utf8.encodedLength(value);
+        if (valueBytes < 0) {
+            throw new IllegalArgumentException("header '" + name + "' value must be well-formed Unicode, which"
+                    + " round-trips through UTF-8; it has " + Utf8.describeUnpaired(value, valueBytes));
+        }
+        if (valueBytes > MAX_HEADER_VALUE_BYTES) {
+            throw new IllegalArgumentException("header '" + name + "' value must be at most "
+                    + MAX_HEADER_VALUE_BYTES + " UTF-8 bytes (Message.MAX_HEADER_VALUE_BYTES), was " + valueBytes);
+        }
+        String old = into.put(name, value);
+        return old == null ? name.length() + valueBytes : valueBytes - Utf8.encodedLength(old);
+    }
+
+    private static void checkName(String name) {
+        if (name.isEmpty() || name.length() > MAX_HEADER_NAME_BYTES) {
+            throw new IllegalArgumentException("header name must be 1 to " + MAX_HEADER_NAME_BYTES
+                    + " bytes (Message.MAX_HEADER_NAME_BYTES), was " + name.length() + " chars");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean token = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '-' || c == '_' || c == '.';
+            if (!token) {
+                throw new IllegalArgumentException("header name '" + name + "' may hold only ASCII letters, digits,"
+                        + String.format(" '-', '_' and '.'; it has U+%04X at index %d", (int) c, i));
+            }
+        }
+    }
+
+    private Message<V> withHeaders(Map<String, String> copy, int bytes) {
+        if (copy.size() > MAX_HEADERS) {
+            throw new IllegalArgumentException("headers must be at most " + MAX_HEADERS
+                    + " (Message.MAX_HEADERS), were " + copy.size());
+        }
+        if (bytes > MAX_HEADERS_BYTES) {
+            throw new IllegalArgumentException("headers must take at most " + MAX_HEADERS_BYTES
+                    + " UTF-8 bytes of names and values together (Message.MAX_HEADERS_BYTES), took " + bytes);
+        }
+        return new Message<>(value, id, delay, Collections.unmodifiableMap(copy), bytes, conflict);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Message<?> m && value.equals(m.value) && Objects.equals(id, m.id)
+                && delay.equals(m.delay) && headers.equals(m.headers) && conflict == m.conflict;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(value, id, delay, headers, conflict);
+    }
+
+    @Override
+    public String toString() {
+        return "Message[" + (id != null ? id : "(generated id)") + ", delay " + delay + ", " + headers.size()
+                + " header(s), " + conflict + "]";
+    }
+}
