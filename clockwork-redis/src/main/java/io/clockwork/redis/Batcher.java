@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -14,11 +14,14 @@ import java.util.function.Function;
  * getting its own reply. Thread-safe.
  *
  * <p>A call is a request (a {@link CompletableFuture} its caller waits on) added to a lock-free queue. Whoever finds
- * no batch in flight becomes the leader: it takes what has accumulated (at most {@code max}) and sends it as one
- * asynchronous script call on the shared connection, without waiting. When that reply arrives (on the connection's
- * I/O thread) every request of the batch is completed and the next batch, made of the calls that arrived meanwhile,
- * is sent at once. A caller alone sends its call at once: there is no linger delay, batches grow only while a call is
- * already in flight, i.e. exactly when callers would otherwise queue behind each other anyway.
+ * fewer than {@code maxInFlight} batches in flight becomes a leader: it takes what has accumulated (at most
+ * {@code max}) and sends it as one asynchronous script call on the shared connection, without waiting. When a reply
+ * arrives (on the connection's I/O thread) every request of its batch is completed and the next batch, made of the
+ * calls that arrived meanwhile, is sent at once. A caller finding a free slot sends its call at once: there is no
+ * linger delay, and batches grow only while {@code maxInFlight} calls are already in flight, i.e. exactly when
+ * callers would otherwise queue behind each other anyway. More than one batch in flight lets a few callers pipeline
+ * their calls on the connection (each waits one round trip, not one plus the remainder of another's); one only
+ * would make every caller behind the first wait for it.
  *
  * <p>A request cancelled before it was sent (its caller timed out) is dropped, so it never runs late. A failed batch
  * fails each of its requests with the same error; callers retry alone (see
@@ -29,17 +32,20 @@ import java.util.function.Function;
 final class Batcher<Q extends CompletableFuture<?>> {
 
     private final ConcurrentLinkedQueue<Q> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean inFlight = new AtomicBoolean();
+    private final AtomicInteger inFlight = new AtomicInteger();
     private final int max;
+    private final int maxInFlight;
     private final Function<List<Q>, CompletionStage<?>> send;
 
     /**
-     * @param max  most requests per script call
-     * @param send sends a batch and returns a stage that completes once the reply was handed out; it must complete
-     *             every request of the batch (requests left incomplete fail with the stage's error)
+     * @param max         most requests per script call
+     * @param maxInFlight most script calls in flight at once, at least 1
+     * @param send        sends a batch and returns a stage that completes once the reply was handed out; it must
+     *                    complete every request of the batch (requests left incomplete fail with the stage's error)
      */
-    Batcher(int max, Function<List<Q>, CompletionStage<?>> send) {
+    Batcher(int max, int maxInFlight, Function<List<Q>, CompletionStage<?>> send) {
         this.max = max;
+        this.maxInFlight = maxInFlight;
         this.send = send;
     }
 
@@ -55,7 +61,7 @@ final class Batcher<Q extends CompletableFuture<?>> {
     }
 
     private void drain() {
-        while (!queue.isEmpty() && inFlight.compareAndSet(false, true)) {
+        while (!queue.isEmpty() && acquire()) {
             List<Q> batch = new ArrayList<>(Math.min(max, 16));
             Q q;
             while (batch.size() < max && (q = queue.poll()) != null) {
@@ -64,7 +70,7 @@ final class Batcher<Q extends CompletableFuture<?>> {
                 }
             }
             if (batch.isEmpty()) {
-                inFlight.set(false);
+                inFlight.decrementAndGet();
                 continue;
             }
             CompletableFuture<?> sent;
@@ -72,20 +78,33 @@ final class Batcher<Q extends CompletableFuture<?>> {
                 sent = send.apply(batch).toCompletableFuture();
             } catch (RuntimeException e) {
                 settle(batch, e);
-                inFlight.set(false);
+                inFlight.decrementAndGet();
                 continue;
             }
             if (sent.isDone()) { // e.g. rejected at once while disconnected: no recursion, go on here
                 settle(batch, error(sent));
-                inFlight.set(false);
+                inFlight.decrementAndGet();
                 continue;
             }
             sent.whenComplete((r, e) -> {
                 settle(batch, e);
-                inFlight.set(false);
+                inFlight.decrementAndGet();
                 drain();
             });
             return;
+        }
+    }
+
+    /** Takes a slot for one more batch in flight; false if all {@code maxInFlight} are taken. */
+    private boolean acquire() {
+        while (true) {
+            int n = inFlight.get();
+            if (n >= maxInFlight) {
+                return false;
+            }
+            if (inFlight.compareAndSet(n, n + 1)) {
+                return true;
+            }
         }
     }
 

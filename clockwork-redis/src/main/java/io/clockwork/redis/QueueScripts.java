@@ -25,6 +25,8 @@ final class QueueScripts {
     static final int PURGE_BATCH = 1000;
     /** Most offers or acks one group-commit script call carries. */
     private static final int MAX_GROUP = 64;
+    /** Most group-commit script calls of one kind in flight per partition (see {@link Batcher}). */
+    static final int MAX_IN_FLIGHT = 4;
     private static final byte[] ONE = arg(1);
     /** offer.lua's fresh flags: every id needs the dedup check / none does (see offer.lua). Also "no shared delay". */
     private static final byte[] CHECK_ALL = new byte[0];
@@ -703,7 +705,7 @@ final class QueueScripts {
         Batcher<Call>[] result = new Batcher[partitions.count()];
         for (int p = 0; p < result.length; p++) {
             byte[][] k = partitions.keys(p);
-            result[p] = new Batcher<>(max, batch -> {
+            result[p] = new Batcher<>(max, MAX_IN_FLIGHT, batch -> {
                 RedisFuture<List<Object>> f = connections.commands().evalsha(script.sha(), script.output(), k,
                         argsOf.apply(batch));
                 return f.thenAccept(reply -> split.complete(batch, reply));

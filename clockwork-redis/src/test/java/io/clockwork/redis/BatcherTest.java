@@ -26,7 +26,11 @@ class BatcherTest {
 
     /** Sends nothing: records the batch and hands its reply out when the test completes {@code replies}. */
     private Batcher<Req> batcher(int max) {
-        return new Batcher<>(max, batch -> {
+        return batcher(max, 1);
+    }
+
+    private Batcher<Req> batcher(int max, int maxInFlight) {
+        return new Batcher<>(max, maxInFlight, batch -> {
             sent.add(batch.stream().map(r -> r.n).toList());
             CompletableFuture<Void> reply = new CompletableFuture<>();
             replies.add(reply);
@@ -65,6 +69,26 @@ class BatcherTest {
     }
 
     @Test
+    void withTwoInFlightTwoCallersAreSentAtOnceAndLaterOnesGroupBehindThem() {
+        Batcher<Req> b = batcher(64, 2);
+        List<Req> reqs = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            reqs.add(new Req(i));
+            b.submit(reqs.get(i));
+        }
+        assertThat(sent).containsExactly(List.of(0), List.of(1));
+        replies.get(1).complete(null); // the second answers first: its slot takes everything waiting
+        assertThat(sent).containsExactly(List.of(0), List.of(1), List.of(2, 3, 4));
+        assertThat(reqs.get(1).join()).isEqualTo(10);
+        assertThat(reqs.get(0)).isNotDone();
+        replies.get(0).complete(null);
+        replies.get(2).complete(null);
+        for (int i = 0; i < 5; i++) {
+            assertThat(reqs.get(i).join()).isEqualTo(i * 10);
+        }
+    }
+
+    @Test
     void aCancelledCallIsNeverSentAndAFailedBatchFailsEachOfItsCalls() {
         Batcher<Req> b = batcher(64);
         Req first = new Req(1);
@@ -83,7 +107,7 @@ class BatcherTest {
 
     @Test
     void concurrentCallersEachGetTheirOwnReply() throws Exception {
-        Batcher<Req> b = new Batcher<>(8, batch -> CompletableFuture.runAsync(
+        Batcher<Req> b = new Batcher<>(8, 2, batch -> CompletableFuture.runAsync(
                 () -> batch.forEach(r -> r.complete(r.n * 10))));
         int threads = 4;
         int each = 2_000;
