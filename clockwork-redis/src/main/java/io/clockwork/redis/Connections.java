@@ -26,6 +26,7 @@ import io.netty.util.concurrent.Future;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -147,6 +148,25 @@ abstract class Connections implements AutoCloseable {
             return new Cluster(client, "redis cluster (shared RedisClusterClient)");
         } catch (RuntimeException e) {
             throw new ConnectFailure(FailureCause.explainConnect(e, UNKNOWN), e);
+        }
+    }
+
+    /**
+     * Reads a Redis URI given by a user.
+     *
+     * @param redisUri e.g. {@code redis://127.0.0.1:6379} (Lettuce URI syntax)
+     * @return the URI
+     * @throws NullPointerException     if {@code redisUri} is null
+     * @throws IllegalArgumentException if it is not a Redis URI; neither the URI nor Lettuce's message (which may
+     *                                  quote it) is shown as given, since it may hold a password
+     */
+    static RedisURI parse(String redisUri) {
+        Objects.requireNonNull(redisUri, "redisUri");
+        try {
+            return RedisURI.create(redisUri);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("redisUri is not a Redis URI: '" + redact(redisUri) + "' ("
+                    + redact(String.valueOf(e.getMessage())) + ")");
         }
     }
 

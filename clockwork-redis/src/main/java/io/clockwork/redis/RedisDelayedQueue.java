@@ -109,16 +109,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      * @return the builder
      */
     public static <V> RedisQueueBuilder<V> builder(String redisUri, String name, Codec<V> codec) {
-        Objects.requireNonNull(redisUri, "redisUri");
-        RedisURI uri;
-        try {
-            uri = RedisURI.create(redisUri);
-        } catch (RuntimeException e) {
-            // Neither the URI nor Lettuce's message (which may quote it) is shown as given: it may hold a password.
-            throw new IllegalArgumentException("redisUri is not a Redis URI: '" + Connections.redact(redisUri)
-                    + "' (" + Connections.redact(String.valueOf(e.getMessage())) + ")");
-        }
-        return new RedisQueueBuilder<>(timeout -> Connections.owned(uri, timeout), Connections.describe(uri), name, codec);
+        RedisURI uri = Connections.parse(redisUri);
+        return new RedisQueueBuilder<>(timeout -> Connections.owned(uri, timeout), Connections.describe(uri), name,
+                codec);
     }
 
     /**
@@ -206,17 +199,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     @Override
     public CompletionStage<List<String>> offerAllAsync(List<? extends V> values, Duration delay) {
-        checkOpen();
-        Objects.requireNonNull(values, "values");
-        Object[] given = values.toArray();
-        QueueSupport.checkBatch("values", given.length);
-        Delay d = support.delay(delay);
-        byte[][] tails = encodeAll(given, "values");
-        String[] ids = new String[given.length];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = idGenerator.next();
-        }
-        return scripts.offerAllAsync(ids, tails, d, true, signals::push).thenApply(codes -> List.of(ids));
+        Generated b = generated(values, delay);
+        return scripts.offerAllAsync(b.ids(), b.tails(), b.delay(), true, signals::push)
+                .thenApply(codes -> List.of(b.ids()));
     }
 
     @Override
@@ -331,18 +316,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     @Override
     public List<String> offerAll(List<? extends V> values, Duration delay) {
-        checkOpen();
-        Objects.requireNonNull(values, "values");
-        Object[] given = values.toArray();
-        QueueSupport.checkBatch("values", given.length);
-        Delay d = support.delay(delay);
-        byte[][] tails = encodeAll(given, "values");
-        String[] ids = new String[given.length];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = idGenerator.next();
-        }
-        addAll(ids, tails, d, true);
-        return List.of(ids);
+        Generated b = generated(values, delay);
+        addAll(b.ids(), b.tails(), b.delay(), true);
+        return List.of(b.ids());
     }
 
     /**
@@ -383,6 +359,24 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     /** @return each value encoded into a tail without headers ({@link Tail#of}) */
+    /** A batch of values checked, encoded and given fresh ids, ready to offer. */
+    private record Generated(String[] ids, byte[][] tails, Delay delay) {
+    }
+
+    private Generated generated(List<? extends V> values, Duration delay) {
+        checkOpen();
+        Objects.requireNonNull(values, "values");
+        Object[] given = values.toArray();
+        QueueSupport.checkBatch("values", given.length);
+        Delay d = support.delay(delay);
+        byte[][] tails = encodeAll(given, "values");
+        String[] ids = new String[given.length];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = idGenerator.next();
+        }
+        return new Generated(ids, tails, d);
+    }
+
     @SuppressWarnings("unchecked")
     private byte[][] encodeAll(Object[] values, String argument) {
         byte[][] tails = new byte[values.length][];

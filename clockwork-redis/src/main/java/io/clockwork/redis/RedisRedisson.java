@@ -60,14 +60,7 @@ public final class RedisRedisson implements RedissonClient {
      * @throws RedisQueueException      if the server cannot be reached, or may evict keys
      */
     public static RedisRedisson create(String redisUri) {
-        Objects.requireNonNull(redisUri, "redisUri");
-        RedisURI uri;
-        try {
-            uri = RedisURI.create(redisUri);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("redisUri is not a Redis URI: '" + Connections.redact(redisUri)
-                    + "' (" + Connections.redact(String.valueOf(e.getMessage())) + ")");
-        }
+        RedisURI uri = Connections.parse(redisUri);
         String where = Connections.describe(uri);
         Connections c;
         try {

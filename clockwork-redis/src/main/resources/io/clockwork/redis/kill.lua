@@ -20,15 +20,10 @@
   Reply: 1 if buried, 0 if this delivery no longer holds the message (or its state was evicted).
   Cost: O(log n).
 ]]
--- include: keys, clock, member, meta, lost, schedule
+-- include: clock, schedule, held
 local id = ARGV[2]
-local receipt = tonumber(ARGV[3])
-if redis.call('ZREM', INFLIGHT, member(receipt, id)) == 0 then
-    return 0
-end
-local _, attempts, seq, tail = get_meta(id)
-if seq ~= receipt then
-    lose()
+local attempts, tail = release_hold(id, tonumber(ARGV[3]))
+if not attempts then
     return 0
 end
 bury(id, attempts + 1, ARGV[4], now_ms(), tail)

@@ -23,15 +23,10 @@
          slot.
   Cost: O(log n).
 ]]
--- include: keys, clock, member, meta, lost, attempts, schedule, wake
+-- include: clock, meta, attempts, schedule, wake, held
 local id = ARGV[2]
-local receipt = tonumber(ARGV[3])
-if redis.call('ZREM', INFLIGHT, member(receipt, id)) == 0 then
-    return {0, 0}
-end
-local _, attempts, seq, tail = get_meta(id)
-if seq ~= receipt then
-    lose()
+local attempts, tail = release_hold(id, tonumber(ARGV[3]))
+if not attempts then
     return {0, 0}
 end
 attempts = attempts + 1 -- the delivery nacked
