@@ -250,6 +250,16 @@ public interface DelayedQueue<V> extends AutoCloseable {
     }
 
     /**
+     * {@link #offer(Message)} without waiting for the backend (see {@link #offerAsync(Object, Duration)}).
+     *
+     * @param message the message
+     * @return the stage of its id and what the offer did
+     */
+    default CompletionStage<Offered> offerAsync(Message<? extends V> message) {
+        return CompletableFuture.completedFuture(offer(message));
+    }
+
+    /**
      * {@link #cancel(String)} without waiting for the backend (see {@link #offerAsync(Object, Duration)}).
      *
      * @param id the message id

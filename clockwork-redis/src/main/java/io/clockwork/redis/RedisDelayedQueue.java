@@ -248,6 +248,22 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return new Offered(id, outcome(signalIfAsked(r)));
     }
 
+    @Override
+    public CompletionStage<Offered> offerAsync(Message<? extends V> message) {
+        checkOpen();
+        Objects.requireNonNull(message, "message");
+        byte[] tail = Tail.of(message.headers(), support.encode(message.value()));
+        Delay d = support.delay(message.delay());
+        String given = message.id().orElse(null);
+        String id = given != null ? given : idGenerator.next();
+        int p = partitions.of(id);
+        return scripts.offerAsync(p, id, tail, d, given == null ? QueueScripts.FRESH : flag(message.onConflict()))
+                .thenApply(r -> {
+                    partitions.offered(p);
+                    return new Offered(id, outcome(signalIfAsked(r)));
+                });
+    }
+
     /**
      * {@inheritDoc}
      *

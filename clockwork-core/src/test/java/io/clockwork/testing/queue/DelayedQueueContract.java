@@ -1269,6 +1269,23 @@ public abstract class DelayedQueueContract {
     }
 
     @Test
+    void offerAsyncOfAMessageCarriesItsHeadersAndItsConflictPolicy() throws Exception {
+        DelayedQueue<String> q = queue();
+        io.clockwork.queue.Offered first = result(q.offerAsync(io.clockwork.queue.Message.of("a").id("m-1")
+                .delay(FAR).header("tenant", "acme")));
+        assertThat(first.id()).isEqualTo("m-1");
+        assertThat(first.outcome()).isEqualTo(io.clockwork.queue.Offered.Outcome.ADDED);
+        io.clockwork.queue.Offered second = result(q.offerAsync(io.clockwork.queue.Message.of("b").id("m-1")
+                .header("tenant", "beta").onConflict(io.clockwork.queue.Message.Conflict.REPLACE)));
+        assertThat(second.outcome()).isEqualTo(io.clockwork.queue.Offered.Outcome.REPLACED);
+        Delivery<String> d = take(q);
+        assertThat(d.value()).isEqualTo("b");
+        assertThat(d.headers()).containsExactly(Map.entry("tenant", "beta"));
+        io.clockwork.queue.Offered generated = result(q.offerAsync(io.clockwork.queue.Message.of("c")));
+        assertThat(generated.id()).isNotEmpty().isNotEqualTo("m-1");
+    }
+
+    @Test
     void offerAllAsyncAddsEveryValueInOrder() throws Exception {
         DelayedQueue<String> q = queue();
         List<String> ids = result(q.offerAllAsync(List.of("a", "b", "c"), Duration.ZERO));
