@@ -260,6 +260,17 @@ public interface DelayedQueue<V> extends AutoCloseable {
     }
 
     /**
+     * {@link #offerAll(List)} of messages without waiting for the backend (see {@link #offerAsync(Object,
+     * Duration)}).
+     *
+     * @param messages the messages, at most {@link #MAX_BATCH}
+     * @return the stage of each message's id and what the offer did, in order
+     */
+    default CompletionStage<List<Offered>> offerAllAsync(List<? extends Message<? extends V>> messages) {
+        return CompletableFuture.completedFuture(offerAll(messages));
+    }
+
+    /**
      * {@link #cancel(String)} without waiting for the backend (see {@link #offerAsync(Object, Duration)}).
      *
      * @param id the message id

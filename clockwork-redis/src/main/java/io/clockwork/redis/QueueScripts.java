@@ -396,13 +396,23 @@ final class QueueScripts {
      * @throws RedisQueueException if a partition failed (after the others were awaited, so their work is done)
      */
     long[] offerMessages(String[] ids, byte[][] tails, Delay[] delays, byte[] flags, Runnable signal) {
+        return collect(sendMessages(ids, tails, delays, flags, signal));
+    }
+
+    /** {@link #offerMessages} without waiting: completes when every partition's call has answered (or was retried). */
+    CompletableFuture<long[]> offerMessagesAsync(String[] ids, byte[][] tails, Delay[] delays, byte[] flags,
+                                                 Runnable signal) {
+        return collectAsync(sendMessages(ids, tails, delays, flags, signal));
+    }
+
+    private Sent sendMessages(String[] ids, byte[][] tails, Delay[] delays, byte[] flags, Runnable signal) {
         boolean common = true;
         for (Delay d : delays) {
             common &= d.millis() == delays[0].millis();
         }
         byte[] shared = common && delays.length > 0 ? arg(delays[0].millis()) : CHECK_ALL;
         boolean perMessageDelay = !common;
-        return perPartition("offerAll", Script.OFFER, ids.length, i -> ids[i],
+        return sendAll("offerAll", Script.OFFER, ids.length, i -> ids[i],
                 members -> new byte[][] {maxAttemptsArg, shared, flagsOf(members, flags, false)},
                 members -> new byte[][] {maxAttemptsArg, shared, flagsOf(members, flags, true)},
                 i -> perMessageDelay ? new byte[][] {arg(ids[i]), tails[i], arg(delays[i].millis())}
@@ -475,8 +485,15 @@ final class QueueScripts {
         byte[] delayArg = arg(delay.millis());
         byte[][] check = {maxAttemptsArg, delayArg, CHECK_ALL};
         byte[][] head = fresh ? new byte[][] {maxAttemptsArg, delayArg, FRESH_ALL} : check;
-        Sent batch = sendAll("offerAll", Script.OFFER, ids.length, i -> ids[i], members -> head, members -> check,
-                i -> new byte[][] {arg(ids[i]), tails[i]}, signal);
+        return collectAsync(sendAll("offerAll", Script.OFFER, ids.length, i -> ids[i], members -> head,
+                members -> check, i -> new byte[][] {arg(ids[i]), tails[i]}, signal));
+    }
+
+    /**
+     * {@link #collect} once every call of the batch has answered: on the thread of the last answer when all
+     * succeeded, else on {@link #RETRIES}, where failed partitions retry alone.
+     */
+    private CompletableFuture<long[]> collectAsync(Sent batch) {
         CompletableFuture<?>[] calls = batch.calls().stream().filter(java.util.Objects::nonNull)
                 .toArray(CompletableFuture[]::new);
         return CompletableFuture.allOf(calls).handle((r, e) -> e == null

@@ -272,6 +272,35 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     @Override
     public List<Offered> offerAll(List<? extends Message<? extends V>> messages) {
+        Prepared b = prepared(messages);
+        if (b.ids().length == 0) {
+            return List.of();
+        }
+        return b.offered(scripts.offerMessages(b.ids(), b.tails(), b.delays(), b.flags(), signals::push));
+    }
+
+    @Override
+    public CompletionStage<List<Offered>> offerAllAsync(List<? extends Message<? extends V>> messages) {
+        Prepared b = prepared(messages);
+        if (b.ids().length == 0) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        return scripts.offerMessagesAsync(b.ids(), b.tails(), b.delays(), b.flags(), signals::push)
+                .thenApply(b::offered);
+    }
+
+    /** A batch of messages checked and encoded, with ids (generated where none was given), ready to offer. */
+    private record Prepared(String[] ids, byte[][] tails, Delay[] delays, byte[] flags) {
+        List<Offered> offered(long[] codes) {
+            List<Offered> result = new ArrayList<>(ids.length);
+            for (int i = 0; i < ids.length; i++) {
+                result.add(new Offered(ids[i], outcome(Math.toIntExact(codes[i]))));
+            }
+            return result;
+        }
+    }
+
+    private Prepared prepared(List<? extends Message<? extends V>> messages) {
         checkOpen();
         Objects.requireNonNull(messages, "messages");
         Object[] given = messages.toArray();
@@ -295,15 +324,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                 ids[i] = idGenerator.next();
             }
         }
-        if (ids.length == 0) {
-            return List.of();
-        }
-        long[] codes = scripts.offerMessages(ids, tails, delays, flags, signals::push);
-        List<Offered> result = new ArrayList<>(ids.length);
-        for (int i = 0; i < ids.length; i++) {
-            result.add(new Offered(ids[i], outcome(Math.toIntExact(codes[i]))));
-        }
-        return result;
+        return new Prepared(ids, tails, delays, flags);
     }
 
     /** offer.lua's codes, in order (see its header). */

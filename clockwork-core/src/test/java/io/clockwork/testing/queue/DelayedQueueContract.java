@@ -1286,6 +1286,25 @@ public abstract class DelayedQueueContract {
     }
 
     @Test
+    void offerAllAsyncOfMessagesReportsEachOutcomeInOrder() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer("kept-1", "old", FAR);
+        List<io.clockwork.queue.Offered> got = result(q.offerAllAsync(List.of(
+                io.clockwork.queue.Message.of("new").id("kept-1"),
+                io.clockwork.queue.Message.of("x").header("k", "v"),
+                io.clockwork.queue.Message.of("y").id("y-1").delay(FAR))));
+        assertThat(got).extracting(io.clockwork.queue.Offered::outcome).containsExactly(
+                io.clockwork.queue.Offered.Outcome.KEPT, io.clockwork.queue.Offered.Outcome.ADDED,
+                io.clockwork.queue.Offered.Outcome.ADDED);
+        assertThat(got.get(0).id()).isEqualTo("kept-1");
+        assertThat(got.get(2).id()).isEqualTo("y-1");
+        Delivery<String> d = take(q);
+        assertThat(d.id()).isEqualTo(got.get(1).id());
+        assertThat(d.headers()).containsExactly(Map.entry("k", "v"));
+        assertThat(result(q.offerAllAsync(List.<io.clockwork.queue.Message<String>>of()))).isEmpty();
+    }
+
+    @Test
     void offerAllAsyncAddsEveryValueInOrder() throws Exception {
         DelayedQueue<String> q = queue();
         List<String> ids = result(q.offerAllAsync(List.of("a", "b", "c"), Duration.ZERO));
