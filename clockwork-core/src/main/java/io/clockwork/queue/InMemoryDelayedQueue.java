@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * The embedded {@link DelayedQueue}: messages wait in this JVM's heap, timed by the timing-wheel engine. Thread-safe.
@@ -875,13 +876,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
 
         private boolean nack(long delayNanos, String error) {
-            lock.lock();
-            try {
-                checkOpen();
-                long now = advance();
-                if (!holds()) {
-                    return false;
-                }
+            return whileHeld(now -> {
                 detach(message);
                 message.token = 0;
                 if (error != null) {
@@ -893,10 +888,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                 } else {
                     schedule(message, delayNanos, now);
                 }
-                return true;
-            } finally {
-                lock.unlock();
-            }
+            });
         }
 
         /**
@@ -908,13 +900,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         @Override
         public boolean extend(Duration timeout) {
             long nanos = QueueSupport.checkVisibility(timeout).toNanos();
-            lock.lock();
-            try {
-                checkOpen();
-                long now = advance();
-                if (!holds()) {
-                    return false;
-                }
+            return whileHeld(now -> {
                 if (message.state == State.READY) {
                     ready.remove(message);
                     message.state = State.IN_FLIGHT;
@@ -924,14 +910,35 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                 }
                 message.deadline(saturatedAdd(visibility.elapsed(now), nanos));
                 visibility.schedule(message);
-                return true;
-            } finally {
-                lock.unlock();
-            }
+            });
         }
 
         @Override
         public boolean release() {
+            return whileHeld(now -> {
+                detach(message);
+                message.token = 0;
+                message.attempts--; // this delivery does not count
+                schedule(message, 0L, now);
+            });
+        }
+
+        @Override
+        public boolean deadLetter(String reason) {
+            String r = QueueSupport.reason(reason);
+            return whileHeld(now -> {
+                detach(message);
+                kill(message, r);
+            });
+        }
+
+        /**
+         * Runs {@code change} with the lock held, the queue open and the wheels advanced to {@code now}, if this
+         * delivery still holds its message.
+         *
+         * @return whether it held it (and {@code change} ran)
+         */
+        private boolean whileHeld(LongConsumer change) {
             lock.lock();
             try {
                 checkOpen();
@@ -939,28 +946,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                 if (!holds()) {
                     return false;
                 }
-                detach(message);
-                message.token = 0;
-                message.attempts--; // this delivery does not count
-                schedule(message, 0L, now);
-                return true;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        @Override
-        public boolean deadLetter(String reason) {
-            String r = QueueSupport.reason(reason);
-            lock.lock();
-            try {
-                checkOpen();
-                advance();
-                if (!holds()) {
-                    return false;
-                }
-                detach(message);
-                kill(message, r);
+                change.accept(now);
                 return true;
             } finally {
                 lock.unlock();
