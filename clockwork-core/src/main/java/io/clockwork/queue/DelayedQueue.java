@@ -5,6 +5,7 @@ import io.clockwork.queue.spi.Delay;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -332,6 +333,35 @@ public interface DelayedQueue<V> extends AutoCloseable {
      * @throws IllegalStateException    if the queue is closed
      */
     List<Boolean> ackAll(List<? extends Delivery<V>> deliveries);
+
+    /**
+     * Acknowledges a finished delivery and takes the next ready message without waiting, in one round trip where the
+     * backend can: what a consumer that handles one message at a time does between two messages. The ack is exactly
+     * {@link Delivery#ack()}'s; the take is {@link #poll(Duration)} with a zero wait, except that a partitioned
+     * backend takes only from {@code done}'s partition, so it may find nothing while another partition holds a ready
+     * message (a caller then polls as usual). On Redis concurrent calls of one client to one partition share one
+     * script call.
+     *
+     * <p>This default acks, then polls: right for a backend whose calls cost no round trip.
+     *
+     * @param done a delivery this queue returned
+     * @return whether the ack removed the message (false: its lease was lost, as for {@link Delivery#ack()}), and
+     *         the next delivery if one was ready
+     * @throws IllegalArgumentException if {@code done} comes from another queue (nothing is acked)
+     * @throws NullPointerException     if {@code done} is null
+     * @throws IllegalStateException    if the queue is closed
+     */
+    default AckAndPoll<V> ackAndPoll(Delivery<V> done) {
+        boolean acked = ackAll(List.of(Objects.requireNonNull(done, "done"))).get(0);
+        List<Delivery<V>> next;
+        try {
+            next = poll(1, Duration.ZERO);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // a zero wait never blocks; keep the flag for the caller
+            next = List.of();
+        }
+        return new AckAndPoll<>(acked, next.isEmpty() ? null : next.get(0));
+    }
 
     /**
      * Counts the messages in each state.

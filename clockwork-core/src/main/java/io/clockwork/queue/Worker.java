@@ -103,8 +103,10 @@ public final class Worker<V> implements AutoCloseable {
     private final BackendHealth health;
 
     private final ReentrantLock lock = new ReentrantLock();
-    /** Signalled when capacity frees up, acks arrive, work ends, or the worker stops. */
+    /** Signalled when capacity frees up, work ends, a batch of acks ends, or the worker stops. */
     private final Condition changed = lock.newCondition();
+    /** Signalled when acks arrive or the acker must stop: the acker's own, so a finished job wakes nobody else. */
+    private final Condition acks = lock.newCondition();
     /** Signalled when the heartbeat must stop or the ticker jumped. */
     private final Condition beat = lock.newCondition();
     // Guarded by lock.
@@ -274,6 +276,7 @@ public final class Worker<V> implements AutoCloseable {
             stopAcker = true;
             stopHeartbeat = true;
             changed.signalAll();
+            acks.signalAll();
             beat.signalAll();
         } finally {
             lock.unlock();
@@ -417,8 +420,19 @@ public final class Worker<V> implements AutoCloseable {
 
     // ---- a job's outcome ----
 
-    /** Runs on a handler thread: the handler, then the outcome. */
-    private void run(Task t) {
+    /**
+     * Runs on a handler thread: the handler, then the outcome; without prefetch, then the next job the ack took in
+     * the same call (see {@link #turnover}), and so on while one is ready.
+     */
+    private void run(Task first) {
+        Task t = first;
+        while (t != null) {
+            t = runOne(t);
+        }
+    }
+
+    /** Runs one job and settles it; returns the next job, already started on this thread, if its ack took one. */
+    private Task runOne(Task t) {
         Throwable failure = null;
         synchronized (t) {
             t.thread = Thread.currentThread();
@@ -435,36 +449,97 @@ public final class Worker<V> implements AutoCloseable {
                 }
             }
         }
+        Task next = null;
         if (failure == null) {
-            if (t.state.compareAndSet(RUNNING, TO_ACK)) {
-                lock.lock();
-                try {
-                    toAck.add(t);
-                    changed.signalAll();
-                } finally {
-                    lock.unlock();
-                }
+            if (prefetch == 0 && polling && !t.leaseLost && t.state.compareAndSet(RUNNING, SETTLING)) {
+                next = turnover(t);
+            } else if (t.state.compareAndSet(RUNNING, TO_ACK)) {
+                queueAck(t);
             }
         } else if (t.state.compareAndSet(RUNNING, SETTLING)) {
             settleFailure(t, failure);
         }
-        finished(t);
+        return finished(t, next);
     }
 
-    private void finished(Task t) {
+    private void queueAck(Task t) {
+        lock.lock();
+        try {
+            toAck.add(t);
+            acks.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Without prefetch, a handler that finished acks its job and takes the next in one call
+     * ({@link DelayedQueue#ackAndPoll}): no hand-off to the acker and the poller, one round trip per job. If the
+     * backend fails, the ack goes to the acker (which retries it with backoff) and the poller takes the next.
+     *
+     * @param t a job in SETTLING
+     * @return the next job, started (RUNNING), or null if none was ready
+     */
+    private Task turnover(Task t) {
+        AckAndPoll<V> r;
+        try {
+            r = queue.ackAndPoll(t.delivery);
+            health.succeeded(Operation.ACK);
+        } catch (RuntimeException e) {
+            backendError(Operation.ACK, e);
+            health.failed(Operation.ACK, e);
+            t.state.set(TO_ACK);
+            queueAck(t);
+            return null;
+        }
+        end(t);
+        if (!r.acked()) {
+            leaseLost(t);
+        } else if (listener != null) {
+            fire(t, Event.ACKED, null, null);
+        }
+        if (r.next() == null) {
+            return null;
+        }
+        Task n = new Task(r.next(), ticker.read());
+        held.add(n);
+        if (listener != null) {
+            fire(n, Event.DELIVERED, null, null);
+        }
+        return n;
+    }
+
+    /**
+     * Ends t's turn on its handler thread and, when the worker still polls, starts {@code next} in its place (else
+     * hands next back at once).
+     *
+     * @return next, started; or null
+     */
+    private Task finished(Task t, Task next) {
+        boolean started = false;
         lock.lock();
         try {
             running.remove(t);
             if (shuttingDown && !t.abandoned) {
                 finishedDuringShutdown.incrementAndGet();
             }
-            changed.signalAll();
+            if (next != null && polling && next.start()) {
+                running.add(next);
+                started = true;
+            }
+            if (!started || shuttingDown) {
+                changed.signalAll(); // capacity freed; a turnover frees none, and waking the poller would cost
+            }
         } finally {
             lock.unlock();
+        }
+        if (next != null && !started) {
+            release(next);
         }
         if (polling) {
             dispatch();
         }
+        return started ? next : null;
     }
 
     private void settleFailure(Task t, Throwable failure) {
@@ -565,7 +640,7 @@ public final class Worker<V> implements AutoCloseable {
             lock.lock();
             try {
                 while (toAck.isEmpty() && !stopAcker) {
-                    changed.await();
+                    acks.await();
                 }
                 if (toAck.isEmpty()) {
                     return;
@@ -647,7 +722,7 @@ public final class Worker<V> implements AutoCloseable {
         try {
             long left = nanos;
             while (left > 0 && !stopAcker) {
-                left = changed.awaitNanos(left);
+                left = acks.awaitNanos(left);
             }
             return !stopAcker;
         } catch (InterruptedException e) {
@@ -725,6 +800,7 @@ public final class Worker<V> implements AutoCloseable {
         lock.lock();
         try {
             changed.signalAll();
+            acks.signalAll();
             beat.signalAll();
         } finally {
             lock.unlock();

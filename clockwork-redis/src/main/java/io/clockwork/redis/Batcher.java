@@ -87,9 +87,9 @@ final class Batcher<Q extends CompletableFuture<?>> {
                 continue;
             }
             sent.whenComplete((r, e) -> {
-                settle(batch, e);
                 inFlight.decrementAndGet();
                 drain();
+                settle(batch, e);
             });
             return;
         }

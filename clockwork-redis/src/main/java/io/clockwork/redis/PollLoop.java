@@ -162,19 +162,33 @@ final class PollLoop<V> {
         while (true) {
             // Partitioned: one attempt, then the poll moves on (a down partition is retried on the next pass).
             QueueScripts.Polled r = scripts.pollOne(p, !partitions.many());
-            reportLost(r.lost());
             if (r.taken().isEmpty()) {
+                reportLost(r.lost());
                 return r.nextEventMs();
             }
-            if (r.mustSignal()) {
-                signals.push();
-            }
-            RedisDelivery<V> d = take(p, r.taken().get(0));
+            RedisDelivery<V> d = delivered(p, r);
             if (d != null) {
                 out.add(d);
                 return 0;
             }
         }
+    }
+
+    /**
+     * The delivery of a one-message share of a poll reply (a group commit's, see {@link QueueScripts#pollOne} and
+     * {@link QueueScripts#ackPoll}): lost messages reported, a wake-up passed on, the message turned into a delivery.
+     *
+     * @return the delivery, or null if the share took nothing or its message was buried (see {@link #take})
+     */
+    RedisDelivery<V> delivered(int p, QueueScripts.Polled r) {
+        reportLost(r.lost());
+        if (r.taken().isEmpty()) {
+            return null;
+        }
+        if (r.mustSignal()) {
+            signals.push();
+        }
+        return take(p, r.taken().get(0));
     }
 
     /**

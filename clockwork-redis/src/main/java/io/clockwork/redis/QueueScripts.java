@@ -83,12 +83,18 @@ final class QueueScripts {
      */
     record Polled(List<InFlight> taken, long nextEventMs, boolean mustSignal, long lost) {
         static Polled of(List<Object> r) {
-            int k = Math.toIntExact((Long) r.get(0));
+            return of(r, 0);
+        }
+
+        /** Reads poll.lua's reply where it starts at index {@code from} of r (ack_poll.lua puts ack codes first). */
+        static Polled of(List<Object> r, int from) {
+            int k = Math.toIntExact((Long) r.get(from));
             List<InFlight> taken = new ArrayList<>(k);
             for (int i = 0; i < k; i++) {
-                taken.add(new InFlight((byte[]) r.get(4 + 2 * i), (byte[]) r.get(5 + 2 * i)));
+                int at = from + 4 + 2 * i;
+                taken.add(new InFlight((byte[]) r.get(at), (byte[]) r.get(at + 1)));
             }
-            return new Polled(taken, (Long) r.get(1), (Long) r.get(2) == 1L, (Long) r.get(3));
+            return new Polled(taken, (Long) r.get(from + 1), (Long) r.get(from + 2) == 1L, (Long) r.get(from + 3));
         }
     }
 
@@ -210,6 +216,7 @@ final class QueueScripts {
     private final Batcher<Call>[] offers;
     private final Batcher<Call>[] acks;
     private final Batcher<Call>[] polls;
+    private final Batcher<Call>[] ackPolls;
 
     QueueScripts(ScriptRunner runner, Connections connections, Partitions partitions, QueueOptions<?> options) {
         this.runner = runner;
@@ -221,6 +228,7 @@ final class QueueScripts {
         this.acks = batchers(MAX_GROUP, this::ackGroupArgs, Script.ACK, QueueScripts::splitAcks);
         this.polls = batchers(Integer.MAX_VALUE, batch -> pollArgs(batch.size()), Script.POLL,
                 QueueScripts::splitPolls);
+        this.ackPolls = batchers(MAX_GROUP, this::ackPollArgs, Script.ACK_POLL, QueueScripts::splitAckPolls);
     }
 
     /** Loads every script into the server, so that the first calls need no {@code SCRIPT LOAD}. */
@@ -280,6 +288,25 @@ final class QueueScripts {
         List<Object> r = grouped("poll", retry ? runner.retryNanos() : 0, polls[p], call, Script.POLL, p,
                 pollArgs(1)).value();
         return Polled.of(r);
+    }
+
+    /** An ack's outcome and what the same script call took: {@link #ackPoll}'s reply. */
+    record AckPolled(AckCode code, Polled polled) {
+    }
+
+    /**
+     * Acks one delivery and takes at most one due message of the same partition, through the partition's group
+     * commit of such calls (concurrent handlers share one ack_poll.lua call). Retried alone after a transient
+     * failure: the receipt makes the ack's retry harmless, and a message the lost attempt took comes back after the
+     * visibility timeout.
+     */
+    AckPolled ackPoll(int p, String id, long receipt) {
+        Call call = new Call(null, KEEP, ackArgs(id, receipt));
+        byte[][] alone = {maxAttemptsArg, arg(SWEEP_LIMIT), visibilityArg, ONE, call.args[0], call.args[1]};
+        ScriptRunner.Reply<List<Object>> r = grouped("ackAndPoll", runner.retryNanos(), ackPolls[p], call,
+                Script.ACK_POLL, p, alone);
+        AckCode code = AckCode.of((Long) r.value().get(0));
+        return new AckPolled(code == AckCode.GONE && r.uncertain() ? AckCode.DELETED : code, Polled.of(r.value(), 1));
     }
 
     /** Takes up to n messages in one call of its own. */
@@ -685,6 +712,18 @@ final class QueueScripts {
         return args;
     }
 
+    /** ack_poll.lua's arguments: poll.lua's for as many messages as calls, then (id, member) per call. */
+    private byte[][] ackPollArgs(List<Call> batch) {
+        byte[][] args = new byte[4 + 2 * batch.size()][];
+        System.arraycopy(pollArgs(batch.size()), 0, args, 0, 4);
+        int at = 4;
+        for (Call c : batch) {
+            args[at++] = c.args[0];
+            args[at++] = c.args[1];
+        }
+        return args;
+    }
+
     private byte[][] ackGroupArgs(List<Call> batch) {
         byte[][] args = new byte[1 + 2 * batch.size()][];
         args[0] = maxAttemptsArg;
@@ -746,23 +785,37 @@ final class QueueScripts {
         }
     }
 
-    /**
-     * Poll reply: {k, next event, must signal, lost, k x (member, META value)}: the first k calls get one message
-     * each, in order, the others {0, next event, 0, lost}; each shaped as the reply of a poll of one message, the
-     * first call carrying the signal flag and the count of lost messages.
-     */
+    /** Poll reply: {k, next event, must signal, lost, k x (member, META value)}; each call gets its share. */
     private static void splitPolls(List<Call> batch, List<Object> reply) {
-        long k = (Long) reply.get(0);
         for (int i = 0; i < batch.size(); i++) {
-            Object lost = i == 0 ? reply.get(3) : 0L;
-            if (i < k) {
-                int at = 4 + 2 * i;
-                batch.get(i).complete(Arrays.asList(1L, -1L, i == 0 ? reply.get(2) : 0L, lost, reply.get(at),
-                        reply.get(at + 1)));
-            } else {
-                batch.get(i).complete(Arrays.asList(0L, reply.get(1), 0L, lost));
-            }
+            batch.get(i).complete(pollShare(reply, 0, i));
         }
+    }
+
+    /** Ack-and-poll reply: {code per call..., poll reply}; each call gets {code, its poll share (splitPolls)}. */
+    private static void splitAckPolls(List<Call> batch, List<Object> reply) {
+        int m = batch.size();
+        for (int i = 0; i < m; i++) {
+            List<Object> share = new ArrayList<>(7);
+            share.add(reply.get(i));
+            share.addAll(pollShare(reply, m, i));
+            batch.get(i).complete(share);
+        }
+    }
+
+    /**
+     * Call i's share of a poll reply that starts at index {@code from}, shaped as the reply of a poll of one message:
+     * the first k calls get one message each, in order, the others none; the first call carries the signal flag and
+     * the count of lost messages.
+     */
+    private static List<Object> pollShare(List<Object> reply, int from, int i) {
+        long k = (Long) reply.get(from);
+        Object lost = i == 0 ? reply.get(from + 3) : 0L;
+        if (i < k) {
+            int at = from + 4 + 2 * i;
+            return Arrays.asList(1L, -1L, i == 0 ? reply.get(from + 2) : 0L, lost, reply.get(at), reply.get(at + 1));
+        }
+        return Arrays.asList(0L, reply.get(from + 1), 0L, lost);
     }
 
     static byte[] arg(long n) {

@@ -1,5 +1,6 @@
 package io.clockwork.redis;
 
+import io.clockwork.queue.AckAndPoll;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
@@ -457,6 +458,24 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             result[i] = codes[i] == QueueScripts.AckCode.DELETED.ordinal();
         }
         return List.of(result);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On Redis it is one {@code ack_poll.lua} call on {@code done}'s partition, shared by concurrent callers of
+     * this client (a group commit, as for offers and acks).
+     */
+    @Override
+    public AckAndPoll<V> ackAndPoll(Delivery<V> done) {
+        checkOpen();
+        Objects.requireNonNull(done, "done");
+        if (!(done instanceof RedisDelivery<V> d) || d.queue() != this) {
+            throw new IllegalArgumentException("done is not a delivery of queue '" + support.name()
+                    + "' (this client): " + done);
+        }
+        QueueScripts.AckPolled r = scripts.ackPoll(d.partition(), d.id(), d.receipt());
+        return new AckAndPoll<>(r.code() == QueueScripts.AckCode.DELETED, pollLoop.delivered(d.partition(), r.polled()));
     }
 
     @Override

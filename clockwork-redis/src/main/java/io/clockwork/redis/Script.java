@@ -41,6 +41,7 @@ enum Script {
     RESCHEDULE("reschedule", ScriptOutputType.MULTI),
     POLL("poll", ScriptOutputType.MULTI),
     ACK("ack", ScriptOutputType.MULTI),
+    ACK_POLL("ack_poll", ScriptOutputType.MULTI),
     NACK("nack", ScriptOutputType.MULTI),
     KILL("kill", ScriptOutputType.INTEGER),
     EXTEND("extend", ScriptOutputType.INTEGER),

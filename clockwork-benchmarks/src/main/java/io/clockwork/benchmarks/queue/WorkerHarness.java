@@ -6,6 +6,9 @@ import io.clockwork.queue.Job;
 import io.clockwork.queue.Worker;
 import io.clockwork.queue.WorkerListener;
 import io.clockwork.redis.RedisDelayedQueue;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import org.redisson.Redisson;
 import org.redisson.api.RBlockingQueue;
 import org.redisson.api.RedissonClient;
@@ -28,8 +31,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * handler that does nothing; acks included) against four threads calling Redisson's {@code RBlockingQueue.poll()}
  * one element at a time (no ack exists), each on a backlog of {@code --backlog} due 100-byte values on one
  * {@code redis-server}, in the same run, the rivals alternating every round. Redisson's destination list is filled
- * directly (as if its transfer task had already moved everything), so it pays nothing for the transfer. Reports the
- * median of the rounds' drain rates and the ratio to Redisson's. Not thread-safe; a {@code main}.
+ * directly (as if its transfer task had already moved everything), so it pays nothing for the transfer. A last row,
+ * {@code lettuce-ping}, is the same number of bare {@code PING} round trips from as many threads on one Lettuce
+ * connection: the ceiling of any consumer that waits for one round trip per message (no prefetch) on this client and
+ * machine. Reports the median of the rounds' drain rates and the ratio to Redisson's. Not thread-safe; a
+ * {@code main}.
  *
  * <pre>{@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.queue.WorkerHarness
  * [--backlog 100000] [--rounds 3] [--concurrency 4] [--prefetch 32]}</pre>
@@ -62,15 +68,21 @@ public final class WorkerHarness {
                     + Runtime.getRuntime().availableProcessors() + " cores, JDK " + System.getProperty("java.version")
                     + ")");
             List<String> rivals = List.of("clockwork-worker-prefetch-0", "clockwork-worker-prefetch-" + prefetch,
-                    "redisson-poll");
+                    "redisson-poll", "lettuce-ping");
             for (int r = 0; r < opts.getInt("rounds"); r++) {
                 List<String> order = new ArrayList<>(rivals);
                 Collections.rotate(order, r);
                 for (String rival : order) {
                     server.call("FLUSHALL");
-                    double rate = rival.startsWith("redisson")
-                            ? redisson(server.uri(), backlog, concurrency, value)
-                            : clockwork(server.uri(), backlog, concurrency, rival.endsWith("-0") ? 0 : prefetch, value);
+                    double rate;
+                    if (rival.startsWith("redisson")) {
+                        rate = redisson(server.uri(), backlog, concurrency, value);
+                    } else if (rival.startsWith("lettuce")) {
+                        rate = pings(server.uri(), backlog, concurrency);
+                    } else {
+                        rate = clockwork(server.uri(), backlog, concurrency, rival.endsWith("-0") ? 0 : prefetch,
+                                value);
+                    }
                     rates.computeIfAbsent(rival, k -> new ArrayList<>()).add(rate);
                     System.out.println(String.format(Locale.ROOT, "  round %d %s: %,.0f messages/s", r, rival, rate));
                 }
@@ -82,7 +94,7 @@ public final class WorkerHarness {
                 + "| ours/theirs |");
         System.out.println("|---|---:|---|---:|");
         rates.forEach((rival, l) -> System.out.println(String.format(Locale.ROOT, "| %s | %,.0f | %s | %s |", rival,
-                median(l), fmt(l), rival.startsWith("redisson") ? "" : String.format(Locale.ROOT, "%.2fx",
+                median(l), fmt(l), rival.startsWith("redisson-") ? "" : String.format(Locale.ROOT, "%.2fx",
                         median(l) / theirs))));
     }
 
@@ -113,6 +125,36 @@ public final class WorkerHarness {
             } finally {
                 w.shutdown(Duration.ofSeconds(10));
             }
+        }
+    }
+
+    /**
+     * The floor of one round trip per message on Clockwork's client library: threads sending {@code PING} on one
+     * shared Lettuce connection, as many as the backlog, doing nothing else. A consumer without prefetch waits for at
+     * least one round trip per message per thread, so no such consumer on this client and machine is faster.
+     */
+    private static double pings(String uri, int count, int threads) throws Exception {
+        RedisClient client = RedisClient.create(uri);
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            AtomicInteger sent = new AtomicInteger();
+            List<Thread> pingers = new ArrayList<>();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < threads; i++) {
+                Thread t = new Thread(() -> {
+                    RedisCommands<String, String> sync = connection.sync();
+                    while (sent.incrementAndGet() <= count) {
+                        sync.ping();
+                    }
+                }, "lettuce-pinger-" + i);
+                t.start();
+                pingers.add(t);
+            }
+            for (Thread t : pingers) {
+                t.join();
+            }
+            return count / ((System.nanoTime() - t0) / 1e9);
+        } finally {
+            client.shutdown();
         }
     }
 

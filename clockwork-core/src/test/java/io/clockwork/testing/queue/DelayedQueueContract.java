@@ -1,5 +1,6 @@
 package io.clockwork.testing.queue;
 
+import io.clockwork.queue.AckAndPoll;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.CodecException;
 import io.clockwork.queue.DeadLetter;
@@ -1105,6 +1106,101 @@ public abstract class DelayedQueueContract {
         assertThat(q.ackAll(again)).containsExactly(true);
         assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
         assertThat(q.ackAll(List.of())).isEmpty();
+    }
+
+    @Test
+    void ackAndPollAcksAndTakesTheNextReadyMessageInOrder() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offerAll(List.of("a", "b", "c"), Duration.ZERO);
+        q.offer("far", FAR);
+        Delivery<String> a = take(q);
+        assertThat(a.value()).isEqualTo("a");
+
+        AckAndPoll<String> r = q.ackAndPoll(a);
+        assertThat(r.acked()).isTrue();
+        assertThat(r.next().value()).isEqualTo("b");
+        assertThat(r.next().attempt()).isEqualTo(1);
+        AckAndPoll<String> r2 = q.ackAndPoll(r.next());
+        assertThat(r2.acked()).isTrue();
+        assertThat(r2.next().value()).isEqualTo("c");
+        assertThat(countsOf(q)).as("c in flight, far delayed").isEqualTo(counts(1, 0, 1, 0));
+
+        AckAndPoll<String> r3 = q.ackAndPoll(r2.next());
+        assertThat(r3.acked()).isTrue();
+        assertThat(r3.next()).as("only a delayed message is left").isNull();
+        assertThat(countsOf(q)).isEqualTo(counts(1, 0, 0, 0));
+        assertThat(q.ackAndPoll(r2.next()).acked()).as("acked twice: the second finds nothing").isFalse();
+    }
+
+    @Test
+    void ackAndPollOfALostLeaseStillTakesTheNextMessage() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(LATER));
+        q.offer("a", Duration.ZERO);
+        Delivery<String> first = take(q);
+        passTime(LATER);
+        Delivery<String> again = take(q);
+        assertThat(again.attempt()).as("redelivered after the visibility timeout").isEqualTo(2);
+        q.offer("b", Duration.ZERO);
+
+        AckAndPoll<String> r = q.ackAndPoll(first);
+        assertThat(r.acked()).as("the first delivery's lease was lost").isFalse();
+        assertThat(r.next().value()).isEqualTo("b");
+        assertThat(q.ackAndPoll(again).acked()).isTrue();
+        assertThat(q.ackAndPoll(r.next())).isEqualTo(new AckAndPoll<String>(true, null));
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+    }
+
+    @Test
+    void concurrentAckAndPollCallsHandleEveryMessageOnce() throws Exception {
+        DelayedQueue<String> q = queue();
+        int n = 400;
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            values.add("m" + i);
+        }
+        q.offerAll(values, Duration.ZERO);
+        List<Future<List<String>>> consumers = new ArrayList<>();
+        for (int c = 0; c < 4; c++) {
+            consumers.add(inBackground(() -> {
+                List<String> seen = new ArrayList<>();
+                Delivery<String> d;
+                while ((d = q.poll(Duration.ZERO)) != null) { // a partitioned queue's next comes from d's partition
+                    while (d != null) {
+                        seen.add(d.value());
+                        AckAndPoll<String> r = q.ackAndPoll(d);
+                        assertThat(r.acked()).isTrue();
+                        d = r.next();
+                    }
+                }
+                return seen;
+            }));
+        }
+        List<String> all = new ArrayList<>();
+        for (Future<List<String>> f : consumers) {
+            all.addAll(f.get(30, TimeUnit.SECONDS));
+        }
+        assertThat(all).as("each message handled by exactly one consumer").hasSize(n)
+                .containsExactlyInAnyOrderElementsOf(values);
+        assertThat(countsOf(q)).isEqualTo(counts(0, 0, 0, 0));
+    }
+
+    @Test
+    void ackAndPollRefusesAForeignOrNullDeliveryAndAClosedQueue() throws Exception {
+        DelayedQueue<String> q = queue();
+        DelayedQueue<String> other = queue();
+        q.offer("a", Duration.ZERO);
+        other.offer("b", Duration.ZERO);
+        Delivery<String> foreign = take(other);
+        assertThatThrownBy(() -> q.ackAndPoll(foreign)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(q.name());
+        assertThatThrownBy(() -> q.ackAndPoll(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("done");
+        assertThat(countsOf(other)).as("the foreign delivery was not acked").isEqualTo(counts(0, 0, 1, 0));
+        assertThat(countsOf(q)).as("nothing was taken").isEqualTo(counts(0, 1, 0, 0));
+        Delivery<String> a = take(q);
+        q.close();
+        assertThatThrownBy(() -> q.ackAndPoll(a)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(q.name());
     }
 
     @Test

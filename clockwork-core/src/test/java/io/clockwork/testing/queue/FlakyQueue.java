@@ -1,5 +1,6 @@
 package io.clockwork.testing.queue;
 
+import io.clockwork.queue.AckAndPoll;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
@@ -15,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link DelayedQueue} that passes every call to another until told to fail: then each consumer call (poll, ack,
- * nack, extend, release, deadLetter) throws, as a backend that is down would, until told to work again. Deliveries
+ * ackAndPoll, nack, extend, release, deadLetter) throws, as a backend that is down would, until told to work again. Deliveries
  * are wrapped so that their calls fail too. Thread-safe. A worker on a queue that fails for good behaves as a
  * crashed process: it can neither ack nor hand anything back.
  *
@@ -114,6 +115,13 @@ public final class FlakyQueue<V> implements DelayedQueue<V> {
             inner.add(((Flaky) d).delivery);
         }
         return queue.ackAll(inner);
+    }
+
+    @Override
+    public AckAndPoll<V> ackAndPoll(Delivery<V> done) {
+        check("ackAndPoll");
+        AckAndPoll<V> r = queue.ackAndPoll(((Flaky) done).delivery);
+        return new AckAndPoll<>(r.acked(), r.next() == null ? null : new Flaky(r.next()));
     }
 
     @Override

@@ -1,0 +1,38 @@
+--[[
+  ack_poll: acks m deliveries as ack.lua does, then takes up to m due messages as poll.lua does, in one call: a
+  worker's handler that finished a job settles it and takes its next (m >= 1: a group commit of concurrent handlers
+  of this partition). The acks run first, so a message acked here is never taken again here.
+
+  KEYS[1] pending   ZSET   due messages are taken from its head; the sweep reschedules into it
+  KEYS[2] inflight  ZSET   the acked deliveries' members are removed, the taken ones added
+  KEYS[3] dead      ZSET   the sweep buries into it
+  KEYS[4] meta      HASH   the acked messages' fields are deleted; the taken messages' values are read
+  KEYS[5] reason    HASH   written by the sweep for what it buries
+  KEYS[6] seq       STRING incremented by the sweep
+  KEYS[7] lost      STRING incremented per message found with its state evicted
+  KEYS[8] signal    LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
+
+  ARGV[1]           maxAttempts
+  ARGV[2]           sweep limit: at most this many expired deliveries are handled
+  ARGV[3]           visibility ms of the taken messages
+  ARGV[4]           n: at most this many messages are taken
+  ARGV[3 + 2j]      id of acked delivery j, for j = 1..m
+  ARGV[4 + 2j]      its in-flight member <receipt as 16 hex digits><id>
+
+  Reply: {code1, ..., codem, <poll.lua's reply>}: ack.lua's code per delivery, then poll.lua's reply for n.
+  Cost: ack.lua's plus poll.lua's, in one round trip.
+]]
+-- include: ack_held, take_due
+local ids = {}
+local members = {}
+for i = 5, #ARGV, 2 do
+    ids[#ids + 1] = ARGV[i]
+    members[#members + 1] = ARGV[i + 1]
+end
+local result = ack_held(ids, members)
+local m = #result
+local taken = take_due(tonumber(ARGV[4]), tonumber(ARGV[2]), tonumber(ARGV[3]))
+for i = 1, #taken do
+    result[m + i] = taken[i]
+end
+return result

@@ -1,0 +1,66 @@
+--[[
+  take_due: what poll.lua does after its header (see there): sweeps expired deliveries, then takes up to n due messages.
+]]
+-- include: keys, clock, member, lost, sweep, wake
+
+-- Milliseconds until the partition's next event (a due message or an expiring delivery), or -1 if none.
+local function next_event_in(now)
+    local result = -1
+    local p = redis.call('ZRANGE', PENDING, 0, 0, 'WITHSCORES')
+    if p[2] then
+        result = math.max(0, tonumber(p[2]) - now)
+    end
+    local f = redis.call('ZRANGE', INFLIGHT, 0, 0, 'WITHSCORES')
+    if f[2] then
+        local d = math.max(0, tonumber(f[2]) - now)
+        if result < 0 or d < result then
+            result = d
+        end
+    end
+    return result
+end
+
+-- Sweeps at most sweep_limit expired deliveries, then takes up to n due messages, each visible again after
+-- visibility_ms unless settled; returns poll.lua's reply.
+local function take_due(n, sweep_limit, visibility_ms)
+    local now = now_ms()
+    sweep(now, sweep_limit)
+    local heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now, 'LIMIT', 0, n + 1)
+    local k = math.min(n, #heads)
+    local result = {0, -1, 0, 0}
+    local taken = 0
+    if k > 0 then
+        local ids = {}
+        for i = 1, k do
+            ids[i] = id_of(heads[i])
+        end
+        redis.call('ZREMRANGEBYRANK', PENDING, 0, k - 1)
+        local metas = redis.call('HMGET', META, unpack(ids))
+        local visible_until = string.format('%d', now + visibility_ms) -- one conversion for all k scores
+        local scored = {}
+        for i = 1, k do
+            local v = metas[i]
+            if v then
+                taken = taken + 1
+                scored[2 * taken - 1] = visible_until
+                scored[2 * taken] = heads[i]
+                result[2 * taken + 3] = heads[i]
+                result[2 * taken + 4] = v
+            else
+                lose()
+            end
+        end
+        if taken > 0 then
+            redis.call('ZADD', INFLIGHT, unpack(scored))
+        end
+    end
+    result[1] = taken
+    result[4] = lost_now
+    if taken < n then
+        result[2] = next_event_in(now)
+    elseif #heads > k then
+        -- More is ready: pass the wake-up on so another blocked poller takes it.
+        result[3] = wake()
+    end
+    return result
+end
