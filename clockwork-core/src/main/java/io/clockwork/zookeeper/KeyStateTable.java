@@ -315,10 +315,14 @@ final class KeyStateTable {
          * hash mixed with a seed drawn for these arrays. Without the seed, a key's home in smaller arrays would be its
          * old home scaled down; after removals in table order (an expiry storm's, removed as polled) the keys left
          * sit at one end of the old arrays, would land in one cluster of the new ones, and linear probing through it
-         * would cost quadratic time.
+         * would cost quadratic time. XOR with a seed then one multiplication is not enough: a product's top bits
+         * depend on the low bits of its factor, so keys that met at the top of the old arrays still crowd together
+         * under some seeds; a multiply and an xorshift first spread every bit of the seeded hash over all bits.
          */
         int home(int hash) {
-            return ((hash ^ seed) * 0x9E3779B9) >>> shift;
+            int h = (hash ^ seed) * 0x85EBCA6B;
+            h ^= h >>> 15;
+            return (h * 0x9E3779B9) >>> shift;
         }
 
         /** Keys and tombstones allowed before a rebuild: three quarters of the slots, so probes stay short. */

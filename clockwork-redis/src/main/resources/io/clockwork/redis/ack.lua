@@ -23,10 +23,4 @@
         (gone, or held by another delivery?).
 ]]
 -- include: ack_held
-local ids = {}
-local members = {}
-for i = 2, #ARGV, 2 do
-    ids[#ids + 1] = ARGV[i]
-    members[#members + 1] = ARGV[i + 1]
-end
-return ack_held(ids, members)
+return ack_held(2)

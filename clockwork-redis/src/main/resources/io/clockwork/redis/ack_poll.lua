@@ -23,13 +23,7 @@
   Cost: ack.lua's plus poll.lua's, in one round trip.
 ]]
 -- include: ack_held, take_due
-local ids = {}
-local members = {}
-for i = 5, #ARGV, 2 do
-    ids[#ids + 1] = ARGV[i]
-    members[#members + 1] = ARGV[i + 1]
-end
-local result = ack_held(ids, members)
+local result = ack_held(5)
 local m = #result
 local taken = take_due(tonumber(ARGV[4]), tonumber(ARGV[2]), tonumber(ARGV[3]))
 for i = 1, #taken do

@@ -3,9 +3,15 @@
 ]]
 -- include: keys
 
--- ids[j] and members[j] (<receipt><id>) per delivery; returns per delivery 1 (deleted now), 2 (the message no
--- longer exists) or 0 (another delivery holds it).
-local function ack_held(ids, members)
+-- Acks the deliveries given as (id, member <receipt><id>) pairs in ARGV from index `from` on; returns per delivery
+-- 1 (deleted now), 2 (the message no longer exists) or 0 (another delivery holds it).
+local function ack_held(from)
+    local ids = {}
+    local members = {}
+    for i = from, #ARGV, 2 do
+        ids[#ids + 1] = ARGV[i]
+        members[#members + 1] = ARGV[i + 1]
+    end
     local held = redis.call('ZMSCORE', INFLIGHT, unpack(members))
     local result = {}
     local removed = {}
