@@ -16,8 +16,8 @@ import java.util.function.Function;
  * <p>A call is a request (a {@link CompletableFuture} its caller waits on) added to a lock-free queue. Whoever finds
  * fewer than {@code maxInFlight} batches in flight becomes a leader: it takes what has accumulated (at most
  * {@code max}) and sends it as one asynchronous script call on the shared connection, without waiting. When a reply
- * arrives (on the connection's I/O thread) every request of its batch is completed and the next batch, made of the
- * calls that arrived meanwhile, is sent at once. A caller finding a free slot sends its call at once: there is no
+ * arrives (on the connection's I/O thread) the next batch, made of the calls that arrived meanwhile, is sent at once,
+ * then every request of the answered batch is completed. A caller finding a free slot sends its call at once: there is no
  * linger delay, and batches grow only while {@code maxInFlight} calls are already in flight, i.e. exactly when
  * callers would otherwise queue behind each other anyway. More than one batch in flight lets a few callers pipeline
  * their calls on the connection (each waits one round trip, not one plus the remainder of another's); one only
@@ -88,8 +88,11 @@ final class Batcher<Q extends CompletableFuture<?>> {
             }
             sent.whenComplete((r, e) -> {
                 inFlight.decrementAndGet();
-                drain();
-                settle(batch, e);
+                try {
+                    drain(); // the next batch leaves before this one's callers are woken, so they do not delay it
+                } finally {
+                    settle(batch, e);
+                }
             });
             return;
         }
