@@ -42,6 +42,9 @@ import java.util.function.Supplier;
  *   Redisson's best equivalents, as many {@code offerAsync} calls in flight per producer thread as a batch holds
  *   (it has no batch offer for a delayed queue) and {@code pollFirstFromAny(wait, n)} ({@code BLMPOP ... COUNT n}).
  *   Every table names the calls each side made.</li>
+ *   <li><b>cluster-capped</b> (not in the default list): cluster-batch with every master, and the single master it is
+ *   compared with, under a CPU quota of each of {@code --caps} cores ({@link CpuQuota}, cgroup v1, root): Redis on
+ *   separate small machines, simulated on a shared 2-core host so that Redis, not the client, is the limit.</li>
  * </ol>
  * Throughputs are measured over {@code --seconds}-long windows after {@code --warmup} seconds, in {@code --rounds}
  * rounds whose rival order alternates; tables report the median and the range. Each window also records a profile:
@@ -84,6 +87,8 @@ public final class QueueHarness {
         DEFAULTS.put("preload-threads", "16");
         DEFAULTS.put("drain-seconds", "30");
         DEFAULTS.put("masters", "3");
+        // cluster-capped: the CPU quota per master, in cores, one run of the scenario per value.
+        DEFAULTS.put("caps", "0.25,0.5");
         DEFAULTS.put("partitions", "12");
         // cluster-batch: a batch is split by partition, so fewer partitions keep batches large (one per master).
         DEFAULTS.put("batch-partitions", "3");
@@ -185,6 +190,17 @@ public final class QueueHarness {
         }
         if (scenarios.contains("cluster-batch")) {
             cluster(true);
+        }
+        if (scenarios.contains("cluster-capped")) {
+            String why = CpuQuota.unavailable();
+            if (why != null) {
+                line("### 5c. Redis Cluster with a CPU quota per master: not run: " + why);
+                line("");
+            } else {
+                for (String cap : opts.get("caps").split(",")) {
+                    cluster(true, Double.parseDouble(cap.trim()));
+                }
+            }
         }
         line("Load average at end: " + loadAverage());
         line("");
@@ -489,45 +505,72 @@ public final class QueueHarness {
     }
 
     private void cluster(boolean batch) throws Exception {
-        String scenario = batch ? "cluster-batch" : "cluster";
+        cluster(batch, 0);
+    }
+
+    /**
+     * One master against a cluster of {@code --masters}; with {@code cap > 0} every master (the single one included)
+     * runs under a CPU quota of {@code cap} cores, as if each were a machine of its own that small (see
+     * {@link CpuQuota}): a simulation of separate machines on a shared 2-core host.
+     */
+    private void cluster(boolean batch, double cap) throws Exception {
+        String scenario = cap > 0 ? "cluster-capped-" + cap : batch ? "cluster-batch" : "cluster";
         System.out.println("# " + scenario);
         int masters = i("masters");
         int partitions = batch ? i("batch-partitions") : i("partitions");
         List<RedisServers.Server> nodes = servers.cluster(masters);
-        List<String> seeds = new ArrayList<>();
-        nodes.forEach(n -> seeds.add(n.uri()));
+        RedisServers.Server single = cap > 0 ? servers.standalone() : main;
+        List<CpuQuota> quotas = new ArrayList<>();
+        if (cap > 0) {
+            quotas.add(new CpuQuota(single.process.pid(), cap));
+            nodes.forEach(n -> quotas.add(new CpuQuota(n.process.pid(), cap)));
+        }
         String single1 = "1 master, 1 partition";
-        String singleP = "1 master, " + partitions + " partitions";
-        String clusterP = masters + "-master cluster, " + partitions + " partitions";
-        Map<String, Supplier<QueueRival>> configs = new LinkedHashMap<>();
-        configs.put(single1, () -> QueueRival.clockwork(main.uri(), "c-" + queueSeq.incrementAndGet(), 1));
-        configs.put(singleP, () -> QueueRival.clockwork(main.uri(), "c-" + queueSeq.incrementAndGet(), partitions));
-        configs.put(clusterP, () -> QueueRival.clockworkCluster(seeds, balancedName(masters, partitions),
-                partitions));
         Map<String, List<Window>> results = new LinkedHashMap<>();
-        List<String> names = new ArrayList<>(configs.keySet());
-        for (int r = 0; r < i("rounds"); r++) {
-            List<String> order = new ArrayList<>(names);
-            if (r % 2 == 1) {
-                java.util.Collections.reverse(order);
-            }
-            for (String config : order) {
-                List<RedisServers.Server> where = config.equals(clusterP) ? nodes : List.of(main);
-                where.forEach(QueueHarness::flush);
-                try (QueueRival q = configs.get(config).get()) {
-                    apis.put(scenario + "/clockwork", q.api(batch, i("batch"), true));
-                    Workload w = deliveryWorkload(q, i("cluster-producers"), i("cluster-consumers"), batch);
-                    w.start();
-                    Window win = measure(w, where, false);
-                    w.stop();
-                    results.computeIfAbsent(config, k -> new ArrayList<>()).add(win);
-                    System.out.println("  round " + r + " " + config + ": " + fmt(win.takenPerSec) + " delivered/s");
+        List<String> names;
+        try {
+            List<String> seeds = new ArrayList<>();
+            nodes.forEach(n -> seeds.add(n.uri()));
+            String singleP = "1 master, " + partitions + " partitions";
+            String clusterP = masters + "-master cluster, " + partitions + " partitions";
+            Map<String, Supplier<QueueRival>> configs = new LinkedHashMap<>();
+            configs.put(single1, () -> QueueRival.clockwork(single.uri(), "c-" + queueSeq.incrementAndGet(), 1));
+            configs.put(singleP, () -> QueueRival.clockwork(single.uri(), "c-" + queueSeq.incrementAndGet(),
+                    partitions));
+            configs.put(clusterP, () -> QueueRival.clockworkCluster(seeds, balancedName(masters, partitions),
+                    partitions));
+            names = new ArrayList<>(configs.keySet());
+            for (int r = 0; r < i("rounds"); r++) {
+                List<String> order = new ArrayList<>(names);
+                if (r % 2 == 1) {
+                    java.util.Collections.reverse(order);
+                }
+                for (String config : order) {
+                    List<RedisServers.Server> where = config.equals(clusterP) ? nodes : List.of(single);
+                    where.forEach(QueueHarness::flush);
+                    try (QueueRival q = configs.get(config).get()) {
+                        apis.put(scenario + "/clockwork", q.api(batch, i("batch"), true));
+                        Workload w = deliveryWorkload(q, i("cluster-producers"), i("cluster-consumers"), batch);
+                        w.start();
+                        Window win = measure(w, where, false);
+                        w.stop();
+                        results.computeIfAbsent(config, k -> new ArrayList<>()).add(win);
+                        System.out.println("  round " + r + " " + config + ": " + fmt(win.takenPerSec)
+                                + " delivered/s");
+                    }
                 }
             }
+        } finally {
+            quotas.forEach(CpuQuota::close);
         }
         nodes.forEach(servers::stop);
+        if (cap > 0) {
+            servers.stop(single);
+        }
         flush(main);
-        line("### " + (batch ? "5b" : "5") + ". Redis Cluster vs one master (Clockwork only; " + i("cluster-producers")
+        line("### " + (cap > 0 ? "5c" : batch ? "5b" : "5") + ". Redis Cluster vs one master (Clockwork only; "
+                + (cap > 0 ? "every master under a CPU quota of " + cap + " core, a simulation of separate machines; "
+                : "") + i("cluster-producers")
                 + " producers, " + i("cluster-consumers") + " consumers, delay 0" + (batch ? ", batch API, "
                 + i("batch") + " values per call" : ", one message per call") + ")");
         line("");
