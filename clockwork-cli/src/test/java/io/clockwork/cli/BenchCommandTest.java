@@ -111,6 +111,33 @@ class BenchCommandTest {
     }
 
     @Test
+    void scaleHarnessResultsAreReportedWithBytesLowerIsBetter(@TempDir Path dir) throws Exception {
+        // the shape ScaleHarness --json writes: rates as thrpt with the pending count, bytes per item as avgt
+        Path json = dir.resolve("scale.json");
+        Files.writeString(json, """
+                [
+                {"benchmark": "io.clockwork.benchmarks.scale.ScaleHarness.schedule", "mode": "thrpt", "threads": 1,
+                 "params": {"timer": "clockwork", "pending": "10000000"}, "primaryMetric": {"score": 9000000.0,
+                 "scoreError": "NaN", "scoreUnit": "ops/s"}},
+                {"benchmark": "io.clockwork.benchmarks.scale.ScaleHarness.schedule", "mode": "thrpt", "threads": 1,
+                 "params": {"timer": "netty", "pending": "10000000"}, "primaryMetric": {"score": 3000000.0,
+                 "scoreError": "NaN", "scoreUnit": "ops/s"}},
+                {"benchmark": "io.clockwork.benchmarks.scale.ScaleHarness.bytesPerPending", "mode": "avgt",
+                 "threads": 1, "params": {"timer": "clockwork"}, "primaryMetric": {"score": 40.0,
+                 "scoreError": "NaN", "scoreUnit": "B"}},
+                {"benchmark": "io.clockwork.benchmarks.scale.ScaleHarness.bytesPerPending", "mode": "avgt",
+                 "threads": 1, "params": {"timer": "netty"}, "primaryMetric": {"score": 56.0,
+                 "scoreError": "NaN", "scoreUnit": "B"}}
+                ]
+                """);
+        Cli.Result r = Cli.run("bench", "scale", "--results", json.toString(), "--out", dir.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        String md = Files.readString(dir.resolve("bench-scale.md"));
+        assertThat(md).contains("| benchmark | vs netty |", "| ScaleHarness.schedule (pending=10000000) | 3.00× |",
+                "| ScaleHarness.bytesPerPending | 1.40× |");
+    }
+
+    @Test
     void missingJarIsAFailureThatSaysHowToBuildIt(@TempDir Path dir) {
         Cli.Result r = Cli.run("bench", "timer", "--quick", "--jar", dir.resolve("nope.jar").toString());
         assertThat(r.exit()).isEqualTo(1);

@@ -37,8 +37,12 @@ import picocli.CommandLine.Spec;
                     + "minutes per suite). The queue suite is a harness rather than JMH: it starts its own "
                     + "redis-server processes (redis-server must be on PATH) and runs RedisDelayedQueue against "
                     + "Redisson's RDelayedQueue on the same server (about 8 minutes; --quick: offer, delivery and "
-                    + "lateness, one short round each); --quick (1 fork, 1 x 500 ms warmup, 2 x 500 ms measurement) "
-                    + "gives a first look in under 2 minutes per suite."},
+                    + "lateness, one short round each). The scale suite is a harness too: WheelTimer, Netty's "
+                    + "HashedWheelTimer, the JDK's ScheduledThreadPoolExecutor and InMemoryDelayedQueue with 1,000 and "
+                    + "with 10,000,000 items pending, heap per pending item, and an expiry storm of 1,000,000, one JVM "
+                    + "per subject with -Xmx8g (--quick: 1,000,000 pending, one round). For JMH suites --quick (1 "
+                    + "fork, 1 x 500 ms warmup, 2 x 500 ms measurement) gives a first look in under 2 minutes per "
+                    + "suite."},
         footer = {"", "Examples:", "  clockwork bench timer --quick", "  clockwork bench            (every suite)",
             "  clockwork bench timer --results jmh-result.json   (report an earlier run)"})
 public final class BenchCommand implements Callable<Integer> {
@@ -50,7 +54,9 @@ public final class BenchCommand implements Callable<Integer> {
         /** session expiry and expiring maps against ZooKeeper and Storm */
         EXPIRY,
         /** delayed queues */
-        QUEUE;
+        QUEUE,
+        /** in-process scale: WheelTimer and InMemoryDelayedQueue with ten million pending, and an expiry storm */
+        SCALE;
 
         String id() {
             return name().toLowerCase(Locale.ROOT);
@@ -58,7 +64,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     @Parameters(paramLabel = "SUITE", arity = "0..*",
-            description = "timer, expiry or queue (default: every suite the jar has).")
+            description = "timer, expiry, queue or scale (default: every suite the jar has).")
     List<Suite> suites;
 
     @Option(names = "--quick", description = "1 fork, tiny warmup and measurement: a first look, not a result.")
@@ -108,17 +114,22 @@ public final class BenchCommand implements Callable<Integer> {
             throw new CliException("no benchmarks under " + JmhLauncher.PACKAGE + " in " + benchmarksJar);
         }
         for (String suite : chosen) {
-            boolean harness = suite.equals(JmhLauncher.QUEUE_SUITE);
-            String launcher = harness ? "java -cp " + relative(benchmarksJar) + " " + JmhLauncher.QUEUE_HARNESS
-                    : "java -jar " + relative(benchmarksJar);
+            String harness = JmhLauncher.harness(suite);
+            List<String> jvm = harness == null ? List.of() : JmhLauncher.jvmOptions(suite, quick);
+            String launcher = harness == null ? "java -jar " + relative(benchmarksJar)
+                    : "java " + (jvm.isEmpty() ? "" : String.join(" ", jvm) + " ") + "-cp " + relative(benchmarksJar)
+                    + " " + harness;
             out.println("bench " + suite + (quick ? " (quick)" : "") + ": " + launcher);
             out.flush();
             Path json = Files.createTempFile("clockwork-bench-" + suite + "-", ".json");
             try {
                 List<String> args = jmh.run(suite, quick, json);
-                String quickNote = harness
+                String quickNote = suite.equals(JmhLauncher.QUEUE_SUITE)
                         ? " **Quick mode** (offer, delivery and lateness, one 3 s round each): a first look, not a "
                         + "result to quote."
+                        : suite.equals(JmhLauncher.SCALE_SUITE)
+                        ? " **Quick mode** (1,000,000 pending instead of 10,000,000, a storm of 100,000, one round): "
+                        + "a first look, not a result to quote."
                         : " **Quick mode** (1 fork, 1 × 500 ms warmup, 2 × 500 ms measurement): a first look with "
                         + "wide error bars, not a result to quote.";
                 String how = "Made by `clockwork bench " + suite + (quick ? " --quick" : "") + "` on "

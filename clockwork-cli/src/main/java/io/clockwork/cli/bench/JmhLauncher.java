@@ -53,6 +53,17 @@ final class JmhLauncher {
             "--rounds", "1",
             "--warmup", "1", "--seconds", "3", "--jit-warmup", "2", "--lateness-seconds", "3",
             "--drain-seconds", "10");
+    /**
+     * The scale suite is not JMH either: it fills timers and the in-process queue with millions of pending items in
+     * one JVM per subject, so it is a harness that writes its headline figures in JMH's JSON result shape.
+     */
+    static final String SCALE_SUITE = "scale";
+    static final String SCALE_HARNESS = PACKAGE + ".scale.ScaleHarness";
+    /** The heap of a full scale run, which holds 10,000,000 pending messages in one JVM. */
+    static final List<String> SCALE_JVM = List.of("-Xmx8g");
+    /** Harness settings of {@code --quick}: 1,000,000 pending and a storm of 100,000, one round. */
+    static final List<String> SCALE_QUICK = List.of("--pending", "1000000", "--rounds", "1", "--warmup", "1",
+            "--ops", "200000", "--due", "100000", "--storm", "100000");
 
     private static final int TAIL = 15;
 
@@ -64,6 +75,30 @@ final class JmhLauncher {
         this.jar = jar;
         this.out = out;
         this.verbose = verbose;
+    }
+
+    /**
+     * @param suite a suite
+     * @return the main class of its harness, or null for a JMH suite
+     */
+    static String harness(String suite) {
+        switch (suite) {
+            case QUEUE_SUITE:
+                return QUEUE_HARNESS;
+            case SCALE_SUITE:
+                return SCALE_HARNESS;
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * @param suite a harness suite
+     * @param quick whether it runs with its {@code --quick} settings
+     * @return the options of the JVM that runs its harness
+     */
+    static List<String> jvmOptions(String suite, boolean quick) {
+        return suite.equals(SCALE_SUITE) && !quick ? SCALE_JVM : List.of();
     }
 
     /**
@@ -102,8 +137,11 @@ final class JmhLauncher {
                     + String.join(" / ", lines.subList(Math.max(0, lines.size() - 3), lines.size())));
         }
         TreeSet<String> suites = new TreeSet<>();
-        if (hasQueueHarness()) {
+        if (hasClass(QUEUE_HARNESS)) {
             suites.add(QUEUE_SUITE);
+        }
+        if (hasClass(SCALE_HARNESS)) {
+            suites.add(SCALE_SUITE);
         }
         for (String line : lines) {
             String name = line.strip();
@@ -124,12 +162,18 @@ final class JmhLauncher {
      * @param suite      the suite, e.g. {@code timer}
      * @param quick      whether to use {@link #QUICK} settings instead of {@link #FULL}
      * @param resultFile where JMH writes its JSON results
-     * @return the JMH arguments used, for the report
-     * @throws CliException if JMH fails
+     * @return the JMH (or harness) arguments used, for the report
+     * @throws CliException if JMH or the harness fails
      */
     List<String> run(String suite, boolean quick, Path resultFile) {
         if (suite.equals(QUEUE_SUITE)) {
-            return runQueueHarness(quick, resultFile);
+            return runHarness(suite, QUEUE_HARNESS, jvmOptions(suite, quick), quick ? QUEUE_QUICK : List.of(),
+                    resultFile, line -> line.startsWith("# ") || line.startsWith("  round ")
+                            || line.contains("samples, p50"));
+        }
+        if (suite.equals(SCALE_SUITE)) {
+            return runHarness(suite, SCALE_HARNESS, jvmOptions(suite, quick), quick ? SCALE_QUICK : List.of(),
+                    resultFile, line -> !line.startsWith("SLF4J"));
         }
         List<String> args = new ArrayList<>();
         args.add("^" + PACKAGE.replace(".", "\\.") + "\\." + suite + "\\.");
@@ -163,31 +207,40 @@ final class JmhLauncher {
         return args;
     }
 
-    private List<String> runQueueHarness(boolean quick, Path resultFile) {
-        List<String> args = new ArrayList<>(quick ? QUEUE_QUICK : List.of());
+    /**
+     * Runs a suite's harness ({@code java [jvmOptions] -cp <jar> mainClass [args] --json resultFile}), echoing the
+     * lines {@code shown} accepts (all with {@code --verbose}).
+     *
+     * @return the harness arguments used, for the report
+     */
+    private List<String> runHarness(String suite, String mainClass, List<String> jvmOptions, List<String> options,
+            Path resultFile, java.util.function.Predicate<String> shown) {
+        List<String> args = new ArrayList<>(options);
         args.addAll(List.of("--json", resultFile.toString()));
         Deque<String> tail = new ArrayDeque<>();
-        List<String> command = new ArrayList<>(List.of("-cp", jar.toString(), QUEUE_HARNESS));
+        List<String> command = new ArrayList<>(jvmOptions);
+        command.addAll(List.of("-cp", jar.toString(), mainClass));
         command.addAll(args);
         int exit = launchJava(command, line -> {
             if (tail.size() == TAIL) {
                 tail.removeFirst();
             }
             tail.addLast(line);
-            if (verbose || line.startsWith("# ") || line.startsWith("  round ") || line.contains("samples, p50")) {
+            if (verbose || shown.test(line)) {
                 out.println("  " + line.strip());
                 out.flush();
             }
         });
         if (exit != 0 || !Files.isRegularFile(resultFile)) {
-            throw new CliException("the queue harness failed (exit " + exit + "): " + String.join(" / ", tail).strip());
+            throw new CliException("the " + suite + " harness failed (exit " + exit + "): "
+                    + String.join(" / ", tail).strip());
         }
         return args;
     }
 
-    private boolean hasQueueHarness() {
+    private boolean hasClass(String className) {
         try (java.util.jar.JarFile j = new java.util.jar.JarFile(jar.toFile())) {
-            return j.getEntry(QUEUE_HARNESS.replace('.', '/') + ".class") != null;
+            return j.getEntry(className.replace('.', '/') + ".class") != null;
         } catch (IOException e) {
             return false;
         }

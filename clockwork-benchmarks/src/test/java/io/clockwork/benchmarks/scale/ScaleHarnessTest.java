@@ -1,0 +1,49 @@
+package io.clockwork.benchmarks.scale;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The scale harness, run in this JVM at tiny sizes, reports every row of its three tables (a few seconds). */
+class ScaleHarnessTest {
+
+    private static final String RATE = "[1-9][0-9,]*";
+    private static final String MILLIS = "[0-9]+\\.[0-9]{2} \\([0-9]+\\.[0-9]{2}\\)";
+
+    @Test
+    void tinyRunReportsEveryRateHeapAndStormRow(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("scale.json");
+        String md = ScaleHarness.run(new String[] {"--pending", "1000", "--small", "100", "--rounds", "1",
+            "--warmup", "1", "--ops", "2000", "--cycle", "100", "--due", "1000", "--storm", "10000",
+            "--fork", "false", "--json", json.toString()});
+
+        for (String subject : Subject.ALL) {
+            List<String> ops = subject.equals(Subject.QUEUE) ? List.of("offer", "cancel", "delivery")
+                    : List.of("schedule", "cancel", "expiry");
+            for (String op : ops) {
+                assertThat(md).containsPattern(Pattern.compile("(?m)^\\| " + Pattern.quote(subject) + " \\| " + op
+                        + " \\| " + RATE + " \\| " + RATE + " \\| [0-9]+\\.[0-9]{2}x \\| (yes|\\*\\*no\\*\\*) \\|$"));
+            }
+            assertThat(md).containsPattern(Pattern.compile("(?m)^\\| " + Pattern.quote(subject)
+                    + " \\| -?[0-9]+\\.[0-9] \\| [0-9,]+ \\| (-|[0-9.-]+) \\|$"));
+            assertThat(md).containsPattern(Pattern.compile("(?m)^\\| " + Pattern.quote(subject) + " \\| [^|]+ \\| "
+                    + "[0-9]+\\.[0-9] \\| " + RATE + " \\| " + MILLIS + " \\| " + MILLIS + " \\| [0-9,]+ \\| "
+                    + "[0-9]+ \\|$"));
+        }
+        // three tables, one row per subject (rates: one per operation), nothing else
+        assertThat(md.lines().filter(l -> l.startsWith("| ") && !l.startsWith("| subject")
+                && !l.startsWith("| ---")).count())
+                .isEqualTo(Subject.ALL.size() * 3 + Subject.ALL.size() + Subject.ALL.size());
+
+        // per subject: each operation at both counts plus its scaling ratio, the bytes, the storm's longest gap
+        Matcher benchmarks = Pattern.compile("\"benchmark\": ").matcher(Files.readString(json));
+        assertThat(benchmarks.results().count()).isEqualTo(Subject.ALL.size() * (3 * 3 + 2));
+    }
+}
