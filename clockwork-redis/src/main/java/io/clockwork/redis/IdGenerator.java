@@ -16,16 +16,54 @@ import java.util.concurrent.atomic.AtomicLong;
 final class IdGenerator {
 
     private final String prefix;
+    /** FNV-1a of the prefix's bytes, from which a candidate id's hash is finished over its counter digits. */
+    private final int prefixHash;
     private final AtomicLong counter = new AtomicLong();
 
     IdGenerator() {
         byte[] random = new byte[16];
         new SecureRandom().nextBytes(random);
         this.prefix = Base64.getUrlEncoder().withoutPadding().encodeToString(random) + "-";
+        int h = PartitionSelector.FNV_OFFSET;
+        for (int i = 0; i < prefix.length(); i++) {
+            h = PartitionSelector.mix(h, prefix.charAt(i)); // base64url and '-': one byte each in UTF-8
+        }
+        this.prefixHash = h;
     }
 
     /** @return a new id, at most 36 characters */
     String next() {
         return prefix + Long.toString(counter.incrementAndGet(), 36);
+    }
+
+    /**
+     * A new id that hashes to the given partition ({@link PartitionSelector#partitionOf}), so that a batch of
+     * generated ids lands in one partition: counter values are drawn until one fits (on average as many as there
+     * are partitions), each tried by finishing the prefix's hash over its digits, without building a string.
+     *
+     * @param partition the partition, in [0, selector.count())
+     * @param selector  the queue's id-to-partition map
+     * @return a new id, at most 36 characters, with {@code selector.partitionOf(id) == partition}
+     */
+    String nextIn(int partition, PartitionSelector selector) {
+        if (selector.count() == 1) {
+            return next();
+        }
+        char[] digits = new char[13]; // a positive long in base 36 has at most 13 digits
+        while (true) {
+            long c = counter.incrementAndGet();
+            int at = digits.length;
+            do {
+                digits[--at] = Character.forDigit((int) (c % 36), 36);
+                c /= 36;
+            } while (c > 0);
+            int h = prefixHash;
+            for (int i = at; i < digits.length; i++) {
+                h = PartitionSelector.mix(h, digits[i]);
+            }
+            if (selector.partitionOfHash(h) == partition) {
+                return prefix + new String(digits, at, digits.length - at);
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.clockwork.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -13,13 +14,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class PartitionSelector {
 
-    private static final int FNV_OFFSET = 0x811c9dc5;
+    /** FNV-1a's starting value: the hash of no bytes. */
+    static final int FNV_OFFSET = 0x811c9dc5;
     private static final int FNV_PRIME = 0x01000193;
     /** How many consecutive polls start at the same partition. */
     static final int STRIDE = 8;
 
     private final int partitions;
     private final AtomicInteger next = new AtomicInteger();
+    private final AtomicInteger nextBatch = new AtomicInteger(ThreadLocalRandom.current().nextInt());
+    private final AtomicInteger nextTarget = new AtomicInteger(ThreadLocalRandom.current().nextInt());
 
     /** @param partitions how many partitions, at least 1 */
     PartitionSelector(int partitions) {
@@ -36,9 +40,33 @@ final class PartitionSelector {
         }
         int hash = FNV_OFFSET;
         for (byte b : id.getBytes(StandardCharsets.UTF_8)) {
-            hash = (hash ^ (b & 0xff)) * FNV_PRIME;
+            hash = mix(hash, b & 0xff);
         }
+        return partitionOfHash(hash);
+    }
+
+    /** @return FNV-1a's hash after one more byte (0-255): what {@link #partitionOf} folds over an id's bytes */
+    static int mix(int hash, int b) {
+        return (hash ^ b) * FNV_PRIME;
+    }
+
+    /** @return the partition of an id whose whole FNV-1a hash is {@code hash} */
+    int partitionOfHash(int hash) {
         return Integer.remainderUnsigned(hash, partitions);
+    }
+
+    /** @return how many partitions */
+    int count() {
+        return partitions;
+    }
+
+    /**
+     * @return the partition for the next batch of messages whose ids this client generates: round robin from a
+     *         random start per client, so a batch costs one script call on one partition (its ids are chosen to
+     *         hash there, see {@link IdGenerator#nextIn}) and the partitions still fill evenly
+     */
+    int nextBatchTarget() {
+        return Math.floorMod(nextTarget.getAndIncrement(), partitions);
     }
 
     /**
@@ -48,5 +76,14 @@ final class PartitionSelector {
      */
     int nextStart() {
         return Math.floorMod(next.getAndIncrement() / STRIDE, partitions);
+    }
+
+    /**
+     * @return the partition a batch poll starts at: round robin, moving on every poll (a batch poll takes as much as
+     *         it may from its first partition, so batch pollers starting together at one partition would all load
+     *         the same master)
+     */
+    int nextBatchStart() {
+        return Math.floorMod(nextBatch.getAndIncrement(), partitions);
     }
 }

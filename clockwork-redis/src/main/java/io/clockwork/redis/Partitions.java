@@ -73,6 +73,16 @@ final class Partitions {
         return selector.nextStart();
     }
 
+    /** @return the partition a batch poll starts at (see {@link PartitionSelector#nextBatchStart()}) */
+    int nextBatchStart() {
+        return selector.nextBatchStart();
+    }
+
+    /** @return the id-to-partition map */
+    PartitionSelector selector() {
+        return selector;
+    }
+
     /**
      * Groups the messages of a batch by partition.
      *

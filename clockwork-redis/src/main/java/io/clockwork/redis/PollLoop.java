@@ -66,7 +66,7 @@ final class PollLoop<V> {
             long nextEventMs = -1;
             boolean answered = false;
             RedisQueueException failure = null;
-            int start = partitions.nextStart();
+            int start = max == 0 ? partitions.nextStart() : partitions.nextBatchStart();
             for (int i = 0; i < partitions.count(); i++) {
                 if (queue.isClosed()) {
                     return out;

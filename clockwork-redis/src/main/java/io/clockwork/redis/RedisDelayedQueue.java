@@ -320,9 +320,10 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             ids[i] = m.id().orElse(null);
             flags[i] = ids[i] == null ? QueueScripts.FRESH : flag(m.onConflict());
         }
+        int target = partitions.selector().nextBatchTarget();
         for (int i = 0; i < ids.length; i++) {
             if (ids[i] == null) {
-                ids[i] = idGenerator.next();
+                ids[i] = idGenerator.nextIn(target, partitions.selector());
             }
         }
         return new Prepared(ids, tails, delays, flags);
@@ -409,8 +410,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         Delay d = support.delay(delay);
         byte[][] tails = encodeAll(given, "values");
         String[] ids = new String[given.length];
+        int target = partitions.selector().nextBatchTarget(); // the whole batch in one partition: one script call
         for (int i = 0; i < ids.length; i++) {
-            ids[i] = idGenerator.next();
+            ids[i] = idGenerator.nextIn(target, partitions.selector());
         }
         return new Generated(ids, tails, d);
     }
