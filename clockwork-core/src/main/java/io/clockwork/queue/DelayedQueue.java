@@ -306,10 +306,9 @@ public interface DelayedQueue<V> extends AutoCloseable {
     /**
      * Takes up to {@code maxMessages} ready messages, earliest first, waiting up to {@code wait} until at least one
      * is ready: the batch form of {@link #poll(Duration)}. It returns as soon as one or more are ready, with as many
-     * as are ready then (up to the limit; a partitioned backend takes them from the first partition that has any,
-     * and the next call starts at the next partition); it never waits to fill the batch. Every returned delivery is
-     * in flight under its own visibility timeout, counted from when it was taken, and is acked or nacked on its own
-     * or with {@link #ackAll(List)}.
+     * as are ready then (up to the limit); it never waits to fill the batch. Every returned delivery is in flight
+     * under its own visibility timeout, counted from when it was taken, and is acked or nacked on its own or with
+     * {@link #ackAll(List)}.
      *
      * @param maxMessages the most to take, in [1, {@link #MAX_BATCH}]
      * @param wait        the longest time to block before the first message; zero: do not block

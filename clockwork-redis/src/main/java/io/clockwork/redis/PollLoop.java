@@ -107,9 +107,7 @@ final class PollLoop<V> {
                 }
                 answered = true;
                 partitions.markUp(p);
-                if (!out.isEmpty()) {
-                    // One partition's worth: a batch poll does not visit the next partitions to fill up, which would
-                    // cost a script call (and later an ack call) per partition; the next poll starts at the next one.
+                if (max == 0 ? !out.isEmpty() : out.size() == max) {
                     return out;
                 }
                 if (next >= 0) {

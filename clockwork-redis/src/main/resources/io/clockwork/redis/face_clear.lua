@@ -24,7 +24,7 @@ local members
 if ARGV[2] == 'due' then
     members = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now)
 else
-    members = redis.call('ZRANGEBYSCORE', PENDING, string.format('(%d', now), '+inf')
+    members = redis.call('ZRANGEBYSCORE', PENDING, string.format('(%d', now), '(+inf')
 end
 local removed = 0
 for _, m in ipairs(members) do

@@ -21,4 +21,4 @@
 -- include: keys, clock
 local now = now_ms()
 local due = redis.call('ZCOUNT', PENDING, '-inf', now)
-return {redis.call('ZCARD', PENDING) - due, due}
+return {redis.call('ZCOUNT', PENDING, '-inf', '(+inf') - due, due}

@@ -23,7 +23,7 @@
 ]]
 -- include: keys, clock, wake, face
 local floor, ceil = now_floor_ceil()
-local head = redis.call('ZRANGE', PENDING, 0, 0, 'WITHSCORES')
+local head = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
 local head_due = nil
 if head[2] then
     head_due = tonumber(head[2])

@@ -41,7 +41,7 @@ for _, m in ipairs(members) do
         reply[#reply + 1] = p
     end
 end
-local head = redis.call('ZRANGE', PENDING, 0, 0, 'WITHSCORES')
+local head = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
 if head[2] then
     reply[1] = math.max(0, tonumber(head[2]) - ceil)
     if tonumber(head[2]) <= now then

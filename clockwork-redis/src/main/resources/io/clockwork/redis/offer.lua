@@ -67,7 +67,7 @@ if #check > 0 then
 end
 local base = redis.call('INCRBY', SEQ, m) - m
 local result = {}
-local scored = {}
+local scored = {'+inf', KEEP_MEMBER}
 local states = {KEEP_FIELD, KEEP_VALUE}
 local seen = {}
 local waking = false
@@ -85,7 +85,7 @@ local function flush()
     if n > 0 then
         redis.call('ZADD', PENDING, unpack(scored))
         redis.call('HSET', META, unpack(states)) -- with KEEP_FIELD, see keep.lua
-        scored = {}
+        scored = {'+inf', KEEP_MEMBER}
         states = {KEEP_FIELD, KEEP_VALUE}
         n = 0
     end
@@ -156,7 +156,7 @@ for j = 1, m do
                 waking = true
             else
                 if not head_read then -- nothing of this call is in PENDING yet: this is the old head
-                    local head = redis.call('ZRANGE', PENDING, 0, 0, 'WITHSCORES')
+                    local head = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
                     head_read = true
                     if head[2] then
                         head_due = tonumber(head[2])
@@ -166,8 +166,8 @@ for j = 1, m do
             end
         end
         local hex = string.format('%016x', base + j) -- the member's prefix and the META seq: formatted once
-        scored[n + 1] = due_s
-        scored[n + 2] = hex .. id -- (string.format's %s would cut an id or payload at a zero byte)
+        scored[n + 3] = due_s
+        scored[n + 4] = hex .. id -- (string.format's %s would cut an id or payload at a zero byte)
         states[n + 3] = id
         states[n + 4] = prefix .. hex .. tail
         n = n + 2

@@ -23,15 +23,15 @@
 -- include: keys, clock, keep, sweep
 local now, ceil = now_floor_ceil()
 sweep(now, tonumber(ARGV[2]))
-local pending = redis.call('ZCARD', PENDING)
+local pending = redis.call('ZCOUNT', PENDING, '-inf', '(+inf')
 local ready = redis.call('ZCOUNT', PENDING, '-inf', now)
 local next_due = -1
-local later = redis.call('ZRANGEBYSCORE', PENDING, string.format('(%d', now), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+local later = redis.call('ZRANGEBYSCORE', PENDING, string.format('(%d', now), '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
 if later[2] then
     -- From the clock rounded up, like due times: never more than the delay an offer asked for.
     next_due = math.max(0, tonumber(later[2]) - ceil)
 end
-local in_flight = redis.call('ZCARD', INFLIGHT)
+local in_flight = redis.call('ZCOUNT', INFLIGHT, '-inf', '(+inf')
 local dead = redis.call('ZCARD', DEAD)
 local states = redis.call('HLEN', META) - redis.call('HEXISTS', META, KEEP_FIELD)
 local orphans = math.max(0, states - pending - in_flight - dead)

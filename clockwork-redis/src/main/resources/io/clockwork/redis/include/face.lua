@@ -26,7 +26,7 @@ local function file_element(pending, meta, seq, order, values, p, due, now)
     local hex = string.format('%016x', n)
     local id = string.format('%x', n)
     local m = hex .. id
-    redis.call('ZADD', pending, due, m)
+    redis.call('ZADD', pending, '+inf', KEEP_MEMBER, due, m)
     redis.call('HSET', meta, KEEP_FIELD, KEEP_VALUE, id, 'D 0 ' .. hex .. ':' .. p)
     if due > now then
         redis.call('ZADD', order, 0, m)

@@ -1,16 +1,16 @@
 --[[
   take_due: what poll.lua does after its header (see there): sweeps expired deliveries, then takes up to n due messages.
 ]]
--- include: keys, clock, member, lost, sweep, wake
+-- include: keys, clock, member, lost, sweep, wake, keep
 
 -- Milliseconds until the partition's next event (a due message or an expiring delivery), or -1 if none.
 local function next_event_in(now)
     local result = -1
-    local p = redis.call('ZRANGE', PENDING, 0, 0, 'WITHSCORES')
+    local p = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
     if p[2] then
         result = math.max(0, tonumber(p[2]) - now)
     end
-    local f = redis.call('ZRANGE', INFLIGHT, 0, 0, 'WITHSCORES')
+    local f = redis.call('ZRANGEBYSCORE', INFLIGHT, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
     if f[2] then
         local d = math.max(0, tonumber(f[2]) - now)
         if result < 0 or d < result then
@@ -37,13 +37,13 @@ local function take_due(n, sweep_limit, visibility_ms)
         redis.call('ZREMRANGEBYRANK', PENDING, 0, k - 1)
         local metas = redis.call('HMGET', META, unpack(ids))
         local visible_until = string.format('%d', now + visibility_ms) -- one conversion for all k scores
-        local scored = {}
+        local scored = {'+inf', KEEP_MEMBER}
         for i = 1, k do
             local v = metas[i]
             if v then
                 taken = taken + 1
-                scored[2 * taken - 1] = visible_until
-                scored[2 * taken] = heads[i]
+                scored[2 * taken + 1] = visible_until
+                scored[2 * taken + 2] = heads[i]
                 result[2 * taken + 3] = heads[i]
                 result[2 * taken + 4] = v
             else
