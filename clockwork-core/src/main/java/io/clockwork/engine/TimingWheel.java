@@ -225,10 +225,31 @@ public final class TimingWheel<E extends WheelEntry> {
      * @return the number of entries expired
      */
     public int advance(long nowNanos, Consumer<? super E> sink) {
+        return advance(nowNanos, sink, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #advance(long, Consumer)}, but stops after {@code limit} entries have expired, leaving the rest of
+     * what is due for the next call, so that one call's work is bounded however many entries fall due together.
+     * Entries left behind stay in deadline-tick order ahead of everything later, and {@link #delayToNext} answers 0
+     * while any is left.
+     *
+     * @param nowNanos a reading of the ticker this wheel is driven with
+     * @param sink     receives each expired entry, already unlinked
+     * @param limit    the most entries to expire in this call, at least 1
+     * @return the number of entries expired
+     */
+    public int advance(long nowNanos, Consumer<? super E> sink, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+        }
         long nowTick = elapsed(nowNanos) / tickNanos;
         int expired = 0;
         while (true) {
-            expired += drainDue(sink);
+            expired += drainDue(sink, limit - expired);
+            if (expired >= limit && !due.isEmpty()) {
+                return expired;
+            }
             long eventTick = nextEventTick();
             if (eventTick < 0 || eventTick > nowTick) {
                 break;
@@ -349,10 +370,10 @@ public final class TimingWheel<E extends WheelEntry> {
     }
 
     @SuppressWarnings("unchecked")
-    private int drainDue(Consumer<? super E> sink) {
+    private int drainDue(Consumer<? super E> sink, int limit) {
         int expired = 0;
         // One at a time, so that the sink may schedule or remove entries (even due ones) safely.
-        while (!due.isEmpty()) {
+        while (expired < limit && !due.isEmpty()) {
             WheelEntry e = due.next;
             Bucket.unlink(e);
             size--;

@@ -32,7 +32,8 @@ import java.util.function.LongConsumer;
  *   <li><b>When</b> is the engine's job: the message itself is a {@link WheelEntry}, filed while delayed in the
  *       engine's {@link TimingWheel} of due times and while in flight in a second wheel of visibility deadlines
  *       (1 ms tick each). Every operation first advances both to the ticker's reading, which promotes due messages
- *       to ready and returns timed-out deliveries, so the queue needs no thread: a blocked {@link #poll} sleeps
+ *       to ready and returns timed-out deliveries (a bounded slice per operation, so a storm of due messages is
+ *       spread over the operations that follow it; {@link #stats()} promotes all), so the queue needs no thread: a blocked {@link #poll} sleeps
  *       until the wheels' next event, a new offer that falls due earlier, or a jump of the ticker
  *       ({@link Ticker#watch}). The due-time wheel is the only index of delayed messages: it answers
  *       {@link QueueStats#nextDueIn()} exactly from its earliest bucket ({@link TimingWheel#earliest()}).</li>
@@ -56,6 +57,11 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     /** The wheel's tick: deliveries are at most this late (plus the caller's scheduling latency). */
     static final long TICK_NANOS = 1_000_000L;
     private static final int WHEEL_SIZE = 64;
+    /**
+     * Messages each wheel hands over per operation at most: when a million fall due at once, each operation under
+     * the lock promotes a slice of them, so no producer or consumer waits for the whole storm.
+     */
+    static final int ADVANCE_LIMIT = 1024;
     private static final AtomicLong QUEUE_NUMBER = new AtomicLong();
     private static final byte[] NO_PAYLOAD = new byte[0];
     private static final Comparator<Item> BY_DUE_THEN_SEQUENCE =
@@ -472,7 +478,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         lock.lock();
         try {
             checkOpen();
-            long now = advance();
+            long now = advance(Integer.MAX_VALUE); // counts are exact: everything due is ready
             Item first = dueTimes.earliest();
             Optional<Duration> nextDueIn = first == null ? Optional.empty()
                     : Optional.of(Duration.ofNanos(Math.max(0L, first.due - dueTimes.elapsed(now))));
@@ -597,11 +603,18 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
-    /** Brings the wheels up to the ticker's reading, promoting due messages and expiring visibility deadlines. */
+    /**
+     * Brings the wheels up to the ticker's reading, promoting due messages and expiring visibility deadlines, at most
+     * {@link #ADVANCE_LIMIT} of each; what is left falls to the next operation.
+     */
     private long advance() {
+        return advance(ADVANCE_LIMIT);
+    }
+
+    private long advance(int limit) {
         long now = ticker.read();
-        dueTimes.advance(now, onDeadline);
-        visibility.advance(now, onDeadline);
+        dueTimes.advance(now, onDeadline, limit);
+        visibility.advance(now, onDeadline, limit);
         return now;
     }
 

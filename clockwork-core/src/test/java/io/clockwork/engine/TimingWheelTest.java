@@ -173,6 +173,28 @@ class TimingWheelTest {
     }
 
     @Test
+    void boundedAdvanceExpiresAtMostTheLimitAndLeavesTheRestDueInOrder() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
+        for (int i = 0; i < 25; i++) {
+            // ticks 3, 4 and 300 (a level-1 bucket), in that order of ids
+            long tick = i < 10 ? 3 : i < 20 ? 4 : 300;
+            wheel.schedule(new TestEntry(i, tick * MS));
+        }
+        wheel.schedule(new TestEntry(99, 900 * MS)); // not due: must survive every call
+        List<Integer> fired = new ArrayList<>();
+        assertThat(wheel.advance(400 * MS, e -> fired.add(e.id), 7)).isEqualTo(7);
+        assertThat(wheel.delayToNext(400 * MS)).isZero();
+        assertThat(wheel.advance(400 * MS, e -> fired.add(e.id), 7)).isEqualTo(7);
+        assertThat(wheel.advance(400 * MS, e -> fired.add(e.id), 7)).isEqualTo(7);
+        assertThat(wheel.advance(400 * MS, e -> fired.add(e.id), 7)).isEqualTo(4);
+        assertThat(fired).hasSize(25).isSorted();
+        assertThat(wheel.size()).isEqualTo(1);
+        assertThat(wheel.delayToNext(400 * MS)).isEqualTo(496 * MS); // 900 ms cascades from the bucket at 896
+        assertThatThrownBy(() -> wheel.advance(400 * MS, e -> { }, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
+    }
+
+    @Test
     void removedEntryNeverExpiresAndRemovingTwiceReportsFalse() {
         TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
         TestEntry a = new TestEntry(1, 10 * MS);

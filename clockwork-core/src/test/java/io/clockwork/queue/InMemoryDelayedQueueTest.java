@@ -111,6 +111,30 @@ class InMemoryDelayedQueueTest extends DelayedQueueContract {
     }
 
     @Test
+    void moreMessagesFallingDueTogetherThanOneSliceGoOutInDueThenOfferOrder() throws Exception {
+        InMemoryDelayedQueue<String> q = manualQueue();
+        int count = 3 * InMemoryDelayedQueue.ADVANCE_LIMIT + 17;
+        List<String> expected = new ArrayList<>();
+        for (int group = 0; group < 3; group++) {
+            for (int i = group; i < count; i += 3) {
+                expected.add(i + "");
+            }
+        }
+        for (int i = 0; i < count; i++) {
+            q.offer(i + "", Duration.ofMillis(1_000 + i % 3)); // three due times, interleaved in offer order
+        }
+        ticker.advance(5, TimeUnit.SECONDS);
+        List<String> delivered = new ArrayList<>();
+        for (Delivery<String> d = q.poll(Duration.ZERO); d != null; d = q.poll(Duration.ZERO)) {
+            delivered.add(d.value());
+            if (delivered.size() == 1) {
+                assertThat(q.stats().ready()).isEqualTo(count - 1); // stats promote everything due
+            }
+        }
+        assertThat(delivered).isEqualTo(expected);
+    }
+
+    @Test
     void nextDueInIsExactAndIgnoresInFlightDeadlines() throws Exception {
         InMemoryDelayedQueue<String> q = manualQueue();
         q.offer("ready", Duration.ZERO);
