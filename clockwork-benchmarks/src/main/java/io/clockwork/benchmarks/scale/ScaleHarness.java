@@ -1,6 +1,7 @@
 package io.clockwork.benchmarks.scale;
 
 import io.clockwork.benchmarks.Harness;
+import io.clockwork.benchmarks.queue.RedisRates;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,6 +27,9 @@ import java.util.Map;
  *   <li><b>Expiry storm</b> ({@link ExpiryStorm}): {@code --storm} items due in the same millisecond, while another
  *       thread keeps scheduling and cancelling ({@link PauseProbe}) and records the longest schedule call and the
  *       longest gap between its operations, shown beside the subject's tick.</li>
+ *   <li><b>Redis</b> ({@link RedisRates}): the same rates for {@code RedisDelayedQueue} on one {@code redis-server}
+ *       this part starts, with {@code --small} and {@code --pending} messages pending, and {@code used_memory} per
+ *       pending message.</li>
  * </ol>
  * Each part runs in a fresh JVM per subject, with this JVM's options (as JMH forks one per parameter), so that no
  * subject's garbage or compiled code weighs on another; {@code --fork false} runs them in this JVM instead (for
@@ -36,14 +40,17 @@ import java.util.Map;
  * comes due during a run. The heap must hold the huge count in one JVM, and the queue's messages are the largest
  * items (the harness warns when {@code -Xmx} looks too small for {@code --pending}); the full measurement:
  *
- * <pre>{@code java -Xmx8g -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.scale.ScaleHarness
+ * <pre>{@code java -Xms8g -Xmx8g -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.scale.ScaleHarness
  * [--pending 10000000] [--small 1000] [--rounds 5] [--warmup 3] [--ops 1000000] [--cycle 1000] [--due 200000]
- * [--storm 1000000] [--subjects clockwork,netty,jdk,clockwork-queue] [--parts rates,storm] [--json FILE]}</pre>
+ * [--storm 1000000] [--subjects clockwork,netty,jdk,clockwork-queue] [--parts rates,storm,redis]
+ * [--redis-server redis-server] [--json FILE]}</pre>
  */
 public final class ScaleHarness {
 
     /** The parts, in the order they run. */
-    static final List<String> PARTS = List.of("rates", "storm");
+    static final List<String> PARTS = List.of("rates", "storm", "redis");
+    /** The part that measures the Redis queue; it has no in-process subject. */
+    static final String REDIS = "redis";
     /** Bytes per pending item to plan the heap for: the queue's, with room for the garbage of a round. */
     private static final long PLANNED_BYTES_PER_ITEM = 300;
 
@@ -63,6 +70,7 @@ public final class ScaleHarness {
         DEFAULTS.put("fork", "true");
         DEFAULTS.put("json", "");
         DEFAULTS.put("child", "");
+        DEFAULTS.put("redis-server", "redis-server");
     }
 
     private ScaleHarness() {
@@ -93,7 +101,7 @@ public final class ScaleHarness {
         check(subjects, Subject.ALL, "subject");
         check(parts, PARTS, "part");
         if (!h.get("child").isEmpty()) {
-            for (String[] row : measure(h.get("child"), subjects.get(0), settings)) {
+            for (String[] row : measure(h.get("child"), subjects.get(0), settings, h.get("redis-server"))) {
                 System.out.println(Harness.ROW + String.join("\t", row));
             }
             return "";
@@ -110,14 +118,17 @@ public final class ScaleHarness {
         }
         List<String[]> rows = new ArrayList<>();
         for (String part : parts) {
-            for (String subject : subjects) {
+            for (String subject : part.equals(REDIS) ? List.of(RedisRates.SUBJECT) : subjects) {
                 System.out.println("# " + part + ": " + subject);
                 if (fork) {
                     List<String> childArgs = new ArrayList<>(Arrays.asList(args));
-                    childArgs.addAll(List.of("--child", part, "--subjects", subject, "--json", ""));
+                    childArgs.addAll(List.of("--child", part, "--json", ""));
+                    if (!part.equals(REDIS)) {
+                        childArgs.addAll(List.of("--subjects", subject));
+                    }
                     rows.addAll(Harness.fork(ScaleHarness.class, childArgs));
                 } else {
-                    rows.addAll(measure(part, subject, settings));
+                    rows.addAll(measure(part, subject, settings, h.get("redis-server")));
                 }
             }
         }
@@ -129,10 +140,17 @@ public final class ScaleHarness {
         return report.markdown();
     }
 
-    private static List<String[]> measure(String part, String subject, ScaleSettings settings)
-            throws InterruptedException {
-        return part.equals("rates") ? PendingRates.measure(subject, settings)
-                : ExpiryStorm.measure(subject, settings);
+    private static List<String[]> measure(String part, String subject, ScaleSettings settings, String redisServer)
+            throws Exception {
+        switch (part) {
+            case "rates":
+                return PendingRates.measure(subject, settings);
+            case "storm":
+                return ExpiryStorm.measure(subject, settings);
+            default:
+                return RedisRates.measure(redisServer, settings.pending(), settings.small(), settings.rounds(),
+                        settings.ops(), settings.due());
+        }
     }
 
     private static void check(List<String> given, List<String> known, String what) {

@@ -1,5 +1,7 @@
 package io.clockwork.benchmarks.scale;
 
+import io.clockwork.benchmarks.queue.RedisRates;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -22,6 +24,8 @@ final class ScaleReport {
     private final Map<String, Map<String, Map<Integer, List<Double>>>> rates = new LinkedHashMap<>();
     /** subject -> {bytes per item, pending reported}. */
     private final Map<String, String[]> bytes = new LinkedHashMap<>();
+    /** {used_memory bytes per pending message, pending reported} of the Redis queue, or null. */
+    private String[] redisBytes;
     /** subject -> per-round storm rows. */
     private final Map<String, List<String[]>> storms = new LinkedHashMap<>();
 
@@ -41,6 +45,9 @@ final class ScaleReport {
                     break;
                 case "bytes":
                     bytes.put(r[1], new String[] {r[2], r[3]});
+                    break;
+                case "redis-bytes":
+                    redisBytes = new String[] {r[2], r[3]};
                     break;
                 case "storm":
                     storms.computeIfAbsent(r[1], k -> new ArrayList<>()).add(r);
@@ -84,6 +91,13 @@ final class ScaleReport {
                         Long.parseLong(b[1]), ratio));
             });
         }
+        if (redisBytes != null) {
+            md.append(String.format(Locale.ROOT, "%nRedis used_memory per pending message, filling from %,d to %,d "
+                    + "(100-byte values):%n%n| subject | B per pending message | beyond the payload | pending "
+                    + "reported |%n| --- | ---: | ---: | ---: |%n| %s | %.1f | %.1f | %,d |%n", settings.small(),
+                    settings.pending(), RedisRates.SUBJECT, Double.parseDouble(redisBytes[0]),
+                    Double.parseDouble(redisBytes[0]) - 100, Long.parseLong(redisBytes[1])));
+        }
         if (!storms.isEmpty()) {
             md.append(String.format(Locale.ROOT, "%nExpiry storm: %,d items due in the same millisecond while another "
                     + "thread schedules and cancels (median of %d rounds, worst in brackets; ms):%n%n",
@@ -112,6 +126,10 @@ final class ScaleReport {
         }));
         bytes.forEach((subject, b) -> out.add(headline(subject, "bytesPerPending", "avgt",
                 Double.parseDouble(b[0]), "B", "")));
+        if (redisBytes != null) {
+            out.add(headline(RedisRates.SUBJECT, "bytesPerPending", "avgt", Double.parseDouble(redisBytes[0]), "B",
+                    ""));
+        }
         storms.forEach((subject, rounds) -> out.add(headline(subject, "stormLongestGap", "avgt",
                 median(column(rounds, 5)) / 1e6, "ms", "")));
         return out;
@@ -119,8 +137,10 @@ final class ScaleReport {
 
     private static String headline(String subject, String figure, String mode, double score, String unit,
             String moreParams) {
-        boolean queue = subject.equals(Subject.QUEUE);
-        String benchmark = queue ? "queue" + Character.toUpperCase(figure.charAt(0)) + figure.substring(1) : figure;
+        boolean redis = subject.equals(RedisRates.SUBJECT);
+        boolean queue = redis || subject.equals(Subject.QUEUE);
+        String capitalised = Character.toUpperCase(figure.charAt(0)) + figure.substring(1);
+        String benchmark = redis ? "redisQueue" + capitalised : queue ? "queue" + capitalised : figure;
         return String.format(Locale.ROOT, "{\"benchmark\": \"io.clockwork.benchmarks.scale.ScaleHarness.%s\", "
                 + "\"mode\": \"%s\", \"threads\": 1, \"params\": {\"%s\": \"%s\"%s}, "
                 + "\"primaryMetric\": {\"score\": %.6f, \"scoreError\": \"NaN\", \"scoreUnit\": \"%s\"}}",

@@ -18,7 +18,7 @@ class ScaleHarnessTest {
     private static final String MILLIS = "[0-9]+\\.[0-9]{2} \\([0-9]+\\.[0-9]{2}\\)";
 
     @Test
-    void tinyRunReportsEveryRateHeapAndStormRow(@TempDir Path dir) throws Exception {
+    void tinyRunReportsEveryRateHeapStormAndRedisRow(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("scale.json");
         String md = ScaleHarness.run(new String[] {"--pending", "1000", "--small", "100", "--rounds", "1",
             "--warmup", "1", "--ops", "2000", "--cycle", "100", "--due", "1000", "--storm", "10000",
@@ -37,13 +37,22 @@ class ScaleHarnessTest {
                     + "[0-9]+\\.[0-9] \\| " + RATE + " \\| " + MILLIS + " \\| " + MILLIS + " \\| [0-9,]+ \\| "
                     + "[0-9]+ \\|$"));
         }
-        // three tables, one row per subject (rates: one per operation), nothing else
+        // the Redis queue on a real redis-server: its three rates and its used_memory per message
+        for (String op : List.of("offer", "cancel", "delivery")) {
+            assertThat(md).containsPattern(Pattern.compile("(?m)^\\| redis-queue \\| " + op + " \\| " + RATE
+                    + " \\| " + RATE + " \\| [0-9]+\\.[0-9]{2}x \\| (yes|\\*\\*no\\*\\*) \\|$"));
+        }
+        assertThat(md).containsPattern(Pattern.compile("(?m)^\\| redis-queue \\| [1-9][0-9]*\\.[0-9] \\| "
+                + "-?[0-9]+\\.[0-9] \\| 1,000 \\|$"));
+
+        // four tables, one row per subject (rates: one per operation), nothing else
         assertThat(md.lines().filter(l -> l.startsWith("| ") && !l.startsWith("| subject")
                 && !l.startsWith("| ---")).count())
-                .isEqualTo(Subject.ALL.size() * 3 + Subject.ALL.size() + Subject.ALL.size());
+                .isEqualTo(Subject.ALL.size() * 3 + Subject.ALL.size() + Subject.ALL.size() + 3 + 1);
 
-        // per subject: each operation at both counts plus its scaling ratio, the bytes, the storm's longest gap
+        // per subject: each operation at both counts plus its scaling ratio, the bytes, the storm's longest gap;
+        // the Redis queue: its operations at both counts with their ratios, and its bytes
         Matcher benchmarks = Pattern.compile("\"benchmark\": ").matcher(Files.readString(json));
-        assertThat(benchmarks.results().count()).isEqualTo(Subject.ALL.size() * (3 * 3 + 2));
+        assertThat(benchmarks.results().count()).isEqualTo(Subject.ALL.size() * (3 * 3 + 2) + 3 * 3 + 1);
     }
 }

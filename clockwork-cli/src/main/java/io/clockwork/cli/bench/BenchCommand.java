@@ -39,8 +39,9 @@ import picocli.CommandLine.Spec;
                     + "Redisson's RDelayedQueue on the same server (about 8 minutes; --quick: offer, delivery and "
                     + "lateness, one short round each). The scale suite is a harness too: WheelTimer, Netty's "
                     + "HashedWheelTimer, the JDK's ScheduledThreadPoolExecutor and InMemoryDelayedQueue with 1,000 and "
-                    + "with 10,000,000 items pending, heap per pending item, and an expiry storm of 1,000,000, one JVM "
-                    + "per subject with -Xmx8g (--quick: 1,000,000 pending, one round). For JMH suites --quick (1 "
+                    + "with 10,000,000 items pending, heap per pending item, an expiry storm of 1,000,000, and "
+                    + "RedisDelayedQueue with 1,000 and 10,000,000 pending on a redis-server it starts, one JVM "
+                    + "per subject with -Xms8g -Xmx8g (--quick: 1,000,000 pending, one round). For JMH suites --quick (1 "
                     + "fork, 1 x 500 ms warmup, 2 x 500 ms measurement) gives a first look in under 2 minutes per "
                     + "suite."},
         footer = {"", "Examples:", "  clockwork bench timer --quick", "  clockwork bench            (every suite)",
