@@ -1,5 +1,6 @@
 package io.clockwork.queue;
 
+import io.clockwork.time.Nanos;
 import io.clockwork.queue.spi.QueueSupport;
 
 import io.clockwork.time.Ticker;
@@ -375,7 +376,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     public List<Delivery<V>> poll(int maxMessages, Duration wait) throws InterruptedException {
         QueueSupport.checkMaxMessages(maxMessages);
         Objects.requireNonNull(wait, "wait");
-        long waitNanos = wait.isNegative() ? 0L : saturatedNanos(wait);
+        long waitNanos = wait.isNegative() ? 0L : Nanos.saturated(wait);
         long start = ticker.read();
         boolean firstPass = true;
         while (true) {
@@ -775,14 +776,6 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private static long saturatedAdd(long a, long b) {
         long sum = a + b;
         return sum < 0 ? Long.MAX_VALUE : sum; // both non-negative: overflow shows as a negative sum
-    }
-
-    private static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE;
-        }
     }
 
     private enum State { DELAYED, READY, IN_FLIGHT, DEAD, GONE }

@@ -1,5 +1,6 @@
 package io.clockwork.queue;
 
+import io.clockwork.time.Nanos;
 import io.clockwork.queue.BackendHealth.Operation;
 import io.clockwork.time.Ticker;
 
@@ -202,7 +203,7 @@ public final class Worker<V> implements AutoCloseable {
      */
     public WorkerShutdown shutdown(Duration timeout) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
-        long deadline = System.nanoTime() + saturatedNanos(timeout);
+        long deadline = System.nanoTime() + Nanos.waitOf(timeout);
         synchronized (this) {
             if (shutdown != null) {
                 return shutdown;
@@ -843,17 +844,6 @@ public final class Worker<V> implements AutoCloseable {
         Thread t = new Thread(r, name);
         t.setDaemon(true);
         return t;
-    }
-
-    private static long saturatedNanos(Duration d) {
-        if (d.isNegative()) {
-            return 0L;
-        }
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE / 2;
-        }
     }
 
     /** One delivery the worker holds, and the job its handler sees. */

@@ -1,5 +1,6 @@
 package io.clockwork.storm;
 
+import io.clockwork.time.Nanos;
 import io.clockwork.engine.Scheduler;
 import io.clockwork.time.Ticker;
 import java.time.Duration;
@@ -130,7 +131,7 @@ public class TimeCacheMap<K, V> implements AutoCloseable {
         if (expiration.isNegative() || expiration.isZero()) {
             throw new IllegalArgumentException("expiration must be positive, was " + expiration);
         }
-        long expirationNanos = saturatedNanos(expiration);
+        long expirationNanos = Nanos.saturated(expiration);
         long period = expirationNanos / (numBuckets - 1);
         // Rounded up, so that an entry never expires before its expiration.
         this.periodNanos = period * (numBuckets - 1) == expirationNanos ? period : period + 1;
@@ -154,14 +155,6 @@ public class TimeCacheMap<K, V> implements AutoCloseable {
             throw new IllegalArgumentException("expirationSecs must be at least 1, was " + expirationSecs);
         }
         return Duration.ofSeconds(expirationSecs);
-    }
-
-    private static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE;
-        }
     }
 
     /**

@@ -51,7 +51,7 @@ public final class ManualTicker implements Ticker {
         if (amount.isNegative()) {
             throw new IllegalArgumentException("amount must not be negative, was " + amount);
         }
-        return advanceNanos(saturatedNanos(amount));
+        return advanceNanos(Nanos.saturated(amount));
     }
 
     /**
@@ -93,14 +93,6 @@ public final class ManualTicker implements Ticker {
     /** @return how many registrations are open; for tests that check sleepers deregister */
     public int watchCount() {
         return listeners.size();
-    }
-
-    private static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE;
-        }
     }
 
     @Override

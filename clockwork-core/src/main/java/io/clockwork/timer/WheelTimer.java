@@ -1,5 +1,6 @@
 package io.clockwork.timer;
 
+import io.clockwork.time.Nanos;
 import io.clockwork.engine.TimerCore;
 import io.clockwork.time.Ticker;
 import io.clockwork.engine.TimingWheel;
@@ -99,7 +100,7 @@ public final class WheelTimer implements AutoCloseable {
      */
     public Timeout schedule(Runnable task, Duration delay) {
         Objects.requireNonNull(delay, "delay");
-        return schedule(task, saturatedNanos(delay));
+        return schedule(task, Nanos.saturated(delay));
     }
 
     /**
@@ -226,14 +227,6 @@ public final class WheelTimer implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, refusal.getMessage(), refusal.getCause());
         } else {
             LOG.log(System.Logger.Level.WARNING, "timer task " + timeout.task() + " threw", failure);
-        }
-    }
-
-    private static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.clockwork.redis;
 
+import io.clockwork.time.Nanos;
 import io.clockwork.queue.CodecException;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.spi.QueueSupport;
@@ -59,7 +60,7 @@ final class PollLoop<V> {
      */
     List<Delivery<V>> poll(Duration wait, int max) throws InterruptedException {
         List<Delivery<V>> out = new ArrayList<>(max == 0 ? 1 : Math.min(max, 64));
-        long deadline = ticker.read() + saturatedNanos(wait);
+        long deadline = ticker.read() + Nanos.waitOf(wait);
         long unreachableSince = 0;
         boolean unreachable = false;
         while (true) {
@@ -252,17 +253,6 @@ final class PollLoop<V> {
             LOG.log(System.Logger.Level.WARNING, () -> "queue '" + support.name() + "' on " + where + ": " + lost
                     + " message(s) found with part of their state evicted by Redis were dropped "
                     + "(counted in stats().lost()); set maxmemory-policy noeviction to keep every message");
-        }
-    }
-
-    private static long saturatedNanos(Duration d) {
-        if (d.isNegative()) {
-            return 0;
-        }
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE / 2;
         }
     }
 }
