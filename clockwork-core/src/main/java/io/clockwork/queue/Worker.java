@@ -2,6 +2,7 @@ package io.clockwork.queue;
 
 import io.clockwork.time.Nanos;
 import io.clockwork.queue.BackendHealth.Operation;
+import io.clockwork.queue.WorkerEvents.Event;
 import io.clockwork.time.Ticker;
 
 import java.time.Duration;
@@ -19,6 +20,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+
+import static io.clockwork.queue.WorkerTask.BUFFERED;
+import static io.clockwork.queue.WorkerTask.DONE;
+import static io.clockwork.queue.WorkerTask.RUNNING;
+import static io.clockwork.queue.WorkerTask.SETTLING;
+import static io.clockwork.queue.WorkerTask.TO_ACK;
 
 /**
  * Runs a {@link JobHandler} over a {@link DelayedQueue}: takes messages, hands each to the handler on one of a bounded
@@ -52,6 +59,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *   delivery ends exactly one way (acked, retried, dead, released, dropped after a lost lease, or abandoned), each
  *   decided by one compare-and-set on its state, so nothing is acked twice and nothing is lost.</li>
  * </ul>
+ * Collaborators: {@link WorkerTask} (one held delivery and its state machine), {@link LeaseHeartbeat} (the heartbeat
+ * thread) and {@link WorkerEvents} (listener calls); the worker keeps the poller, the handlers' turnover, the acker and
+ * the shutdown, which share its lock.
  * Modelled on the workers of BullMQ ({@code Worker}: concurrency, lock renewal, graceful close), Sidekiq and
  * Amazon SQS consumers (visibility-timeout heartbeats); unlike BullMQ's, a lost lease is detected by the receipt
  * check of the backend rather than by a lock token per job.
@@ -78,27 +88,17 @@ public final class Worker<V> implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Worker.class.getName());
     private static final AtomicInteger WORKER_NUMBER = new AtomicInteger();
 
-    // Task states. A task moves forward only, by compare-and-set, so exactly one path settles each delivery.
-    private static final int BUFFERED = 0;
-    private static final int RUNNING = 1;
-    /** Handled; its ack waits for the acker. */
-    private static final int TO_ACK = 2;
-    /** In an ackAll call, or being nacked, dead-lettered or released: the heartbeat leaves it alone. */
-    private static final int SETTLING = 3;
-    private static final int DONE = 4;
-
     private final DelayedQueue<V> queue;
     private final JobHandler<V> handler;
     private final int concurrency;
     private final int prefetch;
     private final RetryPolicy retry;
-    private final WorkerListener<V> listener;
+    private final WorkerEvents<V> events;
     private final Executor executor;
     private final ExecutorService ownThreads;
     private final Ticker ticker;
     private final Duration pollWait;
     private final Duration lease;
-    private final long heartbeatNanos;
     private final int maxAttempts;
     private final String name;
     private final BackendHealth health;
@@ -108,27 +108,24 @@ public final class Worker<V> implements AutoCloseable {
     private final Condition changed = lock.newCondition();
     /** Signalled when acks arrive or the acker must stop: the acker's own, so a finished job wakes nobody else. */
     private final Condition acks = lock.newCondition();
-    /** Signalled when the heartbeat must stop or the ticker jumped. */
-    private final Condition beat = lock.newCondition();
     // Guarded by lock.
-    private final ArrayDeque<Task> buffer = new ArrayDeque<>();
-    private final ArrayDeque<Task> toAck = new ArrayDeque<>();
-    private final Set<Task> running = ConcurrentHashMap.newKeySet();
+    private final ArrayDeque<WorkerTask<V>> buffer = new ArrayDeque<>();
+    private final ArrayDeque<WorkerTask<V>> toAck = new ArrayDeque<>();
+    private final Set<WorkerTask<V>> running = ConcurrentHashMap.newKeySet();
     private int acking;
     private boolean polling = true;
     private boolean stopAcker;
-    private boolean stopHeartbeat;
     private WorkerShutdown shutdown;
 
     /** Every delivery held: buffered, running or awaiting its ack; what the heartbeat extends. */
-    private final Set<Task> held = ConcurrentHashMap.newKeySet();
+    private final Set<WorkerTask<V>> held = ConcurrentHashMap.newKeySet();
     private final AtomicInteger releasedAtShutdown = new AtomicInteger();
     private final AtomicInteger finishedDuringShutdown = new AtomicInteger();
     private volatile boolean shuttingDown;
 
     private final Thread poller;
     private final Thread acker;
-    private final Thread heartbeat;
+    private final LeaseHeartbeat<V> heartbeat;
     private final Ticker.Watch watch;
 
     private Worker(Builder<V> b) {
@@ -137,14 +134,13 @@ public final class Worker<V> implements AutoCloseable {
         this.concurrency = b.concurrency != 0 ? b.concurrency : DEFAULT_CONCURRENCY;
         this.prefetch = b.prefetch >= 0 ? b.prefetch : DEFAULT_PREFETCH;
         this.retry = b.retry != null ? b.retry : RetryPolicy.DEFAULT;
-        this.listener = b.listener;
         this.ticker = b.ticker != null ? b.ticker : Ticker.system();
         this.pollWait = b.pollWait != null ? b.pollWait : DEFAULT_POLL_WAIT;
         this.lease = queue.visibilityTimeout();
-        this.heartbeatNanos = Math.max(1L, lease.toNanos() / 3);
         this.maxAttempts = Math.min(retry.maxAttempts(), queue.maxAttempts());
         this.name = b.name != null ? b.name : queue.name() + "-" + WORKER_NUMBER.incrementAndGet();
         this.health = new BackendHealth("worker '" + name + "' of queue '" + queue.name() + "'");
+        this.events = new WorkerEvents<>(b.listener, name);
         if (b.executor != null) {
             this.executor = b.executor;
             this.ownThreads = null;
@@ -156,7 +152,8 @@ public final class Worker<V> implements AutoCloseable {
         }
         this.poller = daemon(this::pollLoop, "clockwork-worker-" + name + "-poller");
         this.acker = daemon(this::ackLoop, "clockwork-worker-" + name + "-acker");
-        this.heartbeat = daemon(this::heartbeatLoop, "clockwork-worker-" + name + "-heartbeat");
+        this.heartbeat = new LeaseHeartbeat<>("clockwork-worker-" + name + "-heartbeat", ticker, lease, held, health,
+                events, this::leaseLost);
         this.watch = ticker.watch(this::wakeAll);
         poller.start();
         acker.start();
@@ -241,7 +238,7 @@ public final class Worker<V> implements AutoCloseable {
     // ---- shutdown ----
 
     private WorkerShutdown stop(long deadline) throws InterruptedException {
-        List<Task> unstarted;
+        List<WorkerTask<V>> unstarted;
         lock.lock();
         try {
             polling = false;
@@ -252,7 +249,7 @@ public final class Worker<V> implements AutoCloseable {
             lock.unlock();
         }
         int runningAtStart = running.size();
-        for (Task t : unstarted) {
+        for (WorkerTask<V> t : unstarted) {
             release(t);
         }
         // The poller ends after its current poll (at most pollWait) and releases what that poll brings.
@@ -266,8 +263,9 @@ public final class Worker<V> implements AutoCloseable {
             lock.unlock();
         }
         int interrupted = 0;
-        for (Task t : List.copyOf(running)) {
+        for (WorkerTask<V> t : List.copyOf(running)) {
             if (t.abandon()) {
+                held.remove(t);
                 interrupted++;
             }
         }
@@ -275,13 +273,12 @@ public final class Worker<V> implements AutoCloseable {
         lock.lock();
         try {
             stopAcker = true;
-            stopHeartbeat = true;
             changed.signalAll();
             acks.signalAll();
-            beat.signalAll();
         } finally {
             lock.unlock();
         }
+        heartbeat.stop();
         // The acker sends what is queued once more, then gives up on what the backend still refuses.
         acker.join(TimeUnit.NANOSECONDS.toMillis(Math.max(0L, deadline - System.nanoTime())) + 1);
         lock.lock();
@@ -336,7 +333,7 @@ public final class Worker<V> implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
-                backendError(Operation.POLL, e);
+                events.backendError(Operation.POLL, e);
                 if (!pause(health.failed(Operation.POLL, e))) {
                     return;
                 }
@@ -356,14 +353,12 @@ public final class Worker<V> implements AutoCloseable {
             return;
         }
         long now = ticker.read();
-        List<Task> tasks = new ArrayList<>(deliveries.size());
+        List<WorkerTask<V>> tasks = new ArrayList<>(deliveries.size());
         for (Delivery<V> d : deliveries) {
-            Task t = new Task(d, now);
+            WorkerTask<V> t = new WorkerTask<>(this, d, now);
             held.add(t);
             tasks.add(t);
-            if (listener != null) {
-                fire(t, Event.DELIVERED, null, null);
-            }
+            events.fire(t, Event.DELIVERED, null, null);
         }
         boolean stopped;
         lock.lock();
@@ -376,7 +371,7 @@ public final class Worker<V> implements AutoCloseable {
             lock.unlock();
         }
         if (stopped) {
-            for (Task t : tasks) {
+            for (WorkerTask<V> t : tasks) {
                 release(t);
             }
         } else {
@@ -387,7 +382,7 @@ public final class Worker<V> implements AutoCloseable {
     /** Starts buffered tasks on free handlers; called without the lock (the executor may run a task in place). */
     private void dispatch() {
         while (true) {
-            Task t;
+            WorkerTask<V> t;
             lock.lock();
             try {
                 if (running.size() >= concurrency || buffer.isEmpty()) {
@@ -425,32 +420,25 @@ public final class Worker<V> implements AutoCloseable {
      * Runs on a handler thread: the handler, then the outcome; without prefetch, then the next job the ack took in
      * the same call (see {@link #turnover}), and so on while one is ready.
      */
-    private void run(Task first) {
-        Task t = first;
+    void run(WorkerTask<V> first) {
+        WorkerTask<V> t = first;
         while (t != null) {
             t = runOne(t);
         }
     }
 
     /** Runs one job and settles it; returns the next job, already started on this thread, if its ack took one. */
-    private Task runOne(Task t) {
+    private WorkerTask<V> runOne(WorkerTask<V> t) {
         Throwable failure = null;
-        synchronized (t) {
-            t.thread = Thread.currentThread();
-        }
+        t.runningOn(Thread.currentThread());
         try {
             handler.handle(t);
         } catch (Throwable e) {
             failure = e;
         } finally {
-            synchronized (t) {
-                t.thread = null;
-                if (t.abandoned) {
-                    Thread.interrupted(); // the interrupt was for the handler, not for the pool thread
-                }
-            }
+            t.handlerEnded();
         }
-        Task next = null;
+        WorkerTask<V> next = null;
         if (failure == null) {
             if (prefetch == 0 && polling && !t.leaseLost && t.state.compareAndSet(RUNNING, SETTLING)) {
                 next = turnover(t);
@@ -463,7 +451,7 @@ public final class Worker<V> implements AutoCloseable {
         return finished(t, next);
     }
 
-    private void queueAck(Task t) {
+    private void queueAck(WorkerTask<V> t) {
         lock.lock();
         try {
             toAck.add(t);
@@ -481,13 +469,13 @@ public final class Worker<V> implements AutoCloseable {
      * @param t a job in SETTLING
      * @return the next job, started (RUNNING), or null if none was ready
      */
-    private Task turnover(Task t) {
+    private WorkerTask<V> turnover(WorkerTask<V> t) {
         AckAndPoll<V> r;
         try {
             r = queue.ackAndPoll(t.delivery);
             health.succeeded(Operation.ACK);
         } catch (RuntimeException e) {
-            backendError(Operation.ACK, e);
+            events.backendError(Operation.ACK, e);
             health.failed(Operation.ACK, e);
             t.state.set(TO_ACK);
             queueAck(t);
@@ -496,17 +484,15 @@ public final class Worker<V> implements AutoCloseable {
         end(t);
         if (!r.acked()) {
             leaseLost(t);
-        } else if (listener != null) {
-            fire(t, Event.ACKED, null, null);
+        } else {
+            events.fire(t, Event.ACKED, null, null);
         }
         if (r.next() == null) {
             return null;
         }
-        Task n = new Task(r.next(), ticker.read());
+        WorkerTask<V> n = new WorkerTask<>(this, r.next(), ticker.read());
         held.add(n);
-        if (listener != null) {
-            fire(n, Event.DELIVERED, null, null);
-        }
+        events.fire(n, Event.DELIVERED, null, null);
         return n;
     }
 
@@ -516,7 +502,7 @@ public final class Worker<V> implements AutoCloseable {
      *
      * @return next, started; or null
      */
-    private Task finished(Task t, Task next) {
+    private WorkerTask<V> finished(WorkerTask<V> t, WorkerTask<V> next) {
         boolean started = false;
         lock.lock();
         try {
@@ -543,7 +529,7 @@ public final class Worker<V> implements AutoCloseable {
         return started ? next : null;
     }
 
-    private void settleFailure(Task t, Throwable failure) {
+    private void settleFailure(WorkerTask<V> t, Throwable failure) {
         if (t.leaseLost) {
             end(t); // another consumer may have it now: neither retried nor buried from here
             return;
@@ -564,7 +550,7 @@ public final class Worker<V> implements AutoCloseable {
             health.succeeded(op);
         } catch (RuntimeException e) {
             // The message comes back after the visibility timeout: the attempt counts anyway.
-            backendError(op, e);
+            events.backendError(op, e);
             health.failed(op, e);
             end(t);
             return;
@@ -572,8 +558,8 @@ public final class Worker<V> implements AutoCloseable {
         end(t);
         if (!held) {
             leaseLost(t);
-        } else if (listener != null) {
-            fire(t, dies ? Event.DEAD_LETTERED : Event.RETRIED, error, delay);
+        } else {
+            events.fire(t, dies ? Event.DEAD_LETTERED : Event.RETRIED, error, delay);
         }
     }
 
@@ -583,7 +569,7 @@ public final class Worker<V> implements AutoCloseable {
         return message == null ? e.getClass().getName() : e.getClass().getName() + ": " + message;
     }
 
-    private void release(Task t) {
+    private void release(WorkerTask<V> t) {
         if (!t.state.compareAndSet(BUFFERED, SETTLING)) {
             return;
         }
@@ -592,7 +578,7 @@ public final class Worker<V> implements AutoCloseable {
             released = t.delivery.release();
             health.succeeded(Operation.RELEASE);
         } catch (RuntimeException e) {
-            backendError(Operation.RELEASE, e);
+            events.backendError(Operation.RELEASE, e);
             health.failed(Operation.RELEASE, e);
             end(t);
             return;
@@ -600,19 +586,17 @@ public final class Worker<V> implements AutoCloseable {
         end(t);
         if (released) {
             releasedAtShutdown.incrementAndGet();
-            if (listener != null) {
-                fire(t, Event.RELEASED, null, null);
-            }
+            events.fire(t, Event.RELEASED, null, null);
         }
     }
 
-    private void end(Task t) {
+    private void end(WorkerTask<V> t) {
         t.state.set(DONE);
         held.remove(t);
     }
 
     /** Called when an extend or ack found the delivery no longer holding its message. */
-    private void leaseLost(Task t) {
+    private void leaseLost(WorkerTask<V> t) {
         if (t.leaseLost) {
             return;
         }
@@ -627,15 +611,13 @@ public final class Worker<V> implements AutoCloseable {
                 lock.unlock();
             }
         }
-        if (listener != null) {
-            fire(t, Event.LEASE_LOST, null, null);
-        }
+        events.fire(t, Event.LEASE_LOST, null, null);
     }
 
     // ---- the acker ----
 
     private void ackLoop() {
-        List<Task> batch = new ArrayList<>(ACK_BATCH);
+        List<WorkerTask<V>> batch = new ArrayList<>(ACK_BATCH);
         List<Delivery<V>> deliveries = new ArrayList<>(ACK_BATCH);
         while (true) {
             lock.lock();
@@ -647,7 +629,7 @@ public final class Worker<V> implements AutoCloseable {
                     return;
                 }
                 while (batch.size() < ACK_BATCH && !toAck.isEmpty()) {
-                    Task t = toAck.poll();
+                    WorkerTask<V> t = toAck.poll();
                     if (t.leaseLost) {
                         if (t.state.compareAndSet(TO_ACK, DONE)) {
                             held.remove(t); // never acked once its lease is known lost
@@ -662,7 +644,7 @@ public final class Worker<V> implements AutoCloseable {
             } finally {
                 lock.unlock();
             }
-            for (Task t : batch) {
+            for (WorkerTask<V> t : batch) {
                 deliveries.add(t.delivery);
             }
             List<Boolean> acked = null;
@@ -670,7 +652,7 @@ public final class Worker<V> implements AutoCloseable {
                 acked = deliveries.isEmpty() ? List.of() : queue.ackAll(deliveries);
                 health.succeeded(Operation.ACK);
             } catch (RuntimeException e) {
-                backendError(Operation.ACK, e);
+                events.backendError(Operation.ACK, e);
                 long backoff = health.failed(Operation.ACK, e);
                 requeueAcks(batch);
                 batch.clear();
@@ -681,12 +663,12 @@ public final class Worker<V> implements AutoCloseable {
                 continue;
             }
             for (int i = 0; i < batch.size(); i++) {
-                Task t = batch.get(i);
+                WorkerTask<V> t = batch.get(i);
                 end(t);
                 if (!acked.get(i)) {
                     leaseLost(t);
-                } else if (listener != null) {
-                    fire(t, Event.ACKED, null, null);
+                } else {
+                    events.fire(t, Event.ACKED, null, null);
                 }
             }
             lock.lock();
@@ -702,11 +684,11 @@ public final class Worker<V> implements AutoCloseable {
     }
 
     /** Puts a batch whose ackAll failed back in front, for the heartbeat to extend and the acker to retry. */
-    private void requeueAcks(List<Task> batch) {
+    private void requeueAcks(List<WorkerTask<V>> batch) {
         lock.lock();
         try {
             for (int i = batch.size() - 1; i >= 0; i--) {
-                Task t = batch.get(i);
+                WorkerTask<V> t = batch.get(i);
                 t.state.set(TO_ACK);
                 toAck.addFirst(t);
             }
@@ -733,52 +715,6 @@ public final class Worker<V> implements AutoCloseable {
         }
     }
 
-    // ---- the heartbeat ----
-
-    private void heartbeatLoop() {
-        long pause = Math.max(1_000_000L, heartbeatNanos / 2);
-        while (true) {
-            long now = ticker.read();
-            for (Task t : held) {
-                int s = t.state.get();
-                if (s == SETTLING || s == DONE || t.leaseLost || now - t.leaseFrom < heartbeatNanos) {
-                    continue;
-                }
-                boolean extended;
-                try {
-                    extended = t.delivery.extend(lease);
-                    health.succeeded(Operation.EXTEND);
-                } catch (RuntimeException e) {
-                    backendError(Operation.EXTEND, e);
-                    health.failed(Operation.EXTEND, e);
-                    break; // the backend is down: try every lease again on the next beat
-                }
-                if (extended) {
-                    t.leaseFrom = now;
-                } else {
-                    int after = t.state.get();
-                    if (after == BUFFERED || after == RUNNING || after == TO_ACK) {
-                        leaseLost(t); // not settled meanwhile: the lease is really gone
-                    }
-                }
-            }
-            lock.lock();
-            try {
-                if (stopHeartbeat) {
-                    return;
-                }
-                beat.awaitNanos(pause);
-                if (stopHeartbeat) {
-                    return;
-                }
-            } catch (InterruptedException e) {
-                return;
-            } finally {
-                lock.unlock();
-            }
-        }
-    }
-
     // ---- shared ----
 
     /** Backs off after a failed poll; false if the worker stopped polling meanwhile. */
@@ -802,121 +738,16 @@ public final class Worker<V> implements AutoCloseable {
         try {
             changed.signalAll();
             acks.signalAll();
-            beat.signalAll();
         } finally {
             lock.unlock();
         }
-    }
-
-    private void backendError(Operation op, RuntimeException e) {
-        if (listener != null) {
-            try {
-                listener.backendError(op.label, e);
-            } catch (RuntimeException bad) {
-                listenerFailed(bad);
-            }
-        }
-    }
-
-    private enum Event { DELIVERED, ACKED, RETRIED, DEAD_LETTERED, RELEASED, LEASE_LOST }
-
-    private void fire(Task t, Event event, String error, Duration delay) {
-        try {
-            switch (event) {
-                case DELIVERED -> listener.delivered(t);
-                case ACKED -> listener.acked(t);
-                case RETRIED -> listener.retried(t, delay, error);
-                case DEAD_LETTERED -> listener.deadLettered(t, error);
-                case RELEASED -> listener.released(t);
-                case LEASE_LOST -> listener.leaseLost(t);
-                default -> throw new AssertionError(event);
-            }
-        } catch (RuntimeException bad) {
-            listenerFailed(bad);
-        }
-    }
-
-    private void listenerFailed(RuntimeException e) {
-        LOG.log(System.Logger.Level.WARNING, "worker '" + name + "': listener threw; the worker goes on", e);
+        heartbeat.wake();
     }
 
     private static Thread daemon(Runnable r, String name) {
         Thread t = new Thread(r, name);
         t.setDaemon(true);
         return t;
-    }
-
-    /** One delivery the worker holds, and the job its handler sees. */
-    private final class Task implements Job<V>, Runnable {
-        final Delivery<V> delivery;
-        final AtomicInteger state = new AtomicInteger(BUFFERED);
-        /** When the lease began or was last extended, on the ticker. */
-        volatile long leaseFrom;
-        volatile boolean leaseLost;
-        /** Set, and the handler interrupted, under this task's monitor, so the interrupt never outlives the job. */
-        volatile boolean abandoned;
-        /** The thread running the handler, while it runs; guarded by this task's monitor. */
-        Thread thread;
-
-        Task(Delivery<V> delivery, long now) {
-            this.delivery = delivery;
-            this.leaseFrom = now;
-        }
-
-        /** BUFFERED to RUNNING; false if it was settled meanwhile (a lost lease). */
-        boolean start() {
-            return state.compareAndSet(BUFFERED, RUNNING);
-        }
-
-        /** Interrupts a handler still running at the shutdown deadline; true if this call gave it up. */
-        boolean abandon() {
-            if (!state.compareAndSet(RUNNING, DONE)) {
-                return false;
-            }
-            held.remove(this);
-            synchronized (this) {
-                abandoned = true;
-                if (thread != null) {
-                    thread.interrupt();
-                }
-            }
-            return true;
-        }
-
-        @Override
-        public void run() {
-            Worker.this.run(this);
-        }
-
-        @Override
-        public String id() {
-            return delivery.id();
-        }
-
-        @Override
-        public V value() {
-            return delivery.value();
-        }
-
-        @Override
-        public int attempt() {
-            return delivery.attempt();
-        }
-
-        @Override
-        public java.util.Map<String, String> headers() {
-            return delivery.headers();
-        }
-
-        @Override
-        public boolean isLeaseLost() {
-            return leaseLost;
-        }
-
-        @Override
-        public String toString() {
-            return "Job[" + delivery.id() + ", attempt " + delivery.attempt() + "]";
-        }
     }
 
     /**
