@@ -332,6 +332,28 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
+    /**
+     * Whether a message with this id is live: delayed, ready or in flight (not dead, acked, cancelled or unknown).
+     * A fixed-delay schedule ({@link io.clockwork.schedule.InMemorySchedules}) asks it to learn that its previous
+     * occurrence finished.
+     *
+     * @param id the message id
+     * @return true if the message is delayed, ready or in flight
+     * @throws IllegalArgumentException if the id could never be offered (as for {@link #cancel})
+     */
+    public boolean holds(String id) {
+        settings.checkId(id);
+        lock.lock();
+        try {
+            checkOpen();
+            advance();
+            Item m = byId.get(id);
+            return m != null && m.state != State.DEAD;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public boolean reschedule(String id, Duration delay) {
         settings.checkId(id);
