@@ -236,6 +236,11 @@ final class QueueScripts {
         runner.preload();
     }
 
+    /** @return the runner every script call of this queue goes through */
+    ScriptRunner runner() {
+        return runner;
+    }
+
     /** @return how long operations retry after transient failures, in nanoseconds */
     long retryNanos() {
         return runner.retryNanos();

@@ -632,6 +632,31 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return total;
     }
 
+    /** @return the queue's checks and codec calls, for {@link RedisSchedules} */
+    QueueSupport<V> support() {
+        return support;
+    }
+
+    /** @return the queue's partitions, for {@link RedisSchedules} */
+    Partitions routing() {
+        return partitions;
+    }
+
+    /** @return the queue's script runner, for {@link RedisSchedules} */
+    ScriptRunner runner() {
+        return scripts.runner();
+    }
+
+    /** @return the queue's wake-up signals, for {@link RedisSchedules} */
+    Signals signals() {
+        return signals;
+    }
+
+    /** @return whether the queue lives in a Redis Cluster */
+    boolean cluster() {
+        return connections.cluster();
+    }
+
     @Override
     public String name() {
         return support.name();

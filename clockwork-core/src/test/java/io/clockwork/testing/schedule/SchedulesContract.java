@@ -171,9 +171,11 @@ public abstract class SchedulesContract {
         passTime(period().multipliedBy(3));
         int fired = early.fireDue();
         assertThat(fired).isPositive();
-        assertThat(drain()).hasSize(fired); // acked: the ids are no longer in the queue
-        assertThat(late.fireDue()).isZero();
-        assertThat(drain()).isEmpty();
+        List<Long> acked = times(drain(), "acked"); // acked: the ids are no longer in the queue
+        assertThat(acked).hasSize(fired);
+        int more = late.fireDue(); // on a real clock the next fire time may have come meanwhile
+        List<Long> later = times(drain(), "acked");
+        assertThat(later).hasSize(more).allMatch(t -> t > acked.get(acked.size() - 1));
     }
 
     @Test
