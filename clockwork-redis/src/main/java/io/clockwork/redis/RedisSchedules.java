@@ -313,7 +313,7 @@ public final class RedisSchedules<V> implements Schedules<V> {
                 return fired;
             }
             List<byte[]> args = new ArrayList<>();
-            args.add(arg(queue.maxAttempts()));
+            args.add(queue.settingsArg());
             args.add(arg(pollMs));
             for (int i = 2; i < due.size(); i += 3) {
                 if (due.get(i + 1) == null || due.get(i + 2) == null) {
@@ -388,7 +388,7 @@ public final class RedisSchedules<V> implements Schedules<V> {
             return true; // nothing due
         }
         List<byte[]> args = new ArrayList<>();
-        args.add(arg(queue.maxAttempts()));
+        args.add(queue.settingsArg());
         args.add(arg(pollMs));
         plan(p, name, r.definition(), r.state, r.now, args);
         List<Object> reply = runner.run("putSchedule", Script.SCHED_FIRE, keys[p], args.toArray(new byte[0][]));
