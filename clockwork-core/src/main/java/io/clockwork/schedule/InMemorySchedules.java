@@ -286,6 +286,7 @@ public final class InMemorySchedules<V> implements Schedules<V> {
         }
         FirePlan plan = FirePlan.of(s.rule(), s.misfire(), e.next, now, thresholdMs);
         for (long t : plan.fireTimes()) {
+            e.next = t; // should this offer throw (a codec error), the next pass starts here, not before
             offer(s, Occurrence.id(s.name(), t), t, now);
             e.last = t;
             fired++;
