@@ -3,6 +3,7 @@ package io.clockwork.cli;
 import io.clockwork.cli.bench.BenchCommand;
 import io.clockwork.cli.demo.DemoCommand;
 import io.clockwork.cli.queue.QueueCommand;
+import io.clockwork.cli.schedule.ScheduleCommand;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
         mixinStandardHelpOptions = true,
         versionProvider = ClockworkCli.Version.class,
         description = "Timers, session expiry, expiring maps and delayed queues on one timing-wheel engine.",
-        subcommands = {DemoCommand.class, QueueCommand.class, BenchCommand.class},
+        subcommands = {DemoCommand.class, QueueCommand.class, ScheduleCommand.class, BenchCommand.class},
         footer = {"", "Exit codes: 0 success, 1 failure, 2 bad usage."})
 public final class ClockworkCli implements Runnable {
 

@@ -84,6 +84,19 @@ public abstract class DelayedQueueBuilder<V, B extends DelayedQueueBuilder<V, B>
         return self();
     }
 
+    /**
+     * Bounds the dead letters by age and count (see {@link QueueOptions.Builder#deadLetterRetention}); defaults
+     * {@link QueueOptions#DEFAULT_DEAD_LETTER_MAX_AGE} and {@value QueueOptions#DEFAULT_DEAD_LETTER_MAX_COUNT}.
+     *
+     * @param maxAge   how long a dead letter is kept, in [1 ms, {@link DelayedQueue#MAX_DELAY}]
+     * @param maxCount how many are kept at most, at least 1
+     * @return this builder
+     */
+    public B deadLetterRetention(Duration maxAge, long maxCount) {
+        options.deadLetterRetention(maxAge, maxCount);
+        return self();
+    }
+
     /** @return whether a codec was set */
     protected final boolean isCodecSet() {
         return options.isCodecSet();

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -94,6 +95,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private long sequence;
     private long tokens;
     private long generatedIds;
+    /** Dead letters removed by the retention. */
+    private long trimmed;
     private boolean closed;
 
     private InMemoryDelayedQueue(QueueSupport<V> settings, Ticker ticker) {
@@ -339,6 +342,28 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
+    /**
+     * Whether a message with this id is live: delayed, ready or in flight (not dead, acked, cancelled or unknown).
+     * A fixed-delay schedule ({@link io.clockwork.schedule.InMemorySchedules}) asks it to learn that its previous
+     * occurrence finished.
+     *
+     * @param id the message id
+     * @return true if the message is delayed, ready or in flight
+     * @throws IllegalArgumentException if the id could never be offered (as for {@link #cancel})
+     */
+    public boolean holds(String id) {
+        settings.checkId(id);
+        lock.lock();
+        try {
+            checkOpen();
+            advance();
+            Item m = byId.get(id);
+            return m != null && m.state != State.DEAD;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public boolean reschedule(String id, Duration delay) {
         settings.checkId(id);
@@ -483,7 +508,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             Item first = dueTimes.earliest();
             Optional<Duration> nextDueIn = first == null ? Optional.empty()
                     : Optional.of(Duration.ofNanos(Math.max(0L, first.due - dueTimes.elapsed(now))));
-            return new QueueStats(delayed, ready.size(), inFlight, dead.size(), nextDueIn);
+            trimDead(now);
+            return new QueueStats(delayed, ready.size(), inFlight, dead.size(), 0, nextDueIn, trimmed);
         } finally {
             lock.unlock();
         }
@@ -502,7 +528,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         lock.lock();
         try {
             checkOpen();
-            advance();
+            trimDead(advance());
             List<DeadLetter> letters = new ArrayList<>(Math.min(limit, dead.size()));
             for (Item m : dead) {
                 if (letters.size() == limit) {
@@ -735,7 +761,28 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         m.state = State.DEAD;
         m.reason = reason;
         m.token = 0;
+        m.diedAt = ticker.read();
         dead.add(m);
+        trimDead(m.diedAt);
+    }
+
+    /**
+     * Applies the retention: removes dead letters, oldest first, while there are more than {@code deadLetterMaxCount}
+     * or the oldest is older than {@code deadLetterMaxAge}, counting them in {@link #trimmed}.
+     */
+    private void trimDead(long now) {
+        long maxCount = settings.options().deadLetterMaxCount();
+        long maxAgeNanos = saturatedNanos(settings.options().deadLetterMaxAge());
+        Iterator<Item> oldestFirst = dead.iterator();
+        while (oldestFirst.hasNext()) {
+            Item m = oldestFirst.next();
+            if (dead.size() <= maxCount && now - m.diedAt <= maxAgeNanos) {
+                return;
+            }
+            oldestFirst.remove();
+            forget(m);
+            trimmed++;
+        }
     }
 
     private String maxAttemptsReason() {
@@ -796,6 +843,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         long token;
         /** Why it died, while dead. */
         String reason;
+        /** When it died (ticker reading), while dead. */
+        long diedAt;
         /** The last error a consumer recorded with a nack, reported as the reason if it dies of its attempts. */
         String lastError;
 

@@ -29,6 +29,10 @@ public final class QueueOptions<V> {
     public static final int MAX_PAYLOAD_LIMIT = 512 * 1024 * 1024;
     /** Longest queue name, in characters. */
     public static final int MAX_NAME_LENGTH = 200;
+    /** Default age after which a dead letter is trimmed: 14 days. */
+    public static final Duration DEFAULT_DEAD_LETTER_MAX_AGE = Duration.ofDays(14);
+    /** Default most dead letters kept per queue (on Redis, this divided among the partitions): 100,000. */
+    public static final long DEFAULT_DEAD_LETTER_MAX_COUNT = 100_000;
 
     private final String name;
     private final Codec<V> codec;
@@ -37,9 +41,14 @@ public final class QueueOptions<V> {
     private final int maxPayloadBytes;
     /** Whether maxPayloadBytes was set rather than defaulted: a backend without a codec refuses a set one. */
     private final boolean payloadLimitSet;
+    private final Duration deadLetterMaxAge;
+    private final long deadLetterMaxCount;
 
     private QueueOptions(String name, Codec<V> codec, Duration visibilityTimeout, int maxAttempts,
-                         int maxPayloadBytes, boolean payloadLimitSet) {
+                         int maxPayloadBytes, boolean payloadLimitSet, Duration deadLetterMaxAge,
+                         long deadLetterMaxCount) {
+        this.deadLetterMaxAge = deadLetterMaxAge;
+        this.deadLetterMaxCount = deadLetterMaxCount;
         this.name = name;
         this.codec = codec;
         this.visibilityTimeout = visibilityTimeout;
@@ -81,23 +90,42 @@ public final class QueueOptions<V> {
         return maxPayloadBytes;
     }
 
+    /**
+     * @return how long a dead letter is kept: older ones are trimmed, oldest first, and counted in
+     *         {@link QueueStats#trimmed()}
+     */
+    public Duration deadLetterMaxAge() {
+        return deadLetterMaxAge;
+    }
+
+    /**
+     * @return how many dead letters the queue keeps at most: beyond it the oldest are trimmed (on Redis the bound
+     *         applies per partition, as this divided by the partition count, rounded up)
+     */
+    public long deadLetterMaxCount() {
+        return deadLetterMaxCount;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof QueueOptions<?> other && Objects.equals(name, other.name)
                 && Objects.equals(codec, other.codec) && visibilityTimeout.equals(other.visibilityTimeout)
                 && maxAttempts == other.maxAttempts && maxPayloadBytes == other.maxPayloadBytes
-                && payloadLimitSet == other.payloadLimitSet;
+                && payloadLimitSet == other.payloadLimitSet && deadLetterMaxAge.equals(other.deadLetterMaxAge)
+                && deadLetterMaxCount == other.deadLetterMaxCount;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, codec, visibilityTimeout, maxAttempts, maxPayloadBytes, payloadLimitSet);
+        return Objects.hash(name, codec, visibilityTimeout, maxAttempts, maxPayloadBytes, payloadLimitSet,
+                deadLetterMaxAge, deadLetterMaxCount);
     }
 
     @Override
     public String toString() {
         return "QueueOptions[name=" + name + ", codec=" + codec + ", visibilityTimeout=" + visibilityTimeout
-                + ", maxAttempts=" + maxAttempts + ", maxPayloadBytes=" + maxPayloadBytes + "]";
+                + ", maxAttempts=" + maxAttempts + ", maxPayloadBytes=" + maxPayloadBytes + ", deadLetterMaxAge="
+                + deadLetterMaxAge + ", deadLetterMaxCount=" + deadLetterMaxCount + "]";
     }
 
     /**
@@ -112,6 +140,8 @@ public final class QueueOptions<V> {
         private Duration visibilityTimeout;
         private int maxAttempts;
         private int maxPayloadBytes;
+        private Duration deadLetterMaxAge;
+        private long deadLetterMaxCount;
 
         private Builder() {
         }
@@ -186,6 +216,32 @@ public final class QueueOptions<V> {
             return this;
         }
 
+        /**
+         * Bounds the dead letters: nothing in the queue grows without a bound unless asked. Dead letters older than
+         * {@code maxAge}, and beyond {@code maxCount} (oldest first), are trimmed when a message dies and when stats
+         * or dead letters are read, and counted in {@link QueueStats#trimmed()}. Defaults
+         * {@link #DEFAULT_DEAD_LETTER_MAX_AGE} and {@link #DEFAULT_DEAD_LETTER_MAX_COUNT}; to keep every dead letter,
+         * pass {@link DelayedQueue#MAX_DELAY} and {@link Long#MAX_VALUE}.
+         *
+         * @param maxAge   in [1 ms, {@link DelayedQueue#MAX_DELAY}]
+         * @param maxCount at least 1
+         * @return this builder
+         */
+        public Builder<V> deadLetterRetention(Duration maxAge, long maxCount) {
+            Objects.requireNonNull(maxAge, "maxAge");
+            checkUnset(this.deadLetterMaxAge != null, "deadLetterRetention");
+            if (maxAge.compareTo(Duration.ofMillis(1)) < 0 || maxAge.compareTo(DelayedQueue.MAX_DELAY) > 0) {
+                throw new IllegalArgumentException("maxAge must be in [1 ms, " + DelayedQueue.MAX_DELAY.toMillis()
+                        + " ms], was " + maxAge);
+            }
+            if (maxCount < 1) {
+                throw new IllegalArgumentException("maxCount must be at least 1, was " + maxCount);
+            }
+            this.deadLetterMaxAge = maxAge;
+            this.deadLetterMaxCount = maxCount;
+            return this;
+        }
+
         boolean isNameSet() {
             return name != null;
         }
@@ -205,6 +261,7 @@ public final class QueueOptions<V> {
             checkUnset(visibilityTimeout != null, "visibilityTimeout");
             checkUnset(maxAttempts != 0, "maxAttempts");
             checkUnset(options.payloadLimitSet && maxPayloadBytes != 0, "maxPayloadBytes");
+            checkUnset(deadLetterMaxAge != null, "deadLetterRetention");
             if (options.name != null) {
                 name(options.name);
             }
@@ -216,6 +273,7 @@ public final class QueueOptions<V> {
             if (options.payloadLimitSet) {
                 maxPayloadBytes(options.maxPayloadBytes);
             }
+            deadLetterRetention(options.deadLetterMaxAge, options.deadLetterMaxCount);
         }
 
         /** @return the options, with defaults for those not set (no name and no codec if unset) */
@@ -228,7 +286,9 @@ public final class QueueOptions<V> {
                     codec != null ? codec : defaultCodec,
                     visibilityTimeout != null ? visibilityTimeout : DEFAULT_VISIBILITY_TIMEOUT,
                     maxAttempts != 0 ? maxAttempts : DEFAULT_MAX_ATTEMPTS,
-                    maxPayloadBytes != 0 ? maxPayloadBytes : DEFAULT_MAX_PAYLOAD_BYTES, maxPayloadBytes != 0);
+                    maxPayloadBytes != 0 ? maxPayloadBytes : DEFAULT_MAX_PAYLOAD_BYTES, maxPayloadBytes != 0,
+                    deadLetterMaxAge != null ? deadLetterMaxAge : DEFAULT_DEAD_LETTER_MAX_AGE,
+                    deadLetterMaxAge != null ? deadLetterMaxCount : DEFAULT_DEAD_LETTER_MAX_COUNT);
         }
 
         static void checkUnset(boolean set, String option) {

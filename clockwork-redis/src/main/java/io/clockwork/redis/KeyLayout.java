@@ -16,6 +16,10 @@ import java.nio.charset.StandardCharsets;
  * cw:{name:p}:lost      STRING messages dropped because Redis evicted part of their state
  * cw:{name:0}:signal    LIST  at most one wake-up token for blocked pollers (one per queue, in partition 0's slot)
  * cw:{name:0}:config    HASH  the queue's partition count, written when the queue is first created
+ * cw:{name:p}:sched_def   HASH  schedule name -&gt; rule, misfire policy, spread (schedules hashing to p)
+ * cw:{name:p}:sched_msg   HASH  schedule name -&gt; the occurrences' headers and payload
+ * cw:{name:p}:sched_state HASH  schedule name -&gt; version, paused, next and last fire time, outstanding id
+ * cw:{name:p}:sched_due   ZSET  schedule name by when a scheduler should next look at it
  * </pre>
  *
  * Redis Cluster hashes only the text between the first <code>{</code> and the next <code>}</code>, so every key of a
@@ -25,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 final class KeyLayout {
 
     private static final String[] PARTS = {"pending", "inflight", "dead", "meta", "reason", "seq", "lost"};
+    private static final String[] SCHEDULE_PARTS = {"sched_def", "sched_msg", "sched_state", "sched_due"};
 
     private final byte[][][] keys;
     private final byte[] signalKey;
@@ -91,15 +96,43 @@ final class KeyLayout {
      */
     static byte[][] allKeys(String name, int partition) {
         int extra = partition == 0 ? 2 : 0;
-        byte[][] k = new byte[PARTS.length + extra][];
+        byte[][] k = new byte[PARTS.length + SCHEDULE_PARTS.length + extra][];
         for (int i = 0; i < PARTS.length; i++) {
             k[i] = bytes(prefix(name, partition) + PARTS[i]);
         }
+        for (int i = 0; i < SCHEDULE_PARTS.length; i++) {
+            k[PARTS.length + i] = bytes(prefix(name, partition) + SCHEDULE_PARTS[i]);
+        }
         if (partition == 0) {
-            k[PARTS.length] = bytes(prefix(name, 0) + "signal");
-            k[PARTS.length + 1] = configKey(name);
+            k[k.length - 2] = bytes(prefix(name, 0) + "signal");
+            k[k.length - 1] = configKey(name);
         }
         return k;
+    }
+
+    /**
+     * @param name      the queue's name
+     * @param partition the partition
+     * @return the keys of the schedules whose names hash to the partition, in the order of
+     *         {@code include/sched_keys.lua}: sched_def, sched_msg, sched_state, sched_due
+     */
+    static byte[][] scheduleKeys(String name, int partition) {
+        byte[][] k = new byte[SCHEDULE_PARTS.length][];
+        for (int i = 0; i < SCHEDULE_PARTS.length; i++) {
+            k[i] = bytes(prefix(name, partition) + SCHEDULE_PARTS[i]);
+        }
+        return k;
+    }
+
+    /**
+     * @param name      the queue's name
+     * @param partition the partition
+     * @return a key in the partition's slot that no script touches, standing in for the signal key where that
+     *         lives in another slot (a cluster's partitions other than 0), for scripts that take the signal's place
+     *         in their keys but never push it
+     */
+    static byte[] noSignalKey(String name, int partition) {
+        return bytes(prefix(name, partition) + "nosignal");
     }
 
     /** @return how many partitions */

@@ -99,10 +99,10 @@ final class QueueScripts {
     }
 
     /** stats.lua's reply: counts by state, the ms until the next delayed message is due (-1: none), lost. */
-    record Counts(long delayed, long ready, long inFlight, long dead, long nextDueMs, long lost) {
+    record Counts(long delayed, long ready, long inFlight, long dead, long nextDueMs, long lost, long trimmed) {
         static Counts of(List<Object> r) {
             return new Counts((Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3), (Long) r.get(4),
-                    (Long) r.get(5));
+                    (Long) r.get(5), (Long) r.get(6));
         }
     }
 
@@ -222,7 +222,7 @@ final class QueueScripts {
         this.runner = runner;
         this.connections = connections;
         this.partitions = partitions;
-        this.maxAttemptsArg = arg(options.maxAttempts());
+        this.maxAttemptsArg = settingsArg(options, partitions.count());
         this.visibilityArg = arg(options.visibilityTimeout().toMillis());
         this.offers = batchers(MAX_GROUP, batch -> offerArgs(batch), Script.OFFER, QueueScripts::splitOffers);
         this.acks = batchers(MAX_GROUP, this::ackGroupArgs, Script.ACK, QueueScripts::splitAcks);
@@ -234,6 +234,26 @@ final class QueueScripts {
     /** Loads every script into the server, so that the first calls need no {@code SCRIPT LOAD}. */
     void preload() {
         runner.preload();
+    }
+
+    /**
+     * ARGV[1] of every script of a partition: {@code "<maxAttempts> <dead-letter max age ms> <max count>"}, the count
+     * the queue's bound divided among its partitions, rounded up (see {@code include/retention.lua}).
+     */
+    static byte[] settingsArg(QueueOptions<?> options, int partitions) {
+        long count = options.deadLetterMaxCount();
+        long perPartition = count / partitions + (count % partitions == 0 ? 0 : 1);
+        return arg(options.maxAttempts() + " " + options.deadLetterMaxAge().toMillis() + " " + perPartition);
+    }
+
+    /** @return ARGV[1] of this queue's partition scripts ({@link #settingsArg(QueueOptions, int)}) */
+    byte[] settingsArg() {
+        return maxAttemptsArg;
+    }
+
+    /** @return the runner every script call of this queue goes through */
+    ScriptRunner runner() {
+        return runner;
     }
 
     /** @return how long operations retry after transient failures, in nanoseconds */

@@ -579,6 +579,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         long inFlight = 0;
         long dead = 0;
         long lost = 0;
+        long trimmed = 0;
         long nextDue = -1;
         for (int p = 0; p < partitions.count(); p++) {
             QueueScripts.Counts c = scripts.stats(p);
@@ -587,12 +588,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             inFlight += c.inFlight();
             dead += c.dead();
             lost += c.lost();
+            trimmed += c.trimmed();
             if (c.nextDueMs() >= 0 && (nextDue < 0 || c.nextDueMs() < nextDue)) {
                 nextDue = c.nextDueMs();
             }
         }
         return new QueueStats(delayed, ready, inFlight, dead, lost,
-                nextDue < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(nextDue)));
+                nextDue < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(nextDue)), trimmed);
     }
 
     @Override
@@ -630,6 +632,36 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             } while (n == QueueScripts.PURGE_BATCH);
         }
         return total;
+    }
+
+    /** @return the queue's checks and codec calls, for {@link RedisSchedules} */
+    QueueSupport<V> support() {
+        return support;
+    }
+
+    /** @return the queue's partitions, for {@link RedisSchedules} */
+    Partitions routing() {
+        return partitions;
+    }
+
+    /** @return ARGV[1] of the queue's partition scripts, for {@link RedisSchedules} */
+    byte[] settingsArg() {
+        return scripts.settingsArg();
+    }
+
+    /** @return the queue's script runner, for {@link RedisSchedules} */
+    ScriptRunner runner() {
+        return scripts.runner();
+    }
+
+    /** @return the queue's wake-up signals, for {@link RedisSchedules} */
+    Signals signals() {
+        return signals;
+    }
+
+    /** @return whether the queue lives in a Redis Cluster */
+    boolean cluster() {
+        return connections.cluster();
     }
 
     @Override

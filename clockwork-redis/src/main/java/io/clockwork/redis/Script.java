@@ -63,7 +63,12 @@ enum Script {
     FACE_COUNT("face_count", ScriptOutputType.MULTI),
     FACE_CLEAR("face_clear", ScriptOutputType.MULTI),
     FACE_MOVE("face_move", ScriptOutputType.MULTI),
-    MIGRATE_REDISSON("migrate_redisson", ScriptOutputType.MULTI);
+    MIGRATE_REDISSON("migrate_redisson", ScriptOutputType.MULTI),
+    SCHED_GET("sched_get", ScriptOutputType.MULTI),
+    SCHED_SCAN("sched_scan", ScriptOutputType.MULTI),
+    SCHED_DUE("sched_due", ScriptOutputType.MULTI),
+    SCHED_WRITE("sched_write", ScriptOutputType.INTEGER),
+    SCHED_FIRE("sched_fire", ScriptOutputType.MULTI);
 
     /**
      * The line naming the helpers a script or helper uses, e.g. {@code -- include: keys, meta}. A constant string,

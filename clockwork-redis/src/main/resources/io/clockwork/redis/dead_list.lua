@@ -1,5 +1,6 @@
 --[[
-  dead_list: lists the oldest dead letters after sweeping expired deliveries. A dead letter whose state was evicted
+  dead_list: lists the oldest dead letters after sweeping expired deliveries and trimming dead letters beyond the
+  retention (retention.lua). A dead letter whose state was evicted
   is removed and counted lost (see lost.lua), so the list may be shorter than `limit`.
 
   KEYS[1] pending   ZSET   the sweep reschedules expired deliveries into it
@@ -11,18 +12,19 @@
   KEYS[7] lost      STRING incremented per message found with its state evicted
   KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
 
-  ARGV[1]           maxAttempts
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts
   ARGV[2]           sweep limit: at most this many expired deliveries are handled
   ARGV[3]           limit: how many dead letters to list
 
   Reply: {id1, tail1, attempts1, reason1, diedAtMs1, id2, ...}: five elements per dead letter, oldest first; tail
          is "[#<h>#<headers>]:<payload>" (see meta.lua), from which the client reads headers and payload; attempts
          is how many deliveries it had, diedAtMs its time of death (server ms).
-  Cost: O((sweep limit + limit) log n).
+  Cost: O((2 sweep limit + limit) log n): the sweep, a retention trim of at most the sweep limit, the list.
 ]]
--- include: keys, clock, member, meta, lost, sweep
+-- include: keys, clock, member, meta, lost, sweep, retention
 local now = now_ms()
 sweep(now, tonumber(ARGV[2]))
+trim_dead(now, tonumber(ARGV[2]))
 local dead = redis.call('ZRANGE', DEAD, 0, tonumber(ARGV[3]) - 1, 'WITHSCORES')
 local result = {}
 for i = 1, #dead, 2 do

@@ -10,7 +10,7 @@
   KEYS[7] lost      STRING not used
   KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
 
-  ARGV[1]           maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
   ARGV[2]           batch: at most this many are deleted
 
   Reply: how many were deleted.

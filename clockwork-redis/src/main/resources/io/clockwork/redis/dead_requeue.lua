@@ -10,7 +10,7 @@
   KEYS[7] lost      STRING not used
   KEYS[8] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
-  ARGV[1]           maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
   ARGV[2]           id
 
   Reply: {requeued 0/1, clientMustSignal 0/1}: clientMustSignal is 1 when a poller should wake and SIGNAL is in

@@ -12,7 +12,7 @@
   KEYS[7] lost      STRING not used
   KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
 
-  ARGV[1]           maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
   ARGV[2]           id
   ARGV[3]           receipt: the delivery's sequence, in decimal
   ARGV[4]           visibility ms: the new deadline is the server's clock plus this

@@ -12,7 +12,7 @@
   KEYS[9] order     ZSET   the removed elements' entries removed
   KEYS[10] values   ZSET   the removed elements' entries removed
 
-  ARGV[1]           maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
   ARGV[2]           scope: 'delayed' or 'due'
 
   Reply: {removed}.

@@ -13,7 +13,7 @@
   KEYS[9] order     ZSET   read (delayed scope); stale entries removed
   KEYS[10] values   ZSET   not used
 
-  ARGV[1]           maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
   ARGV[2]           scope: 'delayed' or 'due'
 
   Reply: {payload...}.

@@ -13,7 +13,7 @@
   KEYS[7] lost      STRING incremented if the message's state was evicted
   KEYS[8] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
-  ARGV[1]           maxAttempts
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts
   ARGV[2]           id
   ARGV[3]           receipt: the delivery's sequence, in decimal
   ARGV[4]           retry delay ms (0: due at once)

@@ -25,7 +25,7 @@
   KEYS[7] lost      STRING not used
   KEYS[8] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
-  ARGV[1]           maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
   ARGV[2]           delay ms of every message, or '' if each message carries its own
   ARGV[3]           flags: '' (every id is checked, policy keep), '*' (no id needs checking) or one character per
                     message: '1' a fresh id (no check), '0' keep, 'r' replace, 'e' extend

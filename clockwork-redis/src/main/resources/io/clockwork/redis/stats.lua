@@ -8,21 +8,23 @@
   KEYS[2] inflight  ZSET   counted; the sweep reads and removes from it
   KEYS[3] dead      ZSET   counted; the sweep buries into it
   KEYS[4] meta      HASH   counted (without keep.lua's field); the sweep rewrites it
-  KEYS[5] reason    HASH   written by the sweep for what it buries
+  KEYS[5] reason    HASH   written by the sweep for what it buries; its field '' (trimmed count) read
   KEYS[6] seq       STRING incremented by the sweep
   KEYS[7] lost      STRING read; incremented by the sweep per message found with its state evicted
   KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
 
-  ARGV[1]           maxAttempts
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts
   ARGV[2]           sweep limit: at most this many expired deliveries are handled
 
-  Reply: {delayed, ready, inFlight, dead, nextDueMs, lost}: nextDueMs is the ms until the next message not yet due
+  Reply: {delayed, ready, inFlight, dead, nextDueMs, lost, trimmed}: trimmed counts the dead letters the retention
+         removed (retention.lua); nextDueMs is the ms until the next message not yet due
          falls due, or -1 if none.
-  Cost: O((1 + sweep limit) log n).
+  Cost: O((1 + 2 sweep limit) log n): the sweep, and a retention trim of at most the sweep limit.
 ]]
--- include: keys, clock, keep, sweep
+-- include: keys, clock, keep, sweep, retention
 local now, ceil = now_floor_ceil()
 sweep(now, tonumber(ARGV[2]))
+trim_dead(now, tonumber(ARGV[2]))
 local pending = redis.call('ZCOUNT', PENDING, '-inf', '(+inf')
 local ready = redis.call('ZCOUNT', PENDING, '-inf', now)
 local next_due = -1
@@ -35,4 +37,5 @@ local in_flight = redis.call('ZCOUNT', INFLIGHT, '-inf', '(+inf')
 local dead = redis.call('ZCARD', DEAD)
 local states = redis.call('HLEN', META) - redis.call('HEXISTS', META, KEEP_FIELD)
 local orphans = math.max(0, states - pending - in_flight - dead)
-return {pending - ready, ready, in_flight, dead, next_due, tonumber(redis.call('GET', LOST) or '0') + orphans}
+return {pending - ready, ready, in_flight, dead, next_due, tonumber(redis.call('GET', LOST) or '0') + orphans,
+    tonumber(redis.call('HGET', REASON, TRIMMED_FIELD) or '0')}

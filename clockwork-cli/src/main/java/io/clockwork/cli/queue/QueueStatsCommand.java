@@ -39,6 +39,10 @@ public final class QueueStatsCommand implements Callable<Integer> {
                 out.println(String.format(Locale.ROOT, "  %-12s %,12d  (dropped: Redis evicted part of their state)",
                         "lost", st.lost()));
             }
+            if (st.trimmed() > 0) {
+                out.println(String.format(Locale.ROOT, "  %-12s %,12d  (dead letters removed by the retention)",
+                        "trimmed", st.trimmed()));
+            }
             out.println(String.format(Locale.ROOT, "  %-12s %12s", "next due in", QueueTarget.dueIn(st)));
         }
         out.flush();

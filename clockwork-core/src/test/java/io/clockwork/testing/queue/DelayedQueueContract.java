@@ -537,6 +537,49 @@ public abstract class DelayedQueueContract {
     }
 
     @Test
+    void deadLettersBeyondTheCountAreTrimmedOldestFirstAndCounted() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.deadLetterRetention(Duration.ofDays(1), 3));
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(q.offer("bad " + i, Duration.ZERO));
+            assertThat(take(q).deadLetter("bad")).isTrue();
+        }
+        assertThat(q.deadLetters(10)).extracting(DeadLetter::id).containsExactlyElementsOf(ids.subList(2, 5));
+        QueueStats stats = q.stats();
+        assertThat(stats.dead()).isEqualTo(3);
+        assertThat(stats.trimmed()).isEqualTo(2);
+        assertThat(q.requeueDead(ids.get(0))).as("a trimmed letter is gone").isFalse();
+        assertThat(q.offer(ids.get(0), "offered again", Duration.ZERO)).as("its id is free again").isTrue();
+        assertThat(take(q).value()).isEqualTo("offered again");
+    }
+
+    @Test
+    void deadLettersOlderThanTheMaxAgeAreTrimmedWhenStatsAreRead() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.deadLetterRetention(LATER, 1000));
+        String old = q.offer("old", Duration.ZERO);
+        assertThat(take(q).deadLetter("bad")).isTrue();
+        passTime(LATER.plus(SOON));
+        String young = q.offer("young", Duration.ZERO);
+        assertThat(take(q).deadLetter("bad")).isTrue();
+        assertThat(q.deadLetters(10)).extracting(DeadLetter::id).containsExactly(young).doesNotContain(old);
+        assertThat(q.stats().trimmed()).isEqualTo(1);
+        assertThat(q.stats().dead()).isEqualTo(1);
+    }
+
+    @Test
+    void retentionDefaultsBoundDeadLettersAndBadBoundsAreRejectedNamingTheArgument() {
+        QueueOptions<String> defaults = QueueOptions.<String>builder().build();
+        assertThat(defaults.deadLetterMaxAge()).isEqualTo(QueueOptions.DEFAULT_DEAD_LETTER_MAX_AGE)
+                .isEqualTo(Duration.ofDays(14));
+        assertThat(defaults.deadLetterMaxCount()).isEqualTo(QueueOptions.DEFAULT_DEAD_LETTER_MAX_COUNT)
+                .isEqualTo(100_000);
+        assertThatThrownBy(() -> queue(b -> b.deadLetterRetention(Duration.ZERO, 10)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("maxAge must be in [1 ms");
+        assertThatThrownBy(() -> queue(b -> b.deadLetterRetention(Duration.ofDays(1), 0)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("maxCount must be at least 1");
+    }
+
+    @Test
     void nackReasonIsTheDeadLettersReasonWhenAttemptsRunOut() throws Exception {
         DelayedQueue<String> q = queue(b -> b.maxAttempts(2).visibilityTimeout(LATER));
         // ':' and '!' in value and reasons: both must survive however the backend stores the last error.
