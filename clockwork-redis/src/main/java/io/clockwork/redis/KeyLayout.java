@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
  * cw:{name:p}:lost      STRING messages dropped because Redis evicted part of their state
  * cw:{name:0}:signal    LIST  at most one wake-up token for blocked pollers (one per queue, in partition 0's slot)
  * cw:{name:0}:config    HASH  the queue's partition count, written when the queue is first created
+ * cw:queues             SET   the registry: every queue's name, added each time a client builds the queue
  * </pre>
  *
  * Redis Cluster hashes only the text between the first <code>{</code> and the next <code>}</code>, so every key of a
@@ -23,6 +24,12 @@ import java.nio.charset.StandardCharsets;
  * <code>}</code> or <code>%</code> in the queue name is percent-encoded so that it cannot end the tag early.
  */
 final class KeyLayout {
+
+    /**
+     * The registry of queue names, one key for the whole server (in a Cluster, in a slot of its own: written by a
+     * command of its own, never inside a queue's scripts).
+     */
+    static final byte[] REGISTRY_KEY = bytes("cw:queues");
 
     private static final String[] PARTS = {"pending", "inflight", "dead", "meta", "reason", "seq", "lost"};
 

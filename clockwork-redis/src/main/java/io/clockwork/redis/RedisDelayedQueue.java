@@ -80,6 +80,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     private final QueueSupport<V> support;
     private final Connections connections;
+    private final ScriptRunner runner;
     private final Partitions partitions;
     private final QueueScripts scripts;
     private final Signals signals;
@@ -91,6 +92,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                       Ticker ticker, Duration recheckInterval) {
         this.support = support;
         this.connections = connections;
+        this.runner = runner;
         this.partitions = new Partitions(new KeyLayout(support.name(), partitionCount, connections.cluster()),
                 ticker);
         this.scripts = new QueueScripts(runner, connections, partitions, support.options());
@@ -687,6 +689,17 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     boolean isClosed() {
         return closed;
+    }
+
+    /** @return the script runner, for {@link RedisQueueBrowser}'s read-only scripts */
+    ScriptRunner runner() {
+        checkOpen();
+        return runner;
+    }
+
+    /** @return the partition routing, for {@link RedisQueueBrowser} */
+    Partitions routing() {
+        return partitions;
     }
 
     @Override
