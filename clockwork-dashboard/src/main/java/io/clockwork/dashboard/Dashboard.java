@@ -415,7 +415,7 @@ public final class Dashboard implements AutoCloseable {
         ctx.header("Content-Security-Policy", CSP);
         ctx.header("X-Content-Type-Options", "nosniff");
         ctx.header("X-Frame-Options", "DENY");
-        ctx.header("Referrer-Policy", "no-referrer");
+        ctx.header("Referrer-Policy", "same-origin"); // no-referrer would make browsers send "Origin: null"
         ctx.header("Cross-Origin-Opener-Policy", "same-origin");
         if (!ctx.path().startsWith("/assets/") && !ctx.path().contains("/assets/")) {
             ctx.header("Cache-Control", "no-store");

@@ -240,9 +240,9 @@ final class Pages {
     private void charts(Html h, String queue) {
         h.raw("<section class=\"charts\" data-queue=\"").text(queue).raw("\" data-series=\"").raw(base)
                 .raw("/series?queue=").text(Html.url(queue)).raw("\"><h2>").text(queue)
-                .raw(" over time</h2><div class=\"chart\" data-chart=\"counts\"></div>"
+                .raw(" over time</h2><div class=\"row\"><div class=\"chart\" data-chart=\"counts\"></div>"
                         + "<div class=\"chart\" data-chart=\"rates\"></div>"
-                        + "<div class=\"chart\" data-chart=\"lateness\"></div></section>");
+                        + "<div class=\"chart\" data-chart=\"lateness\"></div></div></section>");
     }
 
     private String queueHref(String queue, MessageState state) {

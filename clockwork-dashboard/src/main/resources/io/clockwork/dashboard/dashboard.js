@@ -1,5 +1,6 @@
 // Draws each queue's charts from the samples the dashboard process takes (GET <base>/series?queue=NAME), and
-// refreshes them every few seconds. Loaded as a file: the pages' Content-Security-Policy allows no inline script.
+// refreshes them every few seconds. "scheduled/s" counts offers, retries, reschedules and requeues (Redis queues'
+// sequence counters); "dead added/s" is the net growth of the dead letters between two samples. Loaded as a file: the pages' Content-Security-Policy allows no inline script.
 (function () {
     'use strict';
     var REFRESH_MS = 5000;
@@ -8,9 +9,9 @@
             ['delayed', 'delayed', '#7b61ff'], ['ready', 'ready', '#1f77b4'],
             ['inFlight', 'in flight', '#2ca02c'], ['dead', 'dead', '#d62728']]},
         rates: {title: 'Per second', series: [
-            ['scheduledPerSecond', 'scheduled/s (offers, retries, reschedules, requeues)', '#1f77b4'],
-            ['deadPerSecond', 'dead letters added/s (net)', '#d62728']]},
-        lateness: {title: 'Delivery lateness: oldest ready message waiting (s)', series: [
+            ['scheduledPerSecond', 'scheduled/s', '#1f77b4'],
+            ['deadPerSecond', 'dead added/s (net)', '#d62728']]},
+        lateness: {title: 'Lateness: oldest ready (s)', series: [
             ['oldestReadySeconds', 'oldest ready (s)', '#ff7f0e']]}
     };
 
@@ -25,8 +26,8 @@
         KINDS[kind].series.forEach(function (s) {
             series.push({label: s[1], stroke: s[2], width: 2, spanGaps: false});
         });
-        var width = Math.max(320, Math.min(el.parentElement.clientWidth - 8, 1100));
-        return new uPlot({title: KINDS[kind].title, width: width, height: 200, series: series,
+        var width = Math.max(240, el.clientWidth);
+        return new uPlot({title: KINDS[kind].title, width: width, height: 170, series: series,
             scales: {x: {time: true}}}, columns(json, kind), el);
     }
 

@@ -102,7 +102,7 @@ class DashboardIT {
                 .contains("script-src 'self'").contains("frame-ancestors 'none'").doesNotContain("unsafe-inline");
         assertThat(page.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
         assertThat(page.headers().firstValue("X-Frame-Options")).hasValue("DENY");
-        assertThat(page.headers().firstValue("Referrer-Policy")).hasValue("no-referrer");
+        assertThat(page.headers().firstValue("Referrer-Policy")).hasValue("same-origin");
         assertThat(page.headers().firstValue("Set-Cookie").orElseThrow()).contains("HttpOnly")
                 .contains("SameSite=Strict");
         assertThat(page.body()).doesNotContain("<script>").doesNotContain(" style=\"");
