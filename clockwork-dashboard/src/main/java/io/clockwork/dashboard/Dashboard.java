@@ -234,7 +234,13 @@ public final class Dashboard implements AutoCloseable {
         r.get(b + "/series", this::series);
         r.get(b + "/confirm", this::confirm);
         r.post(b + "/action", this::action);
-        r.get(b + "/login", ctx -> ctx.html(pages.login("")));
+        r.get(b + "/login", ctx -> {
+            if (password == null) {
+                ctx.redirect(base + "/"); // no sign-in here: loopback only, or the host application's
+            } else {
+                ctx.html(pages.login(""));
+            }
+        });
         r.post(b + "/login", this::login);
         r.post(b + "/logout", this::logout);
         r.get(b + "/assets/{file}", this::asset);
@@ -431,6 +437,10 @@ public final class Dashboard implements AutoCloseable {
     }
 
     private void login(Context ctx) throws InterruptedException {
+        if (password == null) {
+            ctx.status(404).html(pages.message(frame(ctx), "Not found", "This dashboard has no sign-in."));
+            return;
+        }
         String user = orEmpty(ctx.formParam("user")).trim();
         char[] given = orEmpty(ctx.formParam("password")).toCharArray();
         boolean ok = password != null && MessageDigestChars.same(password, given);

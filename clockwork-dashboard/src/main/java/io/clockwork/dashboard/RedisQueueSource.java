@@ -7,6 +7,8 @@ import io.clockwork.redis.QueueNotFoundException;
 import io.clockwork.redis.RedisDelayedQueue;
 import io.clockwork.redis.RedisQueueBrowser;
 import io.clockwork.redis.RedisQueueRegistry;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,19 +21,22 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The queues of one Redis server, found through its registry of queues ({@link RedisQueueRegistry}), each opened
  * once (as an existing queue, with raw byte values, so any producer's payload can be shown) and kept open until
- * {@link #close()}. Thread-safe.
+ * {@link #close()}. The queues share one Lettuce client (its threads and event loops), each with its own
+ * connection. Thread-safe.
  */
 public final class RedisQueueSource implements QueueSource {
 
     private final String uri;
     private final int maxAttempts;
     private final RedisQueueRegistry registry;
+    private final RedisClient client;
     private final Map<String, RedisView> open = new ConcurrentHashMap<>();
 
     private RedisQueueSource(String uri, int maxAttempts) {
         this.uri = uri;
         this.maxAttempts = maxAttempts;
-        this.registry = RedisQueueRegistry.connect(uri);
+        this.registry = RedisQueueRegistry.connect(uri); // first: it checks the URI and that the server answers
+        this.client = RedisClient.create(RedisURI.create(uri));
     }
 
     /**
@@ -72,7 +77,7 @@ public final class RedisQueueSource implements QueueSource {
             v = open.get(name);
             if (v == null) {
                 try {
-                    v = new RedisView(RedisDelayedQueue.builder(uri, name, Codec.bytes()).openExisting()
+                    v = new RedisView(RedisDelayedQueue.builder(client, name, Codec.bytes()).openExisting()
                             .maxAttempts(maxAttempts).build(), registry.where());
                 } catch (QueueNotFoundException e) {
                     return Optional.empty(); // listed, then deleted
@@ -95,6 +100,7 @@ public final class RedisQueueSource implements QueueSource {
             open.clear();
         }
         registry.close();
+        client.shutdown();
     }
 
     /** One open Redis queue. Thread-safe. */

@@ -656,11 +656,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     /**
      * Deletes every key of this queue on Redis: all partitions' messages (delayed, ready, in flight and dead), its
-     * counters, its wake-up signal and its stored partition count. Other clients of the queue then find it empty,
+     * counters, its wake-up signal and its stored partition count; its name leaves the registry of queues
+     * ({@link RedisQueueRegistry}). Other clients of the queue then find it empty,
      * and the next client built creates it again. This client stays open. O(partitions) commands; each key is
      * deleted in O(its size), so a large queue blocks Redis for as long as {@code DEL} takes.
      *
-     * @return how many keys existed and were deleted
+     * @return how many of the queue's own keys existed and were deleted
      * @throws RedisQueueException if Redis fails
      */
     public long delete() {
@@ -669,6 +670,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         for (int p = 0; p < partitions.count(); p++) {
             deleted += scripts.deletePartition(p, support.name());
         }
+        StoredPartitions.unregister(runner, connections, support.name());
         return deleted;
     }
 

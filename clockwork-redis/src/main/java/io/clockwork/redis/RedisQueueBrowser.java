@@ -25,7 +25,7 @@ import java.util.OptionalLong;
  */
 public final class RedisQueueBrowser {
 
-    /** Where a message is. */
+    /** Where a message is. Immutable and thread-safe. */
     public enum State {
         /** scheduled and due: waiting for a consumer */
         READY("ready"),
@@ -44,7 +44,7 @@ public final class RedisQueueBrowser {
     }
 
     /**
-     * One message as stored.
+     * One message as stored. Immutable and thread-safe.
      *
      * @param id       its id
      * @param state    where it is
@@ -58,10 +58,20 @@ public final class RedisQueueBrowser {
      */
     public record Entry(String id, State state, Instant at, int attempts, Map<String, String> headers,
                         byte[] payload, String error, boolean evicted) {
+
+        /** Copies the payload, so that an entry stays immutable. */
+        public Entry {
+            payload = payload.clone();
+        }
+
+        @Override
+        public byte[] payload() {
+            return payload.clone();
+        }
     }
 
     /**
-     * One page.
+     * One page. Immutable and thread-safe.
      *
      * @param entries the messages, in score order
      * @param total   how many messages the queue has in the state
@@ -72,7 +82,7 @@ public final class RedisQueueBrowser {
     }
 
     /**
-     * The queue's head, for sampling.
+     * The queue's head, for sampling. Immutable and thread-safe.
      *
      * @param now         the server's clock
      * @param oldestReady how long the oldest ready message has been due, or empty if none is ready

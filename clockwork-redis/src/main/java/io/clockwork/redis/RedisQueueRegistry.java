@@ -14,8 +14,8 @@ import java.util.Objects;
  * ({@code cw:queues}, see {@link KeyLayout}), so that operators' tools find every queue without being told their
  * names. Thread-safe.
  *
- * <p>A queue appears once some client has built it (since the registry exists); {@link RedisDelayedQueue#delete()}
- * leaves its name, so a deleted queue stays listed (and empty) until a tool removes it with {@link #forget}.
+ * <p>A queue appears once some client has built it (since the registry exists) and leaves with
+ * {@link RedisDelayedQueue#delete()}, or with {@link #forget} (a queue whose keys were removed by other means).
  */
 public final class RedisQueueRegistry implements AutoCloseable {
 

@@ -54,6 +54,19 @@ final class StoredPartitions {
         }
     }
 
+    /**
+     * Removes the queue's name from the registry, after {@link RedisDelayedQueue#delete()}. Best effort, as
+     * {@link #register}.
+     */
+    static void unregister(ScriptRunner scripts, Connections connections, String name) {
+        try {
+            scripts.await(connections.commands().srem(KeyLayout.REGISTRY_KEY, name.getBytes(StandardCharsets.UTF_8)));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "queue '" + name + "' on " + connections.where() + " is deleted but "
+                    + "still listed in the registry " + string(KeyLayout.REGISTRY_KEY) + ": " + e.getMessage());
+        }
+    }
+
     private static int resolveCount(ScriptRunner scripts, Connections connections, String name, int requested,
                                     boolean openExisting) {
         byte[][] keys = {KeyLayout.configKey(name), KeyLayout.seqKey(name, 0)};

@@ -38,6 +38,8 @@ class RedisQueueBrowserIT {
             assertThat(registry.names()).containsExactly("mail", "orders");
             assertThat(registry.forget("mail")).isTrue();
             assertThat(registry.names()).containsExactly("orders");
+            a.delete();
+            assertThat(registry.names()).isEmpty();
         }
     }
 
