@@ -252,7 +252,8 @@ final class Pages {
 
     private String layout(Frame f, String title, String body, boolean charts) {
         Html h = new Html();
-        h.raw("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>").text(title)
+        h.raw("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\">")
+                .raw("<title>").text(title)
                 .raw("</title><link rel=\"stylesheet\" href=\"").raw(base).raw("/assets/dashboard.css\">");
         if (!f.csrf().isEmpty()) {
             h.raw("<meta name=\"csrf-token\" content=\"").text(f.csrf()).raw("\">");

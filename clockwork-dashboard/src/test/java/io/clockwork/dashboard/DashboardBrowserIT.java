@@ -68,6 +68,7 @@ class DashboardBrowserIT {
                 + "chromium-driver) to run the dashboard's browser tests");
         ChromeOptions options = new ChromeOptions();
         options.setBinary(chromium.get().toFile());
+        options.setCapability("goog:loggingPrefs", java.util.Map.of("browser", "ALL"));
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                 "--window-size=1280,1100", "--no-first-run", "--disable-extensions");
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver.get().toFile())
@@ -85,6 +86,7 @@ class DashboardBrowserIT {
     @AfterEach
     void closeAll() throws Exception {
         browser.manage().deleteAllCookies();
+        browser.manage().logs().get("browser"); // drained: each test reads only its own console
         for (int i = open.size() - 1; i >= 0; i--) {
             open.get(i).close();
         }
@@ -158,6 +160,9 @@ class DashboardBrowserIT {
         browser.navigate().refresh();
         await().until(b -> b.findElements(By.cssSelector("section.charts[data-queue='orders'] canvas")).size() >= 3);
         await().until(b -> points(b) >= 2);
+        assertThat(browser.manage().logs().get("browser").getAll()).as("the console: no CSP violation, no error")
+                .noneMatch(e -> e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()
+                        || e.getMessage().contains("Content Security Policy"));
         if (screenshots()) {
             Thread.sleep(3_000); // a few seconds of samples for the picture
             browser.navigate().refresh();
@@ -187,6 +192,7 @@ class DashboardBrowserIT {
         assertThat(q.stats().dead()).as("nothing happens before the confirmation").isEqualTo(1);
         browser.findElement(By.id("confirm")).click();
 
+        await().until(b -> !b.findElements(By.id("notice")).isEmpty());
         assertThat(browser.findElement(By.id("notice")).getText()).contains("order-7").contains("requeued");
         assertThat(q.stats().dead()).isZero();
         assertThat(q.stats().ready()).isEqualTo(1);
