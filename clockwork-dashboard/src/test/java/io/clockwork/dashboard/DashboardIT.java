@@ -94,6 +94,56 @@ class DashboardIT {
     }
 
     @Test
+    void queuePagesPageByCursorAndLookUpById() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        for (int i = 0; i < 120; i++) {
+            q.offer(String.format("o-%03d", i), "order " + i, Duration.ofMinutes(1 + i));
+        }
+        Browser b = serve(x -> x);
+        java.util.List<String> ids = new ArrayList<>();
+        String path = "/queue?name=orders&state=delayed";
+        int pages = 0;
+        while (path != null) {
+            String html = b.get(path).body();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<tr data-id=\"([^\"]+)\"").matcher(html);
+            while (m.find()) {
+                ids.add(m.group(1));
+            }
+            java.util.regex.Matcher next = java.util.regex.Pattern.compile("id=\"next-page\" href=\"([^\"]+)\"")
+                    .matcher(html);
+            path = next.find() ? next.group(1).replace("&amp;", "&") : null;
+            pages++;
+        }
+        assertThat(pages).isEqualTo(3);
+        assertThat(ids).hasSize(120).doesNotHaveDuplicates().startsWith("o-000", "o-001").endsWith("o-119");
+
+        String found = b.get("/queue?name=orders&id=o-042").body();
+        assertThat(found).contains("id=\"found-id\">o-042<").contains("id=\"found-state\">Delayed<")
+                .contains("order 42");
+        assertThat(b.get("/queue?name=orders&id=nope").body()).contains("No message with id nope");
+    }
+
+    @Test
+    void cancelAndRescheduleFromConfirmedActions() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        q.offer("a", "first", Duration.ofHours(1));
+        q.offer("b", "second", Duration.ofHours(1));
+        Browser b = serve(x -> x);
+        String csrf = b.csrf("/confirm?queue=orders&action=reschedule&id=a");
+        assertThat(b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "cancel", "id", "b",
+                "confirm", "yes")).statusCode()).isEqualTo(302);
+        assertThat(b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "reschedule", "id", "a",
+                "delay", "0s", "confirm", "yes")).statusCode()).isEqualTo(302);
+        assertThat(b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "reschedule", "id", "a",
+                "delay", "soon", "confirm", "yes")).statusCode()).as("bad delay").isEqualTo(400);
+
+        QueueStats s = q.stats();
+        assertThat(s.delayed()).isZero();
+        assertThat(s.ready()).isEqualTo(1);
+        assertThat(q.poll(Duration.ofSeconds(1)).id()).isEqualTo("a");
+    }
+
+    @Test
     void everyResponseCarriesTheSecurityHeaders() throws Exception {
         queue("orders", 1);
         Browser b = serve(x -> x);
