@@ -30,7 +30,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
         mixinStandardHelpOptions = true,
         versionProvider = ClockworkCli.Version.class,
         description = "Timers, session expiry, expiring maps and delayed queues on one timing-wheel engine.",
-        subcommands = {DemoCommand.class, QueueCommand.class, ScheduleCommand.class, BenchCommand.class},
+        subcommands = {DemoCommand.class, QueueCommand.class, ScheduleCommand.class, DashboardCommand.class,
+            BenchCommand.class},
         footer = {"", "Exit codes: 0 success, 1 failure, 2 bad usage."})
 public final class ClockworkCli implements Runnable {
 
@@ -49,7 +50,7 @@ public final class ClockworkCli implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing command: demo, queue or bench");
+        throw new ParameterException(spec.commandLine(), "missing command: demo, queue, dashboard or bench");
     }
 
     /**

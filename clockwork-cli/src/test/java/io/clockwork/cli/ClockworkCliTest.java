@@ -93,7 +93,7 @@ class ClockworkCliTest {
         Cli.Result r = Cli.run();
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.errLines()).isEqualTo(1);
-        assertThat(r.err()).contains("missing command: demo, queue or bench");
+        assertThat(r.err()).contains("missing command: demo, queue, dashboard or bench");
     }
 
     @Test
@@ -106,10 +106,10 @@ class ClockworkCliTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "no-such|clockwork: unknown command 'no-such' (valid: demo, queue, bench)",
-        "no-such --help|clockwork: unknown command 'no-such' (valid: demo, queue, bench)",
-        "--help no-such|clockwork: unknown command 'no-such' (valid: demo, queue, bench)",
-        "--version no-such|clockwork: unknown command 'no-such' (valid: demo, queue, bench)",
+        "no-such|clockwork: unknown command 'no-such' (valid: demo, queue, dashboard, bench)",
+        "no-such --help|clockwork: unknown command 'no-such' (valid: demo, queue, dashboard, bench)",
+        "--help no-such|clockwork: unknown command 'no-such' (valid: demo, queue, dashboard, bench)",
+        "--version no-such|clockwork: unknown command 'no-such' (valid: demo, queue, dashboard, bench)",
         "queue no-such|clockwork queue: unknown subcommand 'no-such' (valid: stats, peek, list, cancel, requeue-dead, "
                 + "purge-dead, migrate-redisson)",
         "queue no-such --help|clockwork queue: unknown subcommand 'no-such' (valid: stats, peek, list, cancel, "

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
  * cw:{name:p}:sched_msg   HASH  schedule name -&gt; the occurrences' headers and payload
  * cw:{name:p}:sched_state HASH  schedule name -&gt; version, paused, next and last fire time, outstanding id
  * cw:{name:p}:sched_due   ZSET  schedule name by when a scheduler should next look at it
+ * cw:queues             SET   the registry: every queue's name, added each time a client builds the queue
  * </pre>
  *
  * Redis Cluster hashes only the text between the first <code>{</code> and the next <code>}</code>, so every key of a
@@ -27,6 +28,12 @@ import java.nio.charset.StandardCharsets;
  * <code>}</code> or <code>%</code> in the queue name is percent-encoded so that it cannot end the tag early.
  */
 final class KeyLayout {
+
+    /**
+     * The registry of queue names, one key for the whole server (in a Cluster, in a slot of its own: written by a
+     * command of its own, never inside a queue's scripts).
+     */
+    static final byte[] REGISTRY_KEY = bytes("cw:queues");
 
     private static final String[] PARTS = {"pending", "inflight", "dead", "meta", "reason", "seq", "lost"};
     private static final String[] SCHEDULE_PARTS = {"sched_def", "sched_msg", "sched_state", "sched_due"};

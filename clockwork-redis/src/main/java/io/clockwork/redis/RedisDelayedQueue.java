@@ -80,6 +80,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     private final QueueSupport<V> support;
     private final Connections connections;
+    private final ScriptRunner runner;
     private final Partitions partitions;
     private final QueueScripts scripts;
     private final Signals signals;
@@ -91,6 +92,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                       Ticker ticker, Duration recheckInterval) {
         this.support = support;
         this.connections = connections;
+        this.runner = runner;
         this.partitions = new Partitions(new KeyLayout(support.name(), partitionCount, connections.cluster()),
                 ticker);
         this.scripts = new QueueScripts(runner, connections, partitions, support.options());
@@ -686,11 +688,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     /**
      * Deletes every key of this queue on Redis: all partitions' messages (delayed, ready, in flight and dead), its
-     * counters, its wake-up signal and its stored partition count. Other clients of the queue then find it empty,
+     * counters, its wake-up signal and its stored partition count; its name leaves the registry of queues
+     * ({@link RedisQueueRegistry}). Other clients of the queue then find it empty,
      * and the next client built creates it again. This client stays open. O(partitions) commands; each key is
      * deleted in O(its size), so a large queue blocks Redis for as long as {@code DEL} takes.
      *
-     * @return how many keys existed and were deleted
+     * @return how many of the queue's own keys existed and were deleted
      * @throws RedisQueueException if Redis fails
      */
     public long delete() {
@@ -699,6 +702,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         for (int p = 0; p < partitions.count(); p++) {
             deleted += scripts.deletePartition(p, support.name());
         }
+        StoredPartitions.unregister(runner, connections, support.name());
         return deleted;
     }
 
@@ -719,6 +723,17 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     boolean isClosed() {
         return closed;
+    }
+
+    /** @return the script runner, for {@link RedisQueueBrowser}'s read-only scripts */
+    ScriptRunner runner() {
+        checkOpen();
+        return runner;
+    }
+
+    /** @return the partition routing, for {@link RedisQueueBrowser} */
+    Partitions routing() {
+        return partitions;
     }
 
     @Override

@@ -55,6 +55,9 @@ enum Script {
     SIGNAL("signal", ScriptOutputType.INTEGER),
     /** Takes the config key, and includes no helper. */
     OPEN("open", ScriptOutputType.MULTI),
+    BROWSE("browse", ScriptOutputType.MULTI),
+    BROWSE_FIND("browse_find", ScriptOutputType.MULTI),
+    BROWSE_HEAD("browse_head", ScriptOutputType.MULTI),
     FACE_OFFER("face_offer", ScriptOutputType.MULTI),
     FACE_TAKE("face_take", ScriptOutputType.MULTI),
     FACE_DELAYED("face_delayed", ScriptOutputType.MULTI),

@@ -13,9 +13,11 @@ import java.util.List;
  * ({@code open.lua}); every later client reads it: a client that asked for the same count, or for none, uses it; one
  * that asked for another fails at build. A queue created before counts were stored has none: a client that names a
  * count stores it, and one that does not gets 1 if partition 1 never held a message, else an error asking for the
- * count (guessing wrong would strand messages).
+ * count (guessing wrong would strand messages). Every build also adds the queue's name to the registry of queues.
  */
 final class StoredPartitions {
+
+    private static final System.Logger LOG = System.getLogger(StoredPartitions.class.getName());
 
     private StoredPartitions() {
     }
@@ -32,6 +34,41 @@ final class StoredPartitions {
      */
     static int resolve(ScriptRunner scripts, Connections connections, String name, int requested,
                        boolean openExisting) {
+        int count = resolveCount(scripts, connections, name, requested, openExisting);
+        register(scripts, connections, name);
+        return count;
+    }
+
+    /**
+     * Adds the queue's name to the registry ({@link KeyLayout#REGISTRY_KEY}), through which operators' tools find
+     * every queue. Best effort: a user whose ACL does not grant the registry key still gets its queue, with a
+     * warning, since the queue works without it.
+     */
+    private static void register(ScriptRunner scripts, Connections connections, String name) {
+        try {
+            scripts.await(connections.commands().sadd(KeyLayout.REGISTRY_KEY, name.getBytes(StandardCharsets.UTF_8)));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "queue '" + name + "' on " + connections.where() + " is not listed "
+                    + "in the registry " + string(KeyLayout.REGISTRY_KEY) + " (dashboards will not find it): "
+                    + e.getMessage());
+        }
+    }
+
+    /**
+     * Removes the queue's name from the registry, after {@link RedisDelayedQueue#delete()}. Best effort, as
+     * {@link #register}.
+     */
+    static void unregister(ScriptRunner scripts, Connections connections, String name) {
+        try {
+            scripts.await(connections.commands().srem(KeyLayout.REGISTRY_KEY, name.getBytes(StandardCharsets.UTF_8)));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "queue '" + name + "' on " + connections.where() + " is deleted but "
+                    + "still listed in the registry " + string(KeyLayout.REGISTRY_KEY) + ": " + e.getMessage());
+        }
+    }
+
+    private static int resolveCount(ScriptRunner scripts, Connections connections, String name, int requested,
+                                    boolean openExisting) {
         byte[][] keys = {KeyLayout.configKey(name), KeyLayout.seqKey(name, 0)};
         Stored read = open(scripts, keys, 0);
         if (read.partitions() > 0) {

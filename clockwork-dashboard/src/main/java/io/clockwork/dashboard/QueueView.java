@@ -1,0 +1,80 @@
+package io.clockwork.dashboard;
+
+import io.clockwork.queue.QueueStats;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * What the dashboard reads from and does to one queue, whatever its backend. Implementations are thread-safe: the
+ * sampler and any number of requests call them at once.
+ */
+public interface QueueView {
+
+    /** @return the queue's name */
+    String name();
+
+    /** @return the backend, e.g. {@code redis://127.0.0.1:6379} or {@code in-process} */
+    String backend();
+
+    /** @return the queue's counts, as {@code DelayedQueue.stats()} gives them */
+    QueueStats stats();
+
+    /** @return how long the oldest ready message has been due, or empty if none is ready or the backend cannot say */
+    Optional<Duration> oldestReady();
+
+    /**
+     * @return a counter that grows by one per scheduling (offer, retry, reschedule, requeue), from which the sampler
+     *         derives a rate; empty if the backend keeps none
+     */
+    OptionalLong scheduled();
+
+    /**
+     * Reads a page of messages in a state.
+     *
+     * @param state  which messages
+     * @param cursor empty for the first page, else a {@link MessagePage#next()}
+     * @param size   at most this many rows
+     * @return the page
+     * @throws IllegalArgumentException if the cursor is not one this view handed out
+     */
+    MessagePage page(MessageState state, Optional<String> cursor, int size);
+
+    /**
+     * @param id a message id
+     * @return the message, or empty if the queue has none with this id, or the backend cannot look one up
+     */
+    Optional<MessageRow> find(String id);
+
+    /** @return whether {@link #find} and the live states of {@link #page} list anything on this backend */
+    boolean browsable();
+
+    /**
+     * @param id a message id
+     * @return whether a pending message was cancelled
+     */
+    boolean cancel(String id);
+
+    /**
+     * @param id    a message id
+     * @param delay the new delay from now
+     * @return whether a pending message was rescheduled
+     */
+    boolean reschedule(String id, Duration delay);
+
+    /**
+     * @param id a dead letter's id
+     * @return whether it was requeued
+     */
+    boolean requeueDead(String id);
+
+    /**
+     * Requeues the dead letters there are now (not those that die while this runs).
+     *
+     * @return how many were requeued
+     */
+    long requeueAllDead();
+
+    /** @return how many dead letters were purged */
+    long purgeDead();
+}

@@ -1,0 +1,192 @@
+package io.clockwork.dashboard;
+
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.QueueOptions;
+import io.clockwork.queue.QueueStats;
+import io.clockwork.redis.QueueNotFoundException;
+import io.clockwork.redis.RedisDelayedQueue;
+import io.clockwork.redis.RedisQueueBrowser;
+import io.clockwork.redis.RedisQueueRegistry;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The queues of one Redis server, found through its registry of queues ({@link RedisQueueRegistry}), each opened
+ * once (as an existing queue, with raw byte values, so any producer's payload can be shown) and kept open until
+ * {@link #close()}. The queues share one Lettuce client (its threads and event loops), each with its own
+ * connection. Thread-safe.
+ */
+public final class RedisQueueSource implements QueueSource {
+
+    private final String uri;
+    private final int maxAttempts;
+    private final RedisQueueRegistry registry;
+    private final RedisClient client;
+    private final Map<String, RedisView> open = new ConcurrentHashMap<>();
+
+    private RedisQueueSource(String uri, int maxAttempts) {
+        this.uri = uri;
+        this.maxAttempts = maxAttempts;
+        this.registry = RedisQueueRegistry.connect(uri); // first: it checks the URI and that the server answers
+        this.client = RedisClient.create(RedisURI.create(uri));
+    }
+
+    /**
+     * Connects to a server.
+     *
+     * @param redisUri    the server (Lettuce URI syntax)
+     * @param maxAttempts the queues' maxAttempts, as their clients build them: it decides what an expired delivery
+     *                    becomes when the dashboard's stats call returns it to the schedule
+     * @return the source
+     * @throws IllegalArgumentException if the URI is malformed or maxAttempts out of range
+     * @throws io.clockwork.redis.RedisQueueException if the server cannot be reached
+     */
+    public static RedisQueueSource connect(String redisUri, int maxAttempts) {
+        Objects.requireNonNull(redisUri, "redisUri");
+        if (maxAttempts < 1 || maxAttempts > QueueOptions.MAX_MAX_ATTEMPTS) {
+            throw new IllegalArgumentException("maxAttempts must be 1 to " + QueueOptions.MAX_MAX_ATTEMPTS + ", was "
+                    + maxAttempts);
+        }
+        return new RedisQueueSource(redisUri, maxAttempts);
+    }
+
+    @Override
+    public List<String> names() {
+        return registry.names();
+    }
+
+    @Override
+    public Optional<QueueView> queue(String name) {
+        Objects.requireNonNull(name, "name");
+        RedisView v = open.get(name);
+        if (v != null) {
+            return Optional.of(v);
+        }
+        if (!names().contains(name)) {
+            return Optional.empty();
+        }
+        synchronized (open) {
+            v = open.get(name);
+            if (v == null) {
+                try {
+                    v = new RedisView(RedisDelayedQueue.builder(client, name, Codec.bytes()).openExisting()
+                            .maxAttempts(maxAttempts).build(), registry.where());
+                } catch (QueueNotFoundException e) {
+                    return Optional.empty(); // listed, then deleted
+                }
+                open.put(name, v);
+            }
+        }
+        return Optional.of(v);
+    }
+
+    @Override
+    public String describe() {
+        return registry.where();
+    }
+
+    @Override
+    public void close() {
+        synchronized (open) {
+            open.values().forEach(v -> v.queue.close());
+            open.clear();
+        }
+        registry.close();
+        client.shutdown();
+    }
+
+    /** One open Redis queue. Thread-safe. */
+    private static final class RedisView implements QueueView {
+
+        private final RedisDelayedQueue<byte[]> queue;
+        private final RedisQueueBrowser browser;
+        private final String where;
+
+        RedisView(RedisDelayedQueue<byte[]> queue, String where) {
+            this.queue = queue;
+            this.browser = RedisQueueBrowser.of(queue);
+            this.where = where;
+        }
+
+        @Override
+        public String name() {
+            return queue.name();
+        }
+
+        @Override
+        public String backend() {
+            return where + (queue.partitions() > 1 ? ", " + queue.partitions() + " partitions" : "");
+        }
+
+        @Override
+        public QueueStats stats() {
+            return queue.stats();
+        }
+
+        @Override
+        public Optional<Duration> oldestReady() {
+            return browser.head().oldestReady();
+        }
+
+        @Override
+        public OptionalLong scheduled() {
+            return OptionalLong.of(browser.head().scheduled());
+        }
+
+        @Override
+        public MessagePage page(MessageState state, Optional<String> cursor, int size) {
+            RedisQueueBrowser.Page p = browser.page(RedisQueueBrowser.State.valueOf(state.name()), cursor, size);
+            List<MessageRow> rows = new ArrayList<>(p.entries().size());
+            p.entries().forEach(e -> rows.add(row(e)));
+            return new MessagePage(rows, p.total(), p.next(), true);
+        }
+
+        @Override
+        public Optional<MessageRow> find(String id) {
+            return browser.find(id).map(RedisView::row);
+        }
+
+        @Override
+        public boolean browsable() {
+            return true;
+        }
+
+        private static MessageRow row(RedisQueueBrowser.Entry e) {
+            return new MessageRow(e.id(), MessageState.valueOf(e.state().name()), Optional.of(e.at()), e.attempts(),
+                    e.headers(), e.payload(), e.evicted() ? "state evicted by Redis" : e.error());
+        }
+
+        @Override
+        public boolean cancel(String id) {
+            return queue.cancel(id);
+        }
+
+        @Override
+        public boolean reschedule(String id, Duration delay) {
+            return queue.reschedule(id, delay);
+        }
+
+        @Override
+        public boolean requeueDead(String id) {
+            return queue.requeueDead(id);
+        }
+
+        @Override
+        public long requeueAllDead() {
+            return DeadLetterRequeue.all(queue);
+        }
+
+        @Override
+        public long purgeDead() {
+            return queue.purgeDead();
+        }
+    }
+}

@@ -1,0 +1,64 @@
+// Draws each queue's charts from the samples the dashboard process takes (GET <base>/series?queue=NAME), and
+// refreshes them every few seconds. "scheduled/s" counts offers, retries, reschedules and requeues (Redis queues'
+// sequence counters); "dead added/s" is the net growth of the dead letters between two samples. Loaded as a file: the pages' Content-Security-Policy allows no inline script.
+(function () {
+    'use strict';
+    var REFRESH_MS = 5000;
+    var KINDS = {
+        counts: {title: 'Messages by state', series: [
+            ['delayed', 'delayed', '#7b61ff'], ['ready', 'ready', '#1f77b4'],
+            ['inFlight', 'in flight', '#2ca02c'], ['dead', 'dead', '#d62728']]},
+        rates: {title: 'Per second', series: [
+            ['scheduledPerSecond', 'scheduled/s', '#1f77b4'],
+            ['deadPerSecond', 'dead added/s (net)', '#d62728']]},
+        lateness: {title: 'Lateness: oldest ready (s)', series: [
+            ['oldestReadySeconds', 'oldest ready (s)', '#ff7f0e']]}
+    };
+
+    function columns(json, kind) {
+        var data = [json.t];
+        KINDS[kind].series.forEach(function (s) { data.push(json[s[0]]); });
+        return data;
+    }
+
+    function create(el, kind, json) {
+        var series = [{}];
+        KINDS[kind].series.forEach(function (s) {
+            series.push({label: s[1], stroke: s[2], width: 2, spanGaps: false});
+        });
+        var width = Math.max(240, el.clientWidth);
+        return new uPlot({title: KINDS[kind].title, width: width, height: 170, series: series,
+            scales: {x: {time: true}}}, columns(json, kind), el);
+    }
+
+    function load(section) {
+        var url = section.getAttribute('data-series');
+        fetch(url, {credentials: 'same-origin', headers: {'Accept': 'application/json'}})
+            .then(function (r) { return r.ok ? r.json() : null; })
+            .then(function (json) {
+                if (!json) { return; }
+                section.querySelectorAll('.chart').forEach(function (el) {
+                    var kind = el.getAttribute('data-chart');
+                    if (el.uplot) {
+                        el.uplot.setData(columns(json, kind));
+                    } else {
+                        el.uplot = create(el, kind, json);
+                    }
+                    el.setAttribute('data-points', String(json.t.length));
+                });
+            })
+            .catch(function () { /* the next refresh tries again */ });
+    }
+
+    function start() {
+        var sections = document.querySelectorAll('section.charts');
+        sections.forEach(load);
+        setInterval(function () { sections.forEach(load); }, REFRESH_MS);
+    }
+
+    if (document.readyState === 'loading') {
+        document.addEventListener('DOMContentLoaded', start);
+    } else {
+        start();
+    }
+})();

@@ -1,0 +1,270 @@
+package io.clockwork.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Message;
+import io.clockwork.queue.QueueStats;
+import io.clockwork.redis.RedisDelayedQueue;
+import io.clockwork.redis.fixture.RedisExtension;
+import io.clockwork.redis.fixture.RedisServerProcess;
+import io.javalin.Javalin;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The dashboard in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver}, driven by
+ * Selenium) against a real redis-server: one browser for the whole class. Skips, saying what to install, where no
+ * Chromium is installed. With {@code -Dclockwork.screenshots=DIR} it saves the overview and a queue page there (the
+ * README's pictures: {@code -Dclockwork.screenshots=../docs}).
+ */
+@ExtendWith(RedisExtension.class)
+class DashboardBrowserIT {
+
+    private static final String PASSWORD = "browser test password";
+    private static WebDriver browser;
+
+    private final RedisServerProcess redis;
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    DashboardBrowserIT(RedisServerProcess redis) {
+        this.redis = redis;
+    }
+
+    @BeforeAll
+    static void startBrowser() {
+        Optional<Path> chromium = executable("chromium", "chromium-browser", "google-chrome");
+        Optional<Path> driver = executable("chromedriver");
+        Assumptions.assumeTrue(chromium.isPresent() && driver.isPresent(), "no Chromium here (chromium "
+                + chromium.map(Path::toString).orElse("missing") + ", chromedriver " + driver.map(Path::toString)
+                .orElse("missing") + "): install Debian's chromium and chromium-driver (apt-get install -y chromium "
+                + "chromium-driver) to run the dashboard's browser tests");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(chromium.get().toFile());
+        options.setCapability("goog:loggingPrefs", java.util.Map.of("browser", "ALL"));
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--window-size=1280,1100", "--no-first-run", "--disable-extensions");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver.get().toFile())
+                .usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        browser.manage().deleteAllCookies();
+        browser.manage().logs().get("browser"); // drained: each test reads only its own console
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private static Optional<Path> executable(String... names) {
+        String path = System.getenv().getOrDefault("PATH", "") + File.pathSeparator + "/usr/bin:/usr/lib/chromium";
+        return Stream.of(names).flatMap(n -> Stream.of(path.split(File.pathSeparator)).map(d -> Path.of(d, n)))
+                .filter(Files::isExecutable).findFirst();
+    }
+
+    private <T extends AutoCloseable> T track(T t) {
+        open.add(t);
+        return t;
+    }
+
+    private RedisDelayedQueue<String> queue(String name) {
+        return track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).maxAttempts(1).build());
+    }
+
+    private String serve(String host, UnaryOperator<Dashboard.Builder> options) {
+        RedisQueueSource source = track(RedisQueueSource.connect(redis.uri(), 1));
+        Dashboard d = track(options.apply(Dashboard.builder(source).sampleInterval(Duration.ofMillis(200))).build());
+        Javalin app = d.start(host, 0);
+        return "http://127.0.0.1:" + app.port();
+    }
+
+    private static void kill(RedisDelayedQueue<String> q, String id, String payload) throws InterruptedException {
+        q.offer(id, payload, Duration.ZERO);
+        Delivery<String> d = q.poll(Duration.ofSeconds(2));
+        assertThat(d.id()).isEqualTo(id);
+        d.nack(Duration.ZERO);
+    }
+
+    private static WebDriverWait await() {
+        return new WebDriverWait(browser, Duration.ofSeconds(10));
+    }
+
+    private static String field(String queue, String field) {
+        return browser.findElement(By.cssSelector("tr[data-queue='" + queue + "'] td[data-field='" + field + "']"))
+                .getText();
+    }
+
+    @Test
+    void theOverviewShowsEveryQueueWithCountsEqualToStatsAndDrawsCharts() throws Exception {
+        RedisDelayedQueue<String> orders = queue("orders");
+        RedisDelayedQueue<String> mail = queue("mail");
+        for (int i = 1; i <= 12; i++) {
+            orders.offer(Message.of("{\"order\":" + i + ",\"amount\":" + (10 * i) + "}").id("order-" + i)
+                    .header("tenant", "acme").delay(Duration.ofMinutes(i)));
+        }
+        kill(orders, "order-broken", "{\"order\":\"?\"}");
+        for (int i = 1; i <= 3; i++) {
+            orders.offer("payment-" + i, "pay order " + i, Duration.ZERO);
+        }
+        mail.offer("welcome", "welcome mail", Duration.ZERO);
+        String root = serve("127.0.0.1", x -> x);
+
+        browser.get(root + "/");
+
+        for (RedisDelayedQueue<String> q : List.of(orders, mail)) {
+            QueueStats s = q.stats();
+            assertThat(field(q.name(), "delayed")).isEqualTo(Texts.count(s.delayed()));
+            assertThat(field(q.name(), "ready")).isEqualTo(Texts.count(s.ready()));
+            assertThat(field(q.name(), "in-flight")).isEqualTo(Texts.count(s.inFlight()));
+            assertThat(field(q.name(), "dead")).isEqualTo(Texts.count(s.dead()));
+        }
+        assertThat(field("orders", "delayed")).isEqualTo("12");
+        assertThat(field("orders", "dead")).isEqualTo("1");
+        // The charts are drawn by dashboard.js (no inline script runs under the page's CSP) once samples exist.
+        browser.navigate().refresh();
+        await().until(b -> b.findElements(By.cssSelector("section.charts[data-queue='orders'] canvas")).size() >= 3);
+        await().until(b -> points(b) >= 2);
+        assertThat(browser.manage().logs().get("browser").getAll()).as("the console: no CSP violation, no error")
+                .noneMatch(e -> e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()
+                        || e.getMessage().contains("Content Security Policy"));
+        if (screenshots()) {
+            Thread.sleep(3_000); // a few seconds of samples for the picture
+            browser.navigate().refresh();
+            await().until(b -> points(b) >= 10);
+            screenshot("dashboard-overview.png");
+        }
+
+        browser.findElement(By.linkText("orders")).click();
+        browser.findElement(By.id("tab-delayed")).click();
+        assertThat(browser.findElements(By.cssSelector("#messages tbody tr"))).hasSize(12);
+        assertThat(browser.findElement(By.cssSelector("#messages tr[data-id='order-1'] td.payload")).getText())
+                .isEqualTo("{\"order\":1,\"amount\":10}");
+        screenshot("dashboard-queue.png");
+    }
+
+    @Test
+    void aRequeueFromThePageMovesTheDeadLetter() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders");
+        kill(q, "order-7", "pay 70");
+        String root = serve("127.0.0.1", x -> x);
+
+        browser.get(root + "/queue?name=orders&state=dead");
+        WebElement row = browser.findElement(By.cssSelector("#messages tr[data-id='order-7']"));
+        assertThat(row.getText()).contains("pay 70");
+        row.findElement(By.linkText("Requeue")).click();
+        assertThat(browser.findElement(By.id("question")).getText()).contains("Requeue dead letter order-7");
+        assertThat(q.stats().dead()).as("nothing happens before the confirmation").isEqualTo(1);
+        browser.findElement(By.id("confirm")).click();
+
+        await().until(b -> !b.findElements(By.id("notice")).isEmpty());
+        assertThat(browser.findElement(By.id("notice")).getText()).contains("order-7").contains("requeued");
+        assertThat(q.stats().dead()).isZero();
+        assertThat(q.stats().ready()).isEqualTo(1);
+        assertThat(q.poll(Duration.ofSeconds(1)).id()).isEqualTo("order-7");
+    }
+
+    @Test
+    void readOnlyShowsNoActionAndRefusesOneSentAnyway() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders");
+        kill(q, "order-9", "pay 90");
+        String root = serve("127.0.0.1", Dashboard.Builder::readOnly);
+
+        browser.get(root + "/queue?name=orders&state=dead");
+        assertThat(browser.findElement(By.cssSelector("#messages tr[data-id='order-9']")).getText()).contains("pay 90");
+        assertThat(browser.findElements(By.cssSelector("a.action"))).isEmpty();
+        // A form built in the page, with the session's own CSRF token, as a tampering user would send it.
+        ((JavascriptExecutor) browser).executeScript(
+                "var f = document.createElement('form'); f.method = 'post'; f.action = arguments[0];"
+                        + "var token = document.querySelector('meta[name=csrf-token]').content;"
+                        + "[['_csrf', token], ['queue', 'orders'], ['action', 'purge'], ['confirm', 'yes']]"
+                        + ".forEach(function (p) { var i = document.createElement('input'); i.type = 'hidden';"
+                        + "i.name = p[0]; i.value = p[1]; f.appendChild(i); });"
+                        + "document.body.appendChild(f); f.submit();", root + "/action");
+
+        await().until(b -> b.getCurrentUrl().endsWith("/action"));
+        assertThat(browser.findElement(By.id("message")).getText()).contains("read-only");
+        assertThat(q.stats().dead()).isEqualTo(1);
+    }
+
+    @Test
+    void boundOffLoopbackTheDashboardRequiresASignIn() throws Exception {
+        queue("orders").offer("o-1", "pay 10", Duration.ofHours(1));
+        RedisQueueSource source = track(RedisQueueSource.connect(redis.uri(), 1));
+        Dashboard open = track(Dashboard.builder(source).build());
+        assertThatThrownBy(() -> open.start("0.0.0.0", 0)).hasMessageContaining("requires authentication");
+        String root = serve("0.0.0.0", x -> x.password(PASSWORD.toCharArray()));
+
+        browser.get(root + "/");
+        assertThat(browser.getCurrentUrl()).endsWith("/login");
+        assertThat(browser.getPageSource()).doesNotContain("orders");
+        browser.findElement(By.id("user")).sendKeys("ann");
+        browser.findElement(By.id("password")).sendKeys("not the password");
+        browser.findElement(By.id("sign-in")).click();
+        assertThat(browser.findElement(By.id("login-error")).getText()).contains("Wrong password");
+
+        browser.findElement(By.id("user")).sendKeys("ann");
+        browser.findElement(By.id("password")).sendKeys(PASSWORD);
+        browser.findElement(By.id("sign-in")).click();
+        assertThat(field("orders", "delayed")).isEqualTo("1");
+        assertThat(browser.findElement(By.cssSelector("header .user")).getText()).isEqualTo("ann");
+
+        browser.findElement(By.id("sign-out")).click();
+        browser.get(root + "/queue?name=orders");
+        assertThat(browser.getCurrentUrl()).endsWith("/login");
+    }
+
+    private static int points(WebDriver b) {
+        String n = b.findElement(By.cssSelector("section.charts[data-queue='orders'] .chart")).getAttribute("data-points");
+        return n == null ? 0 : Integer.parseInt(n);
+    }
+
+    private static boolean screenshots() {
+        String dir = System.getProperty("clockwork.screenshots");
+        return dir != null && !dir.isBlank();
+    }
+
+    private static void screenshot(String name) throws IOException {
+        if (!screenshots()) {
+            return;
+        }
+        String dir = System.getProperty("clockwork.screenshots");
+        File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+        Files.copy(shot.toPath(), Path.of(dir).resolve(name), StandardCopyOption.REPLACE_EXISTING);
+    }
+}

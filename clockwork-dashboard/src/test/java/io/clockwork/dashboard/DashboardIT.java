@@ -1,0 +1,284 @@
+package io.clockwork.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.Delivery;
+import io.clockwork.queue.QueueStats;
+import io.clockwork.redis.RedisDelayedQueue;
+import io.clockwork.redis.fixture.RedisExtension;
+import io.clockwork.redis.fixture.RedisServerProcess;
+import io.javalin.Javalin;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The dashboard over HTTP against a real redis-server: what it shows, what it does, and what it refuses. */
+@ExtendWith(RedisExtension.class)
+class DashboardIT {
+
+    private static final String PASSWORD = "correct horse battery";
+
+    private final RedisServerProcess redis;
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    DashboardIT(RedisServerProcess redis) {
+        this.redis = redis;
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T track(T t) {
+        open.add(t);
+        return t;
+    }
+
+    private RedisDelayedQueue<String> queue(String name, int maxAttempts) {
+        return track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).maxAttempts(maxAttempts).build());
+    }
+
+    private Browser serve(java.util.function.UnaryOperator<Dashboard.Builder> options) {
+        RedisQueueSource source = track(RedisQueueSource.connect(redis.uri(), 1));
+        Dashboard d = track(options.apply(Dashboard.builder(source)).build());
+        Javalin app = d.start("127.0.0.1", 0);
+        return new Browser("http://127.0.0.1:" + app.port());
+    }
+
+    /** Leaves one dead letter, "doomed", in a queue whose maxAttempts is 1. */
+    private static void kill(RedisDelayedQueue<String> q) throws InterruptedException {
+        q.offer("doomed", "payload of doomed", Duration.ZERO);
+        Delivery<String> d = q.poll(Duration.ofSeconds(2));
+        assertThat(d.id()).isEqualTo("doomed");
+        d.nack(Duration.ZERO);
+        assertThat(q.stats().dead()).isEqualTo(1);
+    }
+
+    @Test
+    void overviewListsEveryRegisteredQueueWithItsStats() throws Exception {
+        RedisDelayedQueue<String> orders = queue("orders", 1);
+        RedisDelayedQueue<String> mail = queue("mail", 1);
+        for (int i = 0; i < 3; i++) {
+            orders.offer("now-" + i, Duration.ZERO);
+        }
+        orders.offer("later", Duration.ofHours(1));
+        kill(mail);
+        Browser b = serve(x -> x);
+
+        HttpResponse<String> page = b.get("/");
+
+        assertThat(page.statusCode()).isEqualTo(200);
+        String html = page.body();
+        assertThat(html).contains(">orders</a>").contains(">mail</a>");
+        QueueStats s = orders.stats();
+        assertThat(row(html, "orders")).contains("data-field=\"delayed\">" + s.delayed() + "<")
+                .contains("data-field=\"ready\">" + s.ready() + "<").contains("data-field=\"dead\">0<");
+        assertThat(row(html, "mail")).contains("data-field=\"dead\">1<");
+        HttpResponse<String> dead = b.get("/queue?name=mail&state=dead");
+        assertThat(dead.body()).contains("doomed").contains("payload of doomed");
+    }
+
+    @Test
+    void queuePagesPageByCursorAndLookUpById() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        for (int i = 0; i < 120; i++) {
+            q.offer(String.format("o-%03d", i), "order " + i, Duration.ofMinutes(1 + i));
+        }
+        Browser b = serve(x -> x);
+        java.util.List<String> ids = new ArrayList<>();
+        String path = "/queue?name=orders&state=delayed";
+        int pages = 0;
+        while (path != null) {
+            String html = b.get(path).body();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<tr data-id=\"([^\"]+)\"").matcher(html);
+            while (m.find()) {
+                ids.add(m.group(1));
+            }
+            java.util.regex.Matcher next = java.util.regex.Pattern.compile("id=\"next-page\" href=\"([^\"]+)\"")
+                    .matcher(html);
+            path = next.find() ? next.group(1).replace("&amp;", "&") : null;
+            pages++;
+        }
+        assertThat(pages).isEqualTo(3);
+        assertThat(ids).hasSize(120).doesNotHaveDuplicates().startsWith("o-000", "o-001").endsWith("o-119");
+
+        String found = b.get("/queue?name=orders&id=o-042").body();
+        assertThat(found).contains("id=\"found-id\">o-042<").contains("id=\"found-state\">Delayed<")
+                .contains("order 42");
+        assertThat(b.get("/queue?name=orders&id=nope").body()).contains("No message with id nope");
+    }
+
+    @Test
+    void cancelAndRescheduleFromConfirmedActions() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        q.offer("a", "first", Duration.ofHours(1));
+        q.offer("b", "second", Duration.ofHours(1));
+        Browser b = serve(x -> x);
+        String csrf = b.csrf("/confirm?queue=orders&action=reschedule&id=a");
+        assertThat(b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "cancel", "id", "b",
+                "confirm", "yes")).statusCode()).isEqualTo(302);
+        assertThat(b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "reschedule", "id", "a",
+                "delay", "0s", "confirm", "yes")).statusCode()).isEqualTo(302);
+        assertThat(b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "reschedule", "id", "a",
+                "delay", "soon", "confirm", "yes")).statusCode()).as("bad delay").isEqualTo(400);
+
+        QueueStats s = q.stats();
+        assertThat(s.delayed()).isZero();
+        assertThat(s.ready()).isEqualTo(1);
+        assertThat(q.poll(Duration.ofSeconds(1)).id()).isEqualTo("a");
+    }
+
+    @Test
+    void everyResponseCarriesTheSecurityHeaders() throws Exception {
+        queue("orders", 1);
+        Browser b = serve(x -> x);
+        HttpResponse<String> page = b.get("/");
+        assertThat(page.headers().firstValue("Content-Security-Policy").orElseThrow())
+                .contains("script-src 'self'").contains("frame-ancestors 'none'").doesNotContain("unsafe-inline");
+        assertThat(page.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+        assertThat(page.headers().firstValue("X-Frame-Options")).hasValue("DENY");
+        assertThat(page.headers().firstValue("Referrer-Policy")).hasValue("same-origin");
+        assertThat(page.headers().firstValue("Set-Cookie").orElseThrow()).contains("HttpOnly")
+                .contains("SameSite=Strict");
+        assertThat(page.body()).doesNotContain("<script>").doesNotContain(" style=\"");
+        assertThat(b.get("/assets/uPlot.iife.min.js").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aConfirmedRequeueMovesTheDeadLetterAndIsAudited() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        kill(q);
+        Browser b = serve(x -> x);
+        String csrf = b.csrf("/confirm?queue=orders&action=requeue&id=doomed");
+
+        HttpResponse<String> r;
+        try (AuditCapture audit = new AuditCapture()) {
+            r = b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "requeue", "id", "doomed",
+                    "confirm", "yes"));
+            assertThat(audit.lines()).contains("action=requeue").contains("who=\"local\"").contains("queue=\"orders\"")
+                    .contains("id=\"doomed\"").contains("outcome=\"requeued\"").doesNotContain("payload of doomed");
+        }
+
+        assertThat(r.statusCode()).isEqualTo(302);
+        assertThat(q.stats().dead()).isZero();
+        assertThat(q.stats().ready()).isEqualTo(1);
+        assertThat(b.get(r.headers().firstValue("Location").orElseThrow()).body()).contains("requeue doomed on orders");
+    }
+
+    @Test
+    void anUnconfirmedActionChangesNothing() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        kill(q);
+        Browser b = serve(x -> x);
+        String csrf = b.csrf("/");
+        HttpResponse<String> r = b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "purge"));
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(q.stats().dead()).isEqualTo(1);
+    }
+
+    @Test
+    void aForgedActionIsRefused() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        kill(q);
+        Browser b = serve(x -> x);
+        String csrf = b.csrf("/");
+        Map<String, String> purge = Map.of("queue", "orders", "action", "purge", "confirm", "yes");
+
+        assertThat(b.post("/action", purge).statusCode()).as("no token").isEqualTo(403);
+        Map<String, String> wrong = new java.util.HashMap<>(purge);
+        wrong.put("_csrf", csrf.substring(1) + "x");
+        assertThat(b.post("/action", wrong).statusCode()).as("wrong token").isEqualTo(403);
+        Map<String, String> right = new java.util.HashMap<>(purge);
+        right.put("_csrf", csrf);
+        assertThat(b.post("/action", right, "http://evil.example").statusCode()).as("other origin").isEqualTo(403);
+        Browser stranger = new Browser(b.root());
+        assertThat(stranger.post("/action", right).statusCode()).as("another session's token").isEqualTo(403);
+
+        assertThat(q.stats().dead()).isEqualTo(1);
+    }
+
+    @Test
+    void readOnlyShowsNoActionAndRefusesThem() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        kill(q);
+        Browser b = serve(Dashboard.Builder::readOnly);
+        HttpResponse<String> page = b.get("/queue?name=orders&state=dead");
+        assertThat(page.body()).contains("doomed").doesNotContain("class=\"action");
+        String csrf = b.csrf("/");
+
+        assertThat(b.get("/confirm?queue=orders&action=purge").statusCode()).isEqualTo(403);
+        HttpResponse<String> r = b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "purge",
+                "confirm", "yes"));
+
+        assertThat(r.statusCode()).isEqualTo(403);
+        assertThat(r.body()).contains("read-only");
+        assertThat(q.stats().dead()).isEqualTo(1);
+    }
+
+    @Test
+    void withAPasswordARequestWithoutSessionIsRefused() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        kill(q);
+        Browser b = serve(x -> x.password(PASSWORD.toCharArray()));
+
+        assertThat(b.get("/").statusCode()).isEqualTo(302);
+        assertThat(b.get("/").headers().firstValue("Location")).hasValue("/login");
+        assertThat(b.get("/series?queue=orders").statusCode()).isEqualTo(401);
+        assertThat(b.post("/action", Map.of("queue", "orders", "action", "purge", "confirm", "yes")).statusCode())
+                .isEqualTo(401);
+        assertThat(b.post("/login", Map.of("user", "ann", "password", "wrong password!")).statusCode())
+                .isEqualTo(401);
+        assertThat(q.stats().dead()).isEqualTo(1);
+
+        HttpResponse<String> in = b.post("/login", Map.of("user", "ann", "password", PASSWORD));
+        assertThat(in.statusCode()).isEqualTo(302);
+        assertThat(b.get("/").body()).contains(">orders</a>").contains("ann");
+    }
+
+    @Test
+    void offLoopbackNeedsAPassword() {
+        RedisQueueSource source = track(RedisQueueSource.connect(redis.uri(), 1));
+        Dashboard d = track(Dashboard.builder(source).build());
+        assertThatThrownBy(() -> d.start("0.0.0.0", 0)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("requires authentication");
+        assertThatThrownBy(() -> Dashboard.builder(source).password("short".toCharArray()))
+                .hasMessageContaining("at least 12 characters");
+    }
+
+    @Test
+    void withoutAuthenticationOnlyALoopbackHostIsAnswered() throws Exception {
+        queue("orders", 1);
+        Browser b = serve(x -> x);
+        int port = Integer.parseInt(b.root().replaceFirst(".*:", ""));
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            OutputStream out = s.getOutputStream();
+            out.write("GET / HTTP/1.1\r\nHost: rebound.example\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String status = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine();
+            assertThat(status).contains(" 403 ");
+        }
+    }
+
+    private static String row(String html, String queue) {
+        int start = html.indexOf("<tr data-queue=\"" + queue + "\"");
+        assertThat(start).as("row of " + queue).isNotNegative();
+        return html.substring(start, html.indexOf("</tr>", start));
+    }
+}

@@ -1,0 +1,38 @@
+--[[
+  browse_find: where a message is and its state, for operators' tools looking one up by id. Read-only.
+
+  KEYS[1] pending   ZSET   read: the message's due time
+  KEYS[2] inflight  ZSET   read: its visibility deadline
+  KEYS[3] dead      ZSET   read: its time of death
+  KEYS[4] meta      HASH   read: its state
+  KEYS[5] reason    HASH   read: why it died
+  KEYS[6] seq       STRING not used
+  KEYS[7] lost      STRING not used
+  KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
+
+  ARGV[1]           the id
+
+  Reply: {} if the partition has no such message, else {where, scoreMs, meta, reason, nowMs}: where is pending,
+         inflight or dead, scoreMs its score there (server ms), meta its META value (see meta.lua), reason why it
+         died ('' unless dead).
+  Cost: O(log n).
+]]
+-- include: keys, clock, member
+local id = ARGV[1]
+local v = redis.call('HGET', META, id)
+if not v then
+    return {}
+end
+local seq = string.match(v, '^%a %d+ (%x+)')
+if not seq then
+    return {}
+end
+local m = member(tonumber(seq, 16), id)
+for _, where in ipairs({{'pending', PENDING}, {'inflight', INFLIGHT}, {'dead', DEAD}}) do
+    local score = redis.call('ZSCORE', where[2], m)
+    if score then
+        local reason = where[1] == 'dead' and (redis.call('HGET', REASON, id) or '') or ''
+        return {where[1], tonumber(score), v, reason, now_ms()}
+    end
+end
+return {}
