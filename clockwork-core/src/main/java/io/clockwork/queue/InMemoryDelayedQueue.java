@@ -772,7 +772,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
      */
     private void trimDead(long now) {
         long maxCount = settings.options().deadLetterMaxCount();
-        long maxAgeNanos = saturatedNanos(settings.options().deadLetterMaxAge());
+        long maxAgeNanos = Nanos.saturated(settings.options().deadLetterMaxAge());
         Iterator<Item> oldestFirst = dead.iterator();
         while (oldestFirst.hasNext()) {
             Item m = oldestFirst.next();

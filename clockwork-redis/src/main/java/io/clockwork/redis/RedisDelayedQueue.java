@@ -641,7 +641,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return support;
     }
 
-    /** @return the queue's partitions, for {@link RedisSchedules} */
+    /** @return the queue's partitions, for {@link RedisSchedules} and {@link RedisQueueBrowser} */
     Partitions routing() {
         return partitions;
     }
@@ -651,8 +651,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return scripts.settingsArg();
     }
 
-    /** @return the queue's script runner, for {@link RedisSchedules} */
+    /** @return the queue's script runner, for {@link RedisSchedules} and {@link RedisQueueBrowser}'s scripts */
     ScriptRunner runner() {
+        checkOpen();
         return scripts.runner();
     }
 
@@ -723,17 +724,6 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     boolean isClosed() {
         return closed;
-    }
-
-    /** @return the script runner, for {@link RedisQueueBrowser}'s read-only scripts */
-    ScriptRunner runner() {
-        checkOpen();
-        return runner;
-    }
-
-    /** @return the partition routing, for {@link RedisQueueBrowser} */
-    Partitions routing() {
-        return partitions;
     }
 
     @Override
