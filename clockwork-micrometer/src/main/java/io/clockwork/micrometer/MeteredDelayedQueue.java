@@ -225,8 +225,8 @@ public final class MeteredDelayedQueue<V> extends ForwardingDelayedQueue<V> {
         Objects.requireNonNull(delay, "delay");
         List<Message<V>> out = new ArrayList<>(messages.size());
         for (Map.Entry<String, ? extends V> e : messages.entrySet()) {
-            out.add(Message.<V>of(Objects.requireNonNull(e.getValue(), "messages value"))
-                    .id(Objects.requireNonNull(e.getKey(), "messages key")).delay(delay));
+            String id = Objects.requireNonNull(e.getKey(), "messages key");
+            out.add(Message.<V>of(Objects.requireNonNull(e.getValue(), "messages[" + id + "]")).id(id).delay(delay));
         }
         return out;
     }
