@@ -1,0 +1,46 @@
+package io.clockwork.spring;
+
+import io.clockwork.micrometer.MeteredDelayedQueue;
+import io.clockwork.micrometer.QueueStatsSampler;
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.JobHandler;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Objects;
+import org.springframework.beans.factory.ObjectProvider;
+
+/**
+ * Meters every queue into the application's {@link MeterRegistry} through clockwork-micrometer, and times every
+ * listener's handler; the queues' state gauges are sampled by one {@link QueueStatsSampler}. Thread-safe. Does
+ * nothing when the application has no registry.
+ */
+public final class MetricsQueueDecorator implements ClockworkQueueDecorator, AutoCloseable {
+
+    private final ObjectProvider<MeterRegistry> registry;
+    private final QueueStatsSampler sampler;
+
+    /**
+     * @param registry the application's registry, looked up when the first queue opens
+     * @param sampler  samples the state gauges; closed with this decorator
+     */
+    public MetricsQueueDecorator(ObjectProvider<MeterRegistry> registry, QueueStatsSampler sampler) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.sampler = Objects.requireNonNull(sampler, "sampler");
+    }
+
+    @Override
+    public <V> DelayedQueue<V> decorate(DelayedQueue<V> queue) {
+        MeterRegistry r = registry.getIfAvailable();
+        return r == null ? queue : MeteredDelayedQueue.builder(queue, r).sampler(sampler).build();
+    }
+
+    @Override
+    public <V> JobHandler<V> decorate(DelayedQueue<V> queue, JobHandler<V> handler) {
+        return queue instanceof MeteredDelayedQueue<V> metered ? metered.timed(handler) : handler;
+    }
+
+    /** Stops the sampler's thread. */
+    @Override
+    public void close() {
+        sampler.close();
+    }
+}
