@@ -89,7 +89,8 @@ public class ClockworkAutoConfiguration {
         MetricsQueueDecorator clockworkMetricsDecorator(ObjectProvider<MeterRegistry> registry,
                                                         ClockworkProperties properties) {
             return new MetricsQueueDecorator(registry,
-                    QueueStatsSampler.every(properties.getMetrics().getStatsInterval()));
+                    QueueStatsSampler.every(properties.getMetrics().getStatsInterval()),
+                    properties.getMetrics().isDeliveryLateness());
         }
     }
 

@@ -219,6 +219,19 @@ public class ClockworkProperties {
         private boolean enabled = true;
         /** How often each queue's state counts are read from its backend for the clockwork.queue.messages gauges. */
         private Duration statsInterval = Duration.ofSeconds(10);
+        /**
+         * Whether offers carry a due-time header so that first deliveries record clockwork.queue.delivery.lateness
+         * (measured between the producer's and the consumer's clocks).
+         */
+        private boolean deliveryLateness;
+
+        public boolean isDeliveryLateness() {
+            return deliveryLateness;
+        }
+
+        public void setDeliveryLateness(boolean deliveryLateness) {
+            this.deliveryLateness = deliveryLateness;
+        }
 
         public boolean isEnabled() {
             return enabled;

@@ -17,20 +17,25 @@ public final class MetricsQueueDecorator implements ClockworkQueueDecorator, Aut
 
     private final ObjectProvider<MeterRegistry> registry;
     private final QueueStatsSampler sampler;
+    private final boolean deliveryLateness;
 
     /**
-     * @param registry the application's registry, looked up when the first queue opens
-     * @param sampler  samples the state gauges; closed with this decorator
+     * @param registry         the application's registry, looked up when the first queue opens
+     * @param sampler          samples the state gauges; closed with this decorator
+     * @param deliveryLateness whether offers carry the due-time header for the delivery lateness timer
      */
-    public MetricsQueueDecorator(ObjectProvider<MeterRegistry> registry, QueueStatsSampler sampler) {
+    public MetricsQueueDecorator(ObjectProvider<MeterRegistry> registry, QueueStatsSampler sampler,
+                                 boolean deliveryLateness) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.sampler = Objects.requireNonNull(sampler, "sampler");
+        this.deliveryLateness = deliveryLateness;
     }
 
     @Override
     public <V> DelayedQueue<V> decorate(DelayedQueue<V> queue) {
         MeterRegistry r = registry.getIfAvailable();
-        return r == null ? queue : MeteredDelayedQueue.builder(queue, r).sampler(sampler).build();
+        return r == null ? queue : MeteredDelayedQueue.builder(queue, r).sampler(sampler)
+                .deliveryLateness(deliveryLateness).build();
     }
 
     @Override

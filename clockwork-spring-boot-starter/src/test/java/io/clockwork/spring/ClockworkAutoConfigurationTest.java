@@ -178,6 +178,24 @@ class ClockworkAutoConfigurationTest {
     }
 
     @Test
+    void healthIsDownWhenRedisDoesNotAnswer() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort(); // closed again: nothing listens there
+        }
+        io.lettuce.core.RedisClient dead = io.lettuce.core.RedisClient.create("redis://127.0.0.1:" + port);
+        try {
+            runner.withBean(io.lettuce.core.RedisClient.class, () -> dead).run(context -> {
+                var health = context.getBean(ClockworkHealthIndicator.class).health(true);
+                assertThat(health.getStatus()).isEqualTo(org.springframework.boot.health.contributor.Status.DOWN);
+                assertThat(health.getDetails()).containsKey("error");
+            });
+        } finally {
+            dead.shutdown();
+        }
+    }
+
+    @Test
     void oneQueueNameHasOneValueType() {
         runner.run(context -> {
             ClockworkQueues queues = context.getBean(ClockworkQueues.class);
