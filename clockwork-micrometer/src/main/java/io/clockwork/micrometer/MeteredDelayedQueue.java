@@ -38,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Counters ({@code offered}, {@code delivered}, {@code acked}, {@code retried}, {@code dead.lettered}) count the
  * calls of this handle that changed something, whether a {@code Worker} or the application makes them; other clients
- * of the same queue count in their own handles. The state gauges ({@code clockwork.queue.messages} with a
+ * of the same queue count in their own handles (meter one handle per queue name and registry: two would share, and
+ * on close remove, the same meters). The state gauges ({@code clockwork.queue.messages} with a
  * {@code state} tag) come from a {@link QueueStatsSampler}, never from a read on the scrape thread; without a sampler
  * there are none.
  *
