@@ -437,6 +437,7 @@ public final class Worker<V> implements AutoCloseable {
         synchronized (t) {
             t.thread = Thread.currentThread();
         }
+        long started = listener != null ? System.nanoTime() : 0L; // no clock read without a listener
         try {
             handler.handle(t);
         } catch (Throwable e) {
@@ -448,6 +449,9 @@ public final class Worker<V> implements AutoCloseable {
                     Thread.interrupted(); // the interrupt was for the handler, not for the pool thread
                 }
             }
+        }
+        if (listener != null) {
+            handled(t, System.nanoTime() - started, failure);
         }
         Task next = null;
         if (failure == null) {
@@ -830,6 +834,14 @@ public final class Worker<V> implements AutoCloseable {
                 case LEASE_LOST -> listener.leaseLost(t);
                 default -> throw new AssertionError(event);
             }
+        } catch (RuntimeException bad) {
+            listenerFailed(bad);
+        }
+    }
+
+    private void handled(Task t, long nanos, Throwable failure) {
+        try {
+            listener.handled(t, nanos, failure);
         } catch (RuntimeException bad) {
             listenerFailed(bad);
         }

@@ -6,9 +6,9 @@ import io.clockwork.queue.Delivery;
 import io.clockwork.queue.ForwardingDelayedQueue;
 import io.clockwork.queue.ForwardingDelivery;
 import io.clockwork.queue.Job;
-import io.clockwork.queue.JobHandler;
 import io.clockwork.queue.Message;
 import io.clockwork.queue.Offered;
+import io.clockwork.queue.WorkerListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * <pre>{@code
  * QueueStatsSampler sampler = QueueStatsSampler.every(Duration.ofSeconds(10));
  * DelayedQueue<Order> orders = MeteredDelayedQueue.builder(redisQueue, registry).sampler(sampler).build();
- * Worker.builder(orders, orders.timed(handler)).build();    // handler duration; the worker's acks are counted
+ * Worker.builder(orders, handler).listener(orders.workerListener()).build();   // handler duration; acks counted
  * }</pre>
  *
  * <p>Counters ({@code offered}, {@code delivered}, {@code acked}, {@code retried}, {@code dead.lettered}) count the
@@ -115,7 +115,7 @@ public final class MeteredDelayedQueue<V> extends ForwardingDelayedQueue<V> {
 
     private Timer handlerTimer(String outcome) {
         return keep(Timer.builder("clockwork.queue.handler").tags(tags).tag("outcome", outcome)
-                .description("time a job handler takes").register(registry));
+                .description("time a worker's job handler runs").register(registry));
     }
 
     private void gauge(String state, SampledStats sample, java.util.function.ToDoubleFunction<SampledStats> f) {
@@ -145,26 +145,19 @@ public final class MeteredDelayedQueue<V> extends ForwardingDelayedQueue<V> {
     }
 
     /**
-     * Wraps a handler so that its running time is recorded as {@code clockwork.queue.handler} with tag
-     * {@code outcome} {@code success} or {@code failure} (it threw).
+     * Makes the worker listener that records each handler's running time as {@code clockwork.queue.handler}, with tag
+     * {@code outcome} {@code success} or {@code failure} (it threw). The worker reads the clock for it only because
+     * it has a listener.
      *
-     * @param handler the handler
-     * @return a handler that times {@code handler}
+     * @return a listener for {@link io.clockwork.queue.Worker.Builder#listener}
      */
-    public JobHandler<V> timed(JobHandler<V> handler) {
-        Objects.requireNonNull(handler, "handler");
-        return job -> timeHandler(handler, job);
-    }
-
-    private void timeHandler(JobHandler<V> handler, Job<V> job) throws Exception {
-        long start = System.nanoTime();
-        boolean ok = false;
-        try {
-            handler.handle(job);
-            ok = true;
-        } finally {
-            (ok ? handlerSuccess : handlerFailure).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-        }
+    public WorkerListener<V> workerListener() {
+        return new WorkerListener<>() {
+            @Override
+            public void handled(Job<V> job, long nanos, Throwable failure) {
+                (failure == null ? handlerSuccess : handlerFailure).record(nanos, TimeUnit.NANOSECONDS);
+            }
+        };
     }
 
     // ---- offers

@@ -47,8 +47,9 @@ class QueueMetricsRedisIT {
             assertThat(held.deadLetter("poison")).isTrue();
 
             Set<String> handled = ConcurrentHashMap.newKeySet();
-            Worker<String> worker = Worker.builder(q, q.timed(job -> handled.add(job.value()))).concurrency(2)
-                    .prefetch(10).build();
+            Worker<String> worker = Worker.builder(q, job -> {
+                handled.add(job.value());
+            }).listener(q.workerListener()).concurrency(2).prefetch(10).build();
             Await.until("the two ready handled and acked", () -> count("clockwork.queue.acked") == 2);
             worker.shutdown(Duration.ofSeconds(10));
             assertThat(handled).hasSize(2);

@@ -138,7 +138,7 @@ class QueueMetricsTest {
                 .codec(Codec.string()).build();
         try (MeteredDelayedQueue<String> q = MeteredDelayedQueue.builder(backend, registry).build()) {
             AtomicInteger calls = new AtomicInteger();
-            Worker<String> worker = Worker.builder(q, q.timed(job -> {
+            Worker<String> worker = Worker.builder(q, job -> {
                 calls.incrementAndGet();
                 if (job.value().equals("retry-once") && job.attempt() == 1) {
                     throw new IllegalStateException("later");
@@ -146,8 +146,9 @@ class QueueMetricsTest {
                 if (job.value().equals("fatal")) {
                     throw new IllegalArgumentException("never");
                 }
-            })).concurrency(2).retryPolicy(RetryPolicy.builder().initialDelay(Duration.ofMillis(1)).jitter(0)
-                    .noRetry(IllegalArgumentException.class).build()).build();
+            }).listener(q.workerListener()).concurrency(2).retryPolicy(RetryPolicy.builder()
+                    .initialDelay(Duration.ofMillis(1)).jitter(0).noRetry(IllegalArgumentException.class).build())
+                    .build();
             q.offerAll(List.of("ok-1", "ok-2", "retry-once", "fatal"), Duration.ZERO);
             Await.until("every job settled", () -> count("clockwork.queue.acked", "jobs") == 3
                     && count("clockwork.queue.dead.lettered", "jobs") == 1);

@@ -87,8 +87,12 @@ public final class ClockworkListeners implements SmartLifecycle {
         int concurrency = e.annotation().concurrency() > 0 ? e.annotation().concurrency() : w.getConcurrency();
         int prefetch = e.annotation().prefetch() >= 0 ? e.annotation().prefetch() : w.getPrefetch();
         String name = e.method().getDeclaringClass().getSimpleName() + "." + e.method().getName();
-        return Worker.builder(queue, handler).name(name).concurrency(concurrency).prefetch(prefetch)
-                .retryPolicy(retryPolicy(w.getRetry())).build();
+        Worker.Builder<V> builder = Worker.builder(queue, handler).name(name).concurrency(concurrency)
+                .prefetch(prefetch).retryPolicy(retryPolicy(w.getRetry()));
+        for (ClockworkQueueDecorator d : decorators) {
+            d.customize(queue, builder);
+        }
+        return builder.build();
     }
 
     private static RetryPolicy retryPolicy(ClockworkProperties.Retry r) {

@@ -2,10 +2,11 @@ package io.clockwork.spring;
 
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.JobHandler;
+import io.clockwork.queue.Worker;
 
 /**
- * Wraps each queue {@link ClockworkQueues} opens, and each listener's handler, for cross-cutting concerns such as
- * metrics or tracing. Implementations must be thread-safe. Every bean of this type applies, in bean order.
+ * Wraps each queue {@link ClockworkQueues} opens, and each listener's handler and worker, for cross-cutting concerns
+ * such as metrics or tracing. Implementations must be thread-safe. Every bean of this type applies, in bean order.
  */
 public interface ClockworkQueueDecorator {
 
@@ -24,5 +25,16 @@ public interface ClockworkQueueDecorator {
      */
     default <V> JobHandler<V> decorate(DelayedQueue<V> queue, JobHandler<V> handler) {
         return handler;
+    }
+
+    /**
+     * Sets options of a listener's worker before it is built, such as its {@link io.clockwork.queue.WorkerListener}
+     * (a worker has one: one decorator may set it). Does nothing by default.
+     *
+     * @param queue  the decorated queue the worker polls
+     * @param worker the worker's builder
+     * @param <V>    the value type
+     */
+    default <V> void customize(DelayedQueue<V> queue, Worker.Builder<V> worker) {
     }
 }

@@ -3,14 +3,14 @@ package io.clockwork.spring;
 import io.clockwork.micrometer.MeteredDelayedQueue;
 import io.clockwork.micrometer.QueueStatsSampler;
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.queue.JobHandler;
+import io.clockwork.queue.Worker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * Meters every queue into the application's {@link MeterRegistry} through clockwork-micrometer, and times every
- * listener's handler; the queues' state gauges are sampled by one {@link QueueStatsSampler}. Thread-safe. Does
+ * listener's handler through its worker's listener; the queues' state gauges are sampled by one {@link QueueStatsSampler}. Thread-safe. Does
  * nothing when the application has no registry.
  */
 public final class MetricsQueueDecorator implements ClockworkQueueDecorator, AutoCloseable {
@@ -39,8 +39,10 @@ public final class MetricsQueueDecorator implements ClockworkQueueDecorator, Aut
     }
 
     @Override
-    public <V> JobHandler<V> decorate(DelayedQueue<V> queue, JobHandler<V> handler) {
-        return queue instanceof MeteredDelayedQueue<V> metered ? metered.timed(handler) : handler;
+    public <V> void customize(DelayedQueue<V> queue, Worker.Builder<V> worker) {
+        if (queue instanceof MeteredDelayedQueue<V> metered) {
+            worker.listener(metered.workerListener());
+        }
     }
 
     /** Stops the sampler's thread. */
