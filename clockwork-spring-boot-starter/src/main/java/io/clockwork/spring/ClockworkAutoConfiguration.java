@@ -15,8 +15,9 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of Clockwork: the queues ({@link ClockworkQueues}), the {@link ClockworkListener} workers
- * ({@link ClockworkListeners}), codecs, a Redis client from {@code clockwork.redis.uri}, and Micrometer meters when
- * the application has a {@link MeterRegistry}. Every bean backs off when the application defines its own.
+ * ({@link ClockworkListeners}), codecs, a Redis client from {@code clockwork.redis.uri}, Micrometer meters when
+ * the application has a {@link MeterRegistry}, and OpenTelemetry spans when it has an {@code OpenTelemetry} bean and
+ * clockwork-opentelemetry. Every bean backs off when the application defines its own.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
@@ -91,6 +92,20 @@ public class ClockworkAutoConfiguration {
             return new MetricsQueueDecorator(registry,
                     QueueStatsSampler.every(properties.getMetrics().getStatsInterval()),
                     properties.getMetrics().isDeliveryLateness());
+        }
+    }
+
+    /** Tracing for the queues and listeners, when clockwork-opentelemetry is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"io.clockwork.opentelemetry.QueueTracing", "io.opentelemetry.api.OpenTelemetry"})
+    @ConditionalOnProperty(name = "clockwork.tracing.enabled", matchIfMissing = true)
+    static class Tracing {
+
+        @Bean
+        @ConditionalOnMissingBean
+        TracingQueueDecorator clockworkTracingDecorator(
+                ObjectProvider<io.opentelemetry.api.OpenTelemetry> openTelemetry) {
+            return new TracingQueueDecorator(openTelemetry);
         }
     }
 

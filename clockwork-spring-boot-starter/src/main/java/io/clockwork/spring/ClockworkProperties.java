@@ -18,6 +18,7 @@ public class ClockworkProperties {
     private final Map<String, QueueProperties> queues = new LinkedHashMap<>();
     private final WorkerProperties worker = new WorkerProperties();
     private final Metrics metrics = new Metrics();
+    private final Tracing tracing = new Tracing();
     private final Health health = new Health();
 
     public Redis getRedis() {
@@ -34,6 +35,10 @@ public class ClockworkProperties {
 
     public Metrics getMetrics() {
         return metrics;
+    }
+
+    public Tracing getTracing() {
+        return tracing;
     }
 
     public Health getHealth() {
@@ -247,6 +252,21 @@ public class ClockworkProperties {
 
         public void setStatsInterval(Duration statsInterval) {
             this.statsInterval = statsInterval;
+        }
+    }
+
+    /** OpenTelemetry spans of the queues and listeners (with clockwork-opentelemetry on the classpath). */
+    public static class Tracing {
+
+        /** Whether queues and listeners are traced through the application's OpenTelemetry bean (when there is one). */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 

@@ -3,6 +3,7 @@ package io.clockwork.spring;
 import io.clockwork.micrometer.MeteredDelayedQueue;
 import io.clockwork.micrometer.QueueStatsSampler;
 import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.ForwardingDelayedQueue;
 import io.clockwork.queue.Worker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
@@ -38,9 +39,14 @@ public final class MetricsQueueDecorator implements ClockworkQueueDecorator, Aut
                 .deliveryLateness(deliveryLateness).build();
     }
 
+    /** Gives the worker the metered queue's listener, wherever the metered queue sits among the decorators. */
     @Override
     public <V> void customize(DelayedQueue<V> queue, Worker.Builder<V> worker) {
-        if (queue instanceof MeteredDelayedQueue<V> metered) {
+        DelayedQueue<V> q = queue;
+        while (!(q instanceof MeteredDelayedQueue<V>) && q instanceof ForwardingDelayedQueue<V> f) {
+            q = f.delegate();
+        }
+        if (q instanceof MeteredDelayedQueue<V> metered) {
             worker.listener(metered.workerListener());
         }
     }
