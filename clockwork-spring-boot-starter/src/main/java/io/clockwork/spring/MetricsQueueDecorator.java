@@ -11,8 +11,8 @@ import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * Meters every queue into the application's {@link MeterRegistry} through clockwork-micrometer, and times every
- * listener's handler through its worker's listener; the queues' state gauges are sampled by one {@link QueueStatsSampler}. Thread-safe. Does
- * nothing when the application has no registry.
+ * listener's handler through its worker's listener; one {@link QueueStatsSampler} samples the queues' state gauges.
+ * Thread-safe. Does nothing when the application has no registry.
  */
 public final class MetricsQueueDecorator implements ClockworkQueueDecorator, AutoCloseable {
 
