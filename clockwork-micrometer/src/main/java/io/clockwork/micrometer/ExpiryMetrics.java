@@ -2,6 +2,7 @@ package io.clockwork.micrometer;
 
 import io.clockwork.storm.RotatingMap;
 import io.clockwork.storm.TimeCacheMap;
+import io.clockwork.zookeeper.ExpiryQueue;
 import io.clockwork.zookeeper.SessionTrackerImpl;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -13,11 +14,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Binds an expiry face's counts as {@code clockwork.expiry.tracked} (a gauge) and {@code clockwork.expiry.expired}
- * (a counter), tagged {@code face} ({@code session-tracker}, {@code time-cache-map} or {@code rotating-map}) and
- * {@code name}. Thread-safe. Each meter reads a count the face keeps anyway.
- *
- * <p>ZooKeeper's {@code ExpiryQueue} has no binder: it is passive (its owner calls {@code poll()} and sees every
- * expired element), so its owner counts what it polls.
+ * (a counter), tagged {@code face} ({@code expiry-queue}, {@code session-tracker}, {@code time-cache-map} or
+ * {@code rotating-map}) and {@code name}. Thread-safe. Each meter reads a count the face keeps anyway.
  */
 public final class ExpiryMetrics implements MeterBinder {
 
@@ -35,6 +33,16 @@ public final class ExpiryMetrics implements MeterBinder {
         this.target = Objects.requireNonNull(target, face);
         this.tracked = (ToDoubleFunction<Object>) tracked;
         this.expired = (ToDoubleFunction<Object>) expired;
+    }
+
+    /**
+     * @param queue the expiry queue
+     * @param name  the {@code name} tag
+     * @return its binder: elements tracked (an expired one until it is removed, as in ZooKeeper) and elements polled
+     *         as expired
+     */
+    public static ExpiryMetrics of(ExpiryQueue<?> queue, String name) {
+        return new ExpiryMetrics("expiry-queue", name, queue, ExpiryQueue::size, ExpiryQueue::expiredCount);
     }
 
     /**

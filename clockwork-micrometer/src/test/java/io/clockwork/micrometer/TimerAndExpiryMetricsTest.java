@@ -70,6 +70,18 @@ class TimerAndExpiryMetricsTest {
     }
 
     @Test
+    void expiryQueueMetersCountElementsAndPolledExpirations() {
+        io.clockwork.zookeeper.ExpiryQueue<String> queue = new io.clockwork.zookeeper.ExpiryQueue<>(1000, ticker);
+        ExpiryMetrics.of(queue, "connections").bindTo(registry);
+        queue.update("a", 1000);
+        queue.update("b", 9000);
+        assertThat(gauge("clockwork.expiry.tracked", "face", "expiry-queue")).isEqualTo(2);
+        ticker.advance(Duration.ofSeconds(3));
+        assertThat(queue.poll()).containsExactly("a");
+        assertThat(counter("clockwork.expiry.expired", "face", "expiry-queue")).isEqualTo(1);
+    }
+
+    @Test
     void mapMetersCountEntriesAndExpiries() {
         try (TimeCacheMap<String, Integer> map = new TimeCacheMap<>(Duration.ofSeconds(2), 2, null, ticker)) {
             ExpiryMetrics.of(map, "processed").bindTo(registry);
