@@ -73,6 +73,8 @@ public final class TimerCore<E extends TimerEntry> {
     private static final int CANCELLED_DROPPED = 49;
     /** Slot, owner only: entries expired by the current {@link #expireDue()} call. */
     private static final int EXPIRED_THIS_ROUND = 50;
+    /** Slot: entries abandoned by {@link #abandonAll}; written once, after {@link #SETTLED} includes them. */
+    private static final int ABANDONED = 51;
     private static final int SLOT_COUNT = 64;
 
     // Read by producers; final, so their lines are never written after construction.
@@ -256,6 +258,35 @@ public final class TimerCore<E extends TimerEntry> {
         // counts an entry twice while operations are in flight.
         long gone = (long) SLOT.getVolatile(slots, SETTLED) + lanes.cancelledCount();
         return Math.max(0L, inbox.offeredCount() + lanes.producedCount() - gone);
+    }
+
+    /** @return entries ever scheduled (every accepted schedule, including those later cancelled); any thread */
+    public long scheduledCount() {
+        return inbox.offeredCount() + lanes.producedCount();
+    }
+
+    /** @return entries cancelled by a successful cancel; any thread */
+    public long cancelledCount() {
+        return lanes.cancelledCount();
+    }
+
+    /**
+     * Counts expired entries from the counters the owner keeps anyway, so expiry pays nothing for it. Any thread.
+     *
+     * @return entries handed to the runner; exact when no stop is in flight
+     */
+    public long expiredCount() {
+        // ABANDONED first: once it is seen, SETTLED (stored before it) includes the abandoned entries.
+        long abandoned = (long) SLOT.getAcquire(slots, ABANDONED);
+        return Math.max(0L, (long) SLOT.getVolatile(slots, SETTLED) - abandoned);
+    }
+
+    /**
+     * @param entry an entry being expired
+     * @return nanoseconds from its deadline to now by the ticker, at least 0
+     */
+    public long latenessNanos(E entry) {
+        return Math.max(0L, ticker.read() - origin - entry.deadline());
     }
 
     /**
@@ -452,6 +483,7 @@ public final class TimerCore<E extends TimerEntry> {
         nursery.sweep(e -> true, abandon);
         wheel.clear(abandon);
         SLOT.setRelease(slots, SETTLED, slots[SETTLED] + count[0]);
+        SLOT.setRelease(slots, ABANDONED, count[0]);
         watch.close();
         return count[0];
     }

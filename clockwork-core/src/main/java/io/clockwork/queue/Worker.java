@@ -431,12 +431,16 @@ public final class Worker<V> implements AutoCloseable {
     private WorkerTask<V> runOne(WorkerTask<V> t) {
         Throwable failure = null;
         t.runningOn(Thread.currentThread());
+        long started = events.on() ? System.nanoTime() : 0L; // no clock read without a listener
         try {
             handler.handle(t);
         } catch (Throwable e) {
             failure = e;
         } finally {
             t.handlerEnded();
+        }
+        if (events.on()) {
+            events.handled(t, System.nanoTime() - started, failure);
         }
         WorkerTask<V> next = null;
         if (failure == null) {

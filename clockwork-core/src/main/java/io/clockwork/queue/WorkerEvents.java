@@ -62,6 +62,18 @@ final class WorkerEvents<V> {
         }
     }
 
+    /** Tells the listener, if any, how long a job's handler ran and what it threw (null if nothing). */
+    void handled(Job<V> job, long nanos, Throwable failure) {
+        if (listener == null) {
+            return;
+        }
+        try {
+            listener.handled(job, nanos, failure);
+        } catch (RuntimeException bad) {
+            listenerFailed(bad);
+        }
+    }
+
     /** Tells the listener, if any, that a call to the backend failed. */
     void backendError(Operation op, RuntimeException e) {
         if (listener == null) {

@@ -21,6 +21,18 @@ public interface WorkerListener<V> {
     }
 
     /**
+     * The handler returned or threw, on the handler's thread, before the worker settles the job (the ack, retry or
+     * dead letter follows and is heard through the other methods). The worker reads the clock for it only when it
+     * has a listener.
+     *
+     * @param job     the job
+     * @param nanos   how long the handler ran, in nanoseconds ({@link System#nanoTime()})
+     * @param failure what the handler threw, or null if it returned normally
+     */
+    default void handled(Job<V> job, long nanos, Throwable failure) {
+    }
+
+    /**
      * The handler returned normally and the message is acked.
      *
      * @param job the job

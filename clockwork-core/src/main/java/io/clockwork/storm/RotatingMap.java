@@ -77,6 +77,8 @@ public class RotatingMap<K, V> {
     private final ExpiredCallback<K, V> callback;            // null: none
     private final ReentrantLock rotateLock = new ReentrantLock();
     private volatile long generation;
+    /** Entries expired by rotations; written under {@link #rotateLock} only, read by any thread. */
+    private volatile long expiredCount;
 
     /**
      * Creates a map.
@@ -150,6 +152,7 @@ public class RotatingMap<K, V> {
      */
     List<Entry<K, V>> rotateCollect(boolean collect) {
         List<Entry<K, V>> expired = collect ? new ArrayList<>() : List.of();
+        long died = 0;
         rotateLock.lock();
         try {
             long newGeneration = generation + 1;
@@ -172,6 +175,7 @@ public class RotatingMap<K, V> {
                     long filedIn = expireOrKeep(e, oldestLive);
                     if (filedIn == DEAD) {
                         entries.remove(e);
+                        died++;
                         if (collect) {
                             expired.add(e);
                         }
@@ -181,6 +185,7 @@ public class RotatingMap<K, V> {
                     e = next;
                 }
             }
+            expiredCount += died; // the lock serialises writers; volatile publishes the count to readers
         } finally {
             rotateLock.unlock();
         }
@@ -348,6 +353,15 @@ public class RotatingMap<K, V> {
      */
     public int size() {
         return entries.size();
+    }
+
+    /**
+     * Counts the entries that expired, for metrics. Any thread.
+     *
+     * @return entries removed by rotations since the map was created (removals by {@link #remove} not included)
+     */
+    public long expiredCount() {
+        return expiredCount;
     }
 
     /**

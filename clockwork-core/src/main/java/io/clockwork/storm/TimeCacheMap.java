@@ -207,6 +207,15 @@ public class TimeCacheMap<K, V> implements AutoCloseable {
     }
 
     /**
+     * Counts the entries that expired, for metrics. Any thread.
+     *
+     * @return entries expired since the map was created (removals by {@link #remove} not included)
+     */
+    public long expiredCount() {
+        return map.expiredCount();
+    }
+
+    /**
      * Stops expiry, as Storm's {@code cleanup()}: nothing expires any more, and the map stays usable. Idempotent.
      */
     public void cleanup() {

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import java.util.function.LongConsumer;
 
 /**
  * A timer that runs tasks after a delay, on a hierarchical timing wheel driven by one thread. Thread-safe.
@@ -51,6 +52,8 @@ public final class WheelTimer implements AutoCloseable {
     private final TimerCore<WheelTimeout> core;
     private final Executor executor;
     private final BiConsumer<? super Timeout, ? super Throwable> failureHandler;
+    /** Told each expired timeout's lateness; null (the default) costs the expiry path one null check. */
+    private final LongConsumer latenessListener;
     /** Timeouts the executor refused; written by the driver thread only when one is refused. */
     private final AtomicLong rejected = new AtomicLong();
     private final Thread driver;
@@ -60,6 +63,7 @@ public final class WheelTimer implements AutoCloseable {
         String name = b.name != null ? b.name : "clockwork-timer-" + SEQUENCE.incrementAndGet();
         this.executor = b.executor;
         this.failureHandler = b.failureHandler != null ? b.failureHandler : WheelTimer::logFailure;
+        this.latenessListener = b.latenessListener;
         this.core = new TimerCore<>(name, b.ticker, b.tickNanos, b.wheelSize, b.maxPending, this::dispatch);
         ThreadFactory factory = b.threadFactory != null ? b.threadFactory : r -> {
             Thread t = new Thread(r, name);
@@ -141,6 +145,21 @@ public final class WheelTimer implements AutoCloseable {
         return rejected.get();
     }
 
+    /** @return timeouts ever accepted by {@code schedule}, including those later cancelled; any thread */
+    public long scheduledCount() {
+        return core.scheduledCount();
+    }
+
+    /** @return timeouts whose {@link Timeout#cancel()} returned true; any thread */
+    public long cancelledCount() {
+        return core.cancelledCount();
+    }
+
+    /** @return timeouts that fell due and were run or handed to the executor; any thread */
+    public long expiredCount() {
+        return core.expiredCount();
+    }
+
     /** @return the timer's name, also its thread's name with the default thread factory */
     public String name() {
         return core.name();
@@ -196,6 +215,9 @@ public final class WheelTimer implements AutoCloseable {
     }
 
     private void dispatch(WheelTimeout timeout) {
+        if (latenessListener != null) {
+            reportLateness(timeout);
+        }
         if (executor == null) {
             timeout.run();
             return;
@@ -204,6 +226,14 @@ public final class WheelTimer implements AutoCloseable {
             executor.execute(timeout);
         } catch (Throwable refusal) {
             refused(timeout, refusal);
+        }
+    }
+
+    private void reportLateness(WheelTimeout timeout) {
+        try {
+            latenessListener.accept(core.latenessNanos(timeout));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "lateness listener of timer '" + name() + "' threw", e);
         }
     }
 
@@ -258,6 +288,7 @@ public final class WheelTimer implements AutoCloseable {
         private long maxPending = Long.MAX_VALUE;
         private boolean maxPendingSet;
         private BiConsumer<? super Timeout, ? super Throwable> failureHandler;
+        private LongConsumer latenessListener;
 
         private Builder() {
         }
@@ -380,6 +411,20 @@ public final class WheelTimer implements AutoCloseable {
             Objects.requireNonNull(failureHandler, "failureHandler");
             checkUnset(this.failureHandler != null, "failureHandler");
             this.failureHandler = failureHandler;
+            return this;
+        }
+
+        /**
+         * @param latenessListener told, on the timer thread as each timeout falls due, how late it is in nanoseconds
+         *                         (the ticker's reading then minus the deadline, at least 0; a tick's rounding
+         *                         included) before its task runs or goes to the executor; for metrics. It must be
+         *                         quick; one that throws is logged. Default: none, and expiry reads no clock for it
+         * @return this builder
+         */
+        public Builder latenessListener(LongConsumer latenessListener) {
+            Objects.requireNonNull(latenessListener, "latenessListener");
+            checkUnset(this.latenessListener != null, "latenessListener");
+            this.latenessListener = latenessListener;
             return this;
         }
 

@@ -91,6 +91,7 @@ public final class ExpiryQueue<E> {
     private final KeyRing ring = new KeyRing(); // guarded by pollLock
     private long reachedMs;                     // guarded by pollLock: every boundary up to it has been polled
     private long taken;                         // guarded by pollLock: filings taken from the inbox
+    private volatile long expiredCount;         // written under pollLock: elements poll() has returned
     /** The share of elements with a due filing from which a poll re-files them all; see {@link #refileAll}. */
     private double stormShare = 0.5;            // guarded by pollLock
 
@@ -215,6 +216,24 @@ public final class ExpiryQueue<E> {
     }
 
     /**
+     * Counts the elements tracked, for metrics. Any thread.
+     *
+     * @return elements updated and not removed; as in ZooKeeper, an expired element counts until it is removed
+     */
+    public int size() {
+        return elements.size();
+    }
+
+    /**
+     * Counts the expirations, for metrics. Any thread.
+     *
+     * @return elements {@link #poll()} has returned since the queue was created
+     */
+    public long expiredCount() {
+        return expiredCount;
+    }
+
+    /**
      * Returns the elements that have expired since the last poll, each once. A caller late by several intervals
      * gets all of them in one set.
      *
@@ -259,7 +278,11 @@ public final class ExpiryQueue<E> {
             }
             reachedMs = last;
             clock.reached(nowMs);
-            return expired.isEmpty() ? Collections.emptySet() : new PolledSet<>(expired.toArray());
+            if (expired.isEmpty()) {
+                return Collections.emptySet();
+            }
+            expiredCount += expired.size(); // one writer: pollLock
+            return new PolledSet<>(expired.toArray());
         } finally {
             pollLock.unlock();
         }

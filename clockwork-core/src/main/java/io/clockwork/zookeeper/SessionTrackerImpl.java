@@ -80,6 +80,8 @@ public final class SessionTrackerImpl implements SessionTracker {
     private static final long CONTAINER_EPHEMERAL_OWNER = Long.MIN_VALUE;
 
     private final NodeTable<SessionImpl> sessionsById = new ExpiryNodeTable<>();
+    /** Sessions expired so far; one addition per expiry step that expires any. */
+    private final AtomicLong expiredCount = new AtomicLong();
     private final ConcurrentMap<Long, Integer> sessionsWithTimeout;
     private final ExpiryWheel<SessionImpl> wheel;
     private final SessionExpirer expirer;
@@ -261,6 +263,9 @@ public final class SessionTrackerImpl implements SessionTracker {
     /** Expires the sessions that are due and calls the expirer for each; one expiry step. */
     int expireDue() {
         List<SessionImpl> expired = wheel.poll();
+        if (!expired.isEmpty()) {
+            expiredCount.addAndGet(expired.size());
+        }
         for (SessionImpl session : expired) {
             try {
                 expirer.expire(session);
@@ -272,6 +277,24 @@ public final class SessionTrackerImpl implements SessionTracker {
             }
         }
         return expired.size();
+    }
+
+    /**
+     * Counts the sessions tracked, for metrics. Any thread.
+     *
+     * @return sessions created or tracked and not yet removed (a moment's estimate while other threads work)
+     */
+    public int sessionCount() {
+        return sessionsById.size();
+    }
+
+    /**
+     * Counts the sessions that expired, for metrics. Any thread.
+     *
+     * @return sessions handed to the expirer since the tracker was created
+     */
+    public long expiredCount() {
+        return expiredCount.get();
     }
 
     /**

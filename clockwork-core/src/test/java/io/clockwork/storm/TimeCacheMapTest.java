@@ -40,6 +40,18 @@ class TimeCacheMapTest {
     }
 
     @Test
+    void countsExpiredEntriesButNotRemovals() {
+        map.put("a", 1);
+        map.put("b", 2);
+        map.put("c", 3);
+        map.remove("c");
+        assertThat(map.expiredCount()).isZero();
+        advanceMs(4500);
+        assertThat(map.expiredCount()).isEqualTo(2);
+        assertThat(map.size()).isZero();
+    }
+
+    @Test
     void entryPutRightAfterARotationExpiresAtTheUpperBound() {
         map.put("a", 1);
         advanceMs(4499);

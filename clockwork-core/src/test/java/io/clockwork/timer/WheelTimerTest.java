@@ -62,6 +62,36 @@ class WheelTimerTest {
     }
 
     @Test
+    void countsScheduledCancelledAndExpiredAndReportsLateness() throws InterruptedException {
+        List<Long> lateness = new java.util.concurrent.CopyOnWriteArrayList<>();
+        WheelTimer timer = track(WheelTimer.builder().ticker(ticker).name("counted").latenessListener(lateness::add)
+                .build());
+        CountDownLatch ran = new CountDownLatch(2);
+        timer.schedule(ran::countDown, Duration.ofMillis(10));
+        timer.schedule(ran::countDown, Duration.ofMillis(10));
+        timer.schedule(() -> { }, Duration.ofMillis(10)).cancel();
+        timer.schedule(() -> { }, Duration.ofHours(1));
+        assertThat(timer.scheduledCount()).isEqualTo(4);
+        assertThat(timer.cancelledCount()).isEqualTo(1);
+        ticker.advance(Duration.ofMillis(25)); // 15 ms past the deadline when the driver sees it
+        assertThat(ran.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(timer.expiredCount()).isEqualTo(2);
+        assertThat(timer.pendingCount()).isEqualTo(1);
+        assertThat(lateness).hasSize(2).allMatch(n -> n == Duration.ofMillis(15).toNanos());
+        timer.stop();
+        assertThat(timer.expiredCount()).as("abandoned timeouts are not expired").isEqualTo(2);
+    }
+
+    @Test
+    void latenessListenerIsSetOnce() {
+        WheelTimer.Builder b = WheelTimer.builder().latenessListener(n -> { });
+        assertThatThrownBy(() -> b.latenessListener(n -> { })).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("latenessListener");
+        assertThatThrownBy(() -> WheelTimer.builder().latenessListener(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("latenessListener");
+    }
+
+    @Test
     void driverSleepsBetweenPassesWhileAProducerKeepsScheduling() {
         // A producer that never pauses always has a fresh timeout in its lane. The driver must take such timeouts
         // in and sleep until it has work, not refuse to sleep while any wait: that spun a whole core. Its passes

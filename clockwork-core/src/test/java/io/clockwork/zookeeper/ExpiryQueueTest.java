@@ -21,6 +21,21 @@ class ExpiryQueueTest {
     }
 
     @Test
+    void countsTrackedElementsAndExpirations() {
+        queue.update("a", 1000);
+        queue.update("b", 1000);
+        queue.update("c", 5000);
+        assertThat(queue.size()).isEqualTo(3);
+        advanceMs(2000);
+        assertThat(queue.poll()).containsExactlyInAnyOrder("a", "b");
+        assertThat(queue.poll()).isEmpty();
+        assertThat(queue.expiredCount()).isEqualTo(2);
+        assertThat(queue.size()).as("expired elements stay until removed, as in ZooKeeper").isEqualTo(3);
+        queue.remove("a");
+        assertThat(queue.size()).isEqualTo(2);
+    }
+
+    @Test
     void updateRoundsDeadlineUpToTheNextIntervalBoundary() {
         advanceMs(300);
         assertThat(queue.update("a", 2500)).isEqualTo(3000L); // (2800 / 1000 + 1) * 1000

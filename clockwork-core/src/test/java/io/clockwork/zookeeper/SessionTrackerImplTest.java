@@ -39,6 +39,20 @@ class SessionTrackerImplTest {
     }
 
     @Test
+    void countsTrackedAndExpiredSessions() {
+        tracker.createSession(5000);
+        tracker.createSession(5000);
+        long kept = tracker.createSession(60_000);
+        assertThat(tracker.sessionCount()).isEqualTo(3);
+        assertThat(tracker.expiredCount()).isZero();
+        advanceMs(6000);
+        tracker.expireDue();
+        assertThat(tracker.expiredCount()).isEqualTo(2);
+        tracker.removeSession(kept);
+        assertThat(tracker.expiredCount()).as("a removal is not an expiry").isEqualTo(2);
+    }
+
+    @Test
     void createdSessionIdsAreUnique() {
         Set<Long> ids = new HashSet<>();
         for (int i = 0; i < 1000; i++) {

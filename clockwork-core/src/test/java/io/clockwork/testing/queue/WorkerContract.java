@@ -119,6 +119,13 @@ public abstract class WorkerContract {
         final List<String> events = new CopyOnWriteArrayList<>();
         final Map<String, AtomicInteger> acks = new ConcurrentHashMap<>();
         final List<String> backendErrors = new CopyOnWriteArrayList<>();
+        /** {@code id:outcome:nanos} per handler run; apart from {@link #events}, whose order tests check. */
+        final List<String> handled = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void handled(Job<String> job, long nanos, Throwable failure) {
+            handled.add(job.id() + ":" + (failure == null ? "ok" : failure.getClass().getSimpleName()) + ":" + nanos);
+        }
 
         @Override
         public void delivered(Job<String> job) {
@@ -229,6 +236,20 @@ public abstract class WorkerContract {
         assertThat(events.of("deadLettered")).containsExactly(
                 "deadLettered:job:java.lang.IllegalStateException: boom 3");
         assertThat(events.of("acked")).isEmpty();
+        assertThat(events.handled).hasSize(3).allMatch(h -> h.startsWith("job:IllegalStateException:"));
+    }
+
+    @Test
+    void theListenerHearsHowLongEachHandlerRanAndHowItEnded() throws Exception {
+        DelayedQueue<String> q = queue(b -> { });
+        q.offer("slow", "v", Duration.ZERO);
+        Recorder events = new Recorder();
+        start(Worker.builder(q, job -> Thread.sleep(50)).listener(events));
+        Await.until("acked", LIMIT, () -> events.acked() == 1);
+        assertThat(events.handled).hasSize(1);
+        String[] h = events.handled.get(0).split(":");
+        assertThat(h[0] + ":" + h[1]).isEqualTo("slow:ok");
+        assertThat(Long.parseLong(h[2])).as("nanos the handler ran").isGreaterThanOrEqualTo(50_000_000L);
     }
 
     @Test

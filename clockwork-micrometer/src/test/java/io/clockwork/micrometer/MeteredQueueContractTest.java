@@ -1,0 +1,49 @@
+package io.clockwork.micrometer;
+
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.DelayedQueueBuilder;
+import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.testing.queue.DelayedQueueContract;
+import io.clockwork.time.ManualTicker;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * The {@link DelayedQueueContract} through a {@link MeteredDelayedQueue} (with its due-time header): metering changes
+ * nothing a caller can see.
+ */
+class MeteredQueueContractTest extends DelayedQueueContract {
+
+    private static final AtomicInteger QUEUE_NUMBER = new AtomicInteger();
+
+    private final ManualTicker ticker = new ManualTicker();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final List<DelayedQueue<?>> queues = new ArrayList<>();
+
+    @Override
+    protected <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options) {
+        InMemoryDelayedQueue.Builder<V> builder = InMemoryDelayedQueue.<V>builder()
+                .name("metered-" + QUEUE_NUMBER.incrementAndGet()).codec(codec).ticker(ticker);
+        options.accept(builder);
+        DelayedQueue<V> q = MeteredDelayedQueue.builder(builder.build(), registry).build();
+        queues.add(q);
+        return q;
+    }
+
+    @Override
+    protected void passTime(Duration amount) {
+        ticker.advance(amount);
+    }
+
+    @AfterEach
+    void closeQueues() {
+        queues.forEach(DelayedQueue::close);
+    }
+}

@@ -1,0 +1,34 @@
+package io.clockwork.spring;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a bean method as the handler of a queue: the starter runs a {@link io.clockwork.queue.Worker} that calls it
+ * once per message. The method takes one parameter, the message's value (decoded with the codec of its type, see
+ * {@link ClockworkCodecs}), or a {@link io.clockwork.queue.Job Job&lt;T&gt;} for the id, attempt and headers too.
+ * Returning normally acks the message; throwing retries it under {@code clockwork.worker.retry.*} until its
+ * attempts are used up, then it goes to the dead letters.
+ *
+ * <pre>{@code
+ * @ClockworkListener(queue = "orders", concurrency = 4)
+ * void expire(Order order) { ... }
+ * }</pre>
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface ClockworkListener {
+
+    /** @return the queue's name */
+    String queue();
+
+    /** @return handlers running at once; 0 (the default): {@code clockwork.worker.concurrency} */
+    int concurrency() default 0;
+
+    /** @return messages taken ahead of free handlers; -1 (the default): {@code clockwork.worker.prefetch} */
+    int prefetch() default -1;
+}

@@ -1,0 +1,164 @@
+package io.clockwork.spring;
+
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.Job;
+import io.clockwork.queue.JobHandler;
+import io.clockwork.queue.RetryPolicy;
+import io.clockwork.queue.Worker;
+import io.clockwork.queue.WorkerShutdown;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Runs a {@link Worker} per {@link ClockworkListener} method, started and stopped with the application context.
+ * Thread-safe.
+ *
+ * <p>Workers start in {@link #start()}, once every singleton exists, and stop in {@link #stop()}, in the
+ * {@code clockwork.worker.phase} of the context's lifecycle: each worker takes no more messages, hands back at once
+ * those it prefetched and never started, and lets running handlers finish and ack within
+ * {@code clockwork.worker.shutdown-timeout}; all workers drain in parallel. A rolling deploy thus loses nothing: what
+ * a stopping instance did not finish is in the queue for the next. The queues close after, with the context's
+ * beans.
+ */
+public final class ClockworkListeners implements SmartLifecycle {
+
+    /** The default phase: before the web server's graceful shutdown (DEFAULT_PHASE - 1024) when stopping. */
+    public static final int DEFAULT_PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
+
+    private static final System.Logger LOG = System.getLogger(ClockworkListeners.class.getName());
+
+    /** A listener method found on a bean. */
+    record Endpoint(Object bean, Method method, ClockworkListener annotation, Class<?> valueType, boolean takesJob) {
+    }
+
+    private final ClockworkQueues queues;
+    private final ClockworkProperties properties;
+    private final List<ClockworkQueueDecorator> decorators;
+    private final List<Endpoint> endpoints = new ArrayList<>();
+    private final List<Worker<?>> workers = new ArrayList<>();
+    private volatile boolean running;
+
+    /**
+     * @param queues     where the listeners' queues come from
+     * @param properties worker defaults
+     * @param decorators applied to each listener's handler
+     */
+    public ClockworkListeners(ClockworkQueues queues, ClockworkProperties properties,
+                              List<ClockworkQueueDecorator> decorators) {
+        this.queues = Objects.requireNonNull(queues, "queues");
+        this.properties = Objects.requireNonNull(properties, "properties");
+        this.decorators = List.copyOf(decorators);
+    }
+
+    synchronized void register(Endpoint endpoint) {
+        endpoints.add(endpoint);
+        if (running) {
+            workers.add(startWorker(endpoint));
+        }
+    }
+
+    @Override
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        for (Endpoint e : endpoints) {
+            workers.add(startWorker(e));
+        }
+        running = true;
+    }
+
+    private <V> Worker<V> startWorker(Endpoint e) {
+        @SuppressWarnings("unchecked")
+        Class<V> type = (Class<V>) e.valueType();
+        DelayedQueue<V> queue = queues.queue(e.annotation().queue(), type);
+        JobHandler<V> handler = job -> invoke(e, job);
+        for (ClockworkQueueDecorator d : decorators) {
+            handler = d.decorate(queue, handler);
+        }
+        ClockworkProperties.WorkerProperties w = properties.getWorker();
+        int concurrency = e.annotation().concurrency() > 0 ? e.annotation().concurrency() : w.getConcurrency();
+        int prefetch = e.annotation().prefetch() >= 0 ? e.annotation().prefetch() : w.getPrefetch();
+        String name = e.method().getDeclaringClass().getSimpleName() + "." + e.method().getName();
+        Worker.Builder<V> builder = Worker.builder(queue, handler).name(name).concurrency(concurrency)
+                .prefetch(prefetch).retryPolicy(retryPolicy(w.getRetry()));
+        for (ClockworkQueueDecorator d : decorators) {
+            d.customize(queue, builder);
+        }
+        return builder.build();
+    }
+
+    private static RetryPolicy retryPolicy(ClockworkProperties.Retry r) {
+        return RetryPolicy.builder().initialDelay(r.getInitialDelay()).multiplier(r.getMultiplier())
+                .maxDelay(r.getMaxDelay()).jitter(r.getJitter()).maxAttempts(r.getMaxAttempts()).build();
+    }
+
+    private static <V> void invoke(Endpoint e, Job<V> job) throws Exception {
+        Object arg = e.takesJob() ? job : job.value();
+        try {
+            ReflectionUtils.makeAccessible(e.method());
+            e.method().invoke(e.bean(), arg);
+        } catch (InvocationTargetException thrown) {
+            Throwable cause = thrown.getCause();
+            if (cause instanceof Exception ex) {
+                throw ex;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw thrown;
+        }
+    }
+
+    /** Drains every worker in parallel, each within the shutdown timeout. */
+    @Override
+    public void stop() {
+        List<Worker<?>> toStop;
+        synchronized (this) {
+            if (!running) {
+                return;
+            }
+            running = false;
+            toStop = new ArrayList<>(workers);
+            workers.clear();
+        }
+        Duration timeout = properties.getWorker().getShutdownTimeout();
+        List<CompletableFuture<Void>> drains = new ArrayList<>();
+        for (Worker<?> w : toStop) {
+            drains.add(CompletableFuture.runAsync(() -> drain(w, timeout)));
+        }
+        CompletableFuture.allOf(drains.toArray(CompletableFuture[]::new)).join();
+    }
+
+    private static void drain(Worker<?> worker, Duration timeout) {
+        try {
+            WorkerShutdown result = worker.shutdown(timeout);
+            LOG.log(result.clean() ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
+                    "worker " + worker.name() + " stopped: " + result);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return properties.getWorker().getPhase();
+    }
+
+    /** @return the workers running now, for tests and diagnostics */
+    public synchronized List<Worker<?>> workers() {
+        return List.copyOf(workers);
+    }
+}

@@ -1,0 +1,207 @@
+package io.clockwork.spring;
+
+import io.clockwork.micrometer.MeteredDelayedQueue;
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.queue.Job;
+import io.clockwork.queue.QueueOptions;
+import io.clockwork.queue.RetryPolicy;
+import io.clockwork.queue.Worker;
+import io.clockwork.testing.Await;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The auto-configuration in real application contexts with in-process queues (no clockwork.redis.uri). */
+class ClockworkAutoConfigurationTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(ClockworkAutoConfiguration.class));
+
+    record Order(String id, long cents) {
+    }
+
+    static class OrderListener {
+        final List<Order> orders = new CopyOnWriteArrayList<>();
+        final List<String> jobIds = new CopyOnWriteArrayList<>();
+
+        @ClockworkListener(queue = "orders", concurrency = 2)
+        void onOrder(Order order) {
+            orders.add(order);
+        }
+
+        @ClockworkListener(queue = "receipts")
+        void onReceipt(Job<String> job) {
+            jobIds.add(job.id() + ":" + job.value());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ListenerApp {
+        @Bean
+        OrderListener orderListener() {
+            return new OrderListener();
+        }
+    }
+
+    @Test
+    void withoutRedisQueuesAreInProcessAndListenersReceiveDecodedValues() {
+        runner.withUserConfiguration(ListenerApp.class).run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(ClockworkQueues.class)
+                    .hasSingleBean(ClockworkListeners.class).doesNotHaveBean(io.lettuce.core.RedisClient.class);
+            ClockworkQueues queues = context.getBean(ClockworkQueues.class);
+            DelayedQueue<Order> orders = queues.queue("orders", Order.class);
+            assertThat(orders).as("no registry: not metered").isInstanceOf(InMemoryDelayedQueue.class);
+            orders.offer(new Order("o-1", 1999), Duration.ZERO);
+            String id = queues.queue("receipts", String.class).offer("r", Duration.ZERO);
+            OrderListener listener = context.getBean(OrderListener.class);
+            Await.until("both handled", () -> listener.orders.size() == 1 && listener.jobIds.size() == 1);
+            assertThat(listener.orders).containsExactly(new Order("o-1", 1999));
+            assertThat(listener.jobIds).containsExactly(id + ":r");
+            assertThat(context.getBean(ClockworkListeners.class).workers()).hasSize(2)
+                    .anySatisfy(w -> assertThat(w.toString()).contains("concurrency 2"));
+        });
+    }
+
+    @Test
+    void queuesAreMeteredIntoTheApplicationsRegistry() {
+        runner.withUserConfiguration(ListenerApp.class)
+                .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .run(context -> {
+                    DelayedQueue<Order> orders = context.getBean(ClockworkQueues.class).queue("orders", Order.class);
+                    assertThat(orders).isInstanceOf(MeteredDelayedQueue.class);
+                    orders.offer(new Order("o-2", 5), Duration.ZERO);
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    Await.until("acked", () -> registry.find("clockwork.queue.acked").tag("queue", "orders")
+                            .counter() != null && registry.get("clockwork.queue.acked").tag("queue", "orders")
+                            .counter().count() == 1);
+                    assertThat(registry.get("clockwork.queue.handler").tag("queue", "orders")
+                            .tag("outcome", "success").timer().count()).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void metricsCanBeTurnedOff() {
+        runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .withPropertyValues("clockwork.metrics.enabled=false")
+                .run(context -> assertThat(context.getBean(ClockworkQueues.class).queue("q", String.class))
+                        .isNotInstanceOf(MeteredDelayedQueue.class));
+    }
+
+    @Test
+    void everyBeanBacksOffForTheApplicationsOwn() {
+        ClockworkCodecs mine = new ClockworkCodecs() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <V> Codec<V> codecFor(Class<V> type) {
+                return (Codec<V>) Codec.string();
+            }
+        };
+        runner.withBean(ClockworkCodecs.class, () -> mine).run(context ->
+                assertThat(context.getBean(ClockworkCodecs.class)).isSameAs(mine));
+        ClockworkProperties props = new ClockworkProperties();
+        ClockworkQueues queues = new ClockworkQueues(props, ClockworkCodecs.defaults(), null, List.of());
+        runner.withBean(ClockworkQueues.class, () -> queues).run(context ->
+                assertThat(context.getBean(ClockworkQueues.class)).isSameAs(queues));
+    }
+
+    @Test
+    void queueAndWorkerPropertiesBind() {
+        runner.withUserConfiguration(ListenerApp.class).withPropertyValues(
+                "clockwork.queues.orders.visibility-timeout=7s", "clockwork.queues.orders.max-attempts=3",
+                "clockwork.worker.concurrency=3", "clockwork.worker.retry.initial-delay=250ms",
+                "clockwork.worker.shutdown-timeout=5s", "clockwork.health.dead-letter-threshold=10").run(context -> {
+                    ClockworkProperties p = context.getBean(ClockworkProperties.class);
+                    assertThat(p.getQueues().get("orders").getVisibilityTimeout()).isEqualTo(Duration.ofSeconds(7));
+                    assertThat(p.getWorker().getRetry().getInitialDelay()).isEqualTo(Duration.ofMillis(250));
+                    assertThat(p.getHealth().getDeadLetterThreshold()).isEqualTo(10);
+                    DelayedQueue<Order> orders = context.getBean(ClockworkQueues.class).queue("orders", Order.class);
+                    assertThat(orders.visibilityTimeout()).isEqualTo(Duration.ofSeconds(7));
+                    assertThat(orders.maxAttempts()).isEqualTo(3);
+                    assertThat(context.getBean(ClockworkListeners.class).workers())
+                            .anySatisfy(w -> assertThat(w.toString()).contains("concurrency 3"));
+                });
+    }
+
+    @Test
+    void propertyDefaultsAreTheCoresDefaults() {
+        ClockworkProperties p = new ClockworkProperties();
+        ClockworkProperties.QueueProperties q = new ClockworkProperties.QueueProperties();
+        assertThat(q.getVisibilityTimeout()).isEqualTo(QueueOptions.DEFAULT_VISIBILITY_TIMEOUT);
+        assertThat(q.getMaxAttempts()).isEqualTo(QueueOptions.DEFAULT_MAX_ATTEMPTS);
+        assertThat(p.getWorker().getConcurrency()).isEqualTo(Worker.DEFAULT_CONCURRENCY);
+        assertThat(p.getWorker().getPrefetch()).isEqualTo(Worker.DEFAULT_PREFETCH);
+        assertThat(p.getWorker().getShutdownTimeout()).isEqualTo(Worker.DEFAULT_SHUTDOWN_TIMEOUT);
+        assertThat(p.getWorker().getPhase()).isEqualTo(ClockworkListeners.DEFAULT_PHASE);
+        ClockworkProperties.Retry r = p.getWorker().getRetry();
+        assertThat(r.getInitialDelay()).isEqualTo(RetryPolicy.DEFAULT_INITIAL_DELAY);
+        assertThat(r.getMultiplier()).isEqualTo(RetryPolicy.DEFAULT_MULTIPLIER);
+        assertThat(r.getMaxDelay()).isEqualTo(RetryPolicy.DEFAULT_MAX_DELAY);
+        assertThat(r.getJitter()).isEqualTo(RetryPolicy.DEFAULT_JITTER);
+        assertThat(r.getMaxAttempts()).isEqualTo(RetryPolicy.DEFAULT_MAX_ATTEMPTS);
+    }
+
+    @Test
+    void configurationMetadataListsTheProperties() throws Exception {
+        try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).as("metadata generated by spring-boot-configuration-processor").isNotNull();
+            String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(json).contains("\"clockwork.redis.uri\"", "\"clockwork.queues\"",
+                    "\"clockwork.worker.concurrency\"", "\"clockwork.worker.retry.max-attempts\"",
+                    "\"clockwork.health.dead-letter-threshold\"", "\"clockwork.metrics.stats-interval\"");
+        }
+    }
+
+    static class BadListener {
+        @ClockworkListener(queue = "orders")
+        void twoParameters(String a, String b) {
+        }
+    }
+
+    @Test
+    void aListenerOfTheWrongShapeFailsTheContextNamingTheMethod() {
+        runner.withBean(BadListener.class).run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("twoParameters").hasMessageContaining("one parameter"));
+    }
+
+    @Test
+    void healthIsDownWhenRedisDoesNotAnswer() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort(); // closed again: nothing listens there
+        }
+        io.lettuce.core.RedisClient dead = io.lettuce.core.RedisClient.create("redis://127.0.0.1:" + port);
+        try {
+            runner.withBean(io.lettuce.core.RedisClient.class, () -> dead).run(context -> {
+                var health = context.getBean(ClockworkHealthIndicator.class).health(true);
+                assertThat(health.getStatus()).isEqualTo(org.springframework.boot.health.contributor.Status.DOWN);
+                assertThat(health.getDetails()).containsKey("error");
+            });
+        } finally {
+            dead.shutdown();
+        }
+    }
+
+    @Test
+    void oneQueueNameHasOneValueType() {
+        runner.run(context -> {
+            ClockworkQueues queues = context.getBean(ClockworkQueues.class);
+            queues.queue("q", String.class);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> queues.queue("q", Order.class))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'q'");
+        });
+    }
+}
