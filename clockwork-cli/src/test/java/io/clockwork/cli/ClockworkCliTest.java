@@ -106,10 +106,10 @@ class ClockworkCliTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "no-such|clockwork: unknown command 'no-such' (valid: demo, queue, dashboard, bench)",
-        "no-such --help|clockwork: unknown command 'no-such' (valid: demo, queue, dashboard, bench)",
-        "--help no-such|clockwork: unknown command 'no-such' (valid: demo, queue, dashboard, bench)",
-        "--version no-such|clockwork: unknown command 'no-such' (valid: demo, queue, dashboard, bench)",
+        "no-such|clockwork: unknown command 'no-such' (valid: demo, queue, schedule, dashboard, bench)",
+        "no-such --help|clockwork: unknown command 'no-such' (valid: demo, queue, schedule, dashboard, bench)",
+        "--help no-such|clockwork: unknown command 'no-such' (valid: demo, queue, schedule, dashboard, bench)",
+        "--version no-such|clockwork: unknown command 'no-such' (valid: demo, queue, schedule, dashboard, bench)",
         "queue no-such|clockwork queue: unknown subcommand 'no-such' (valid: stats, peek, list, cancel, requeue-dead, "
                 + "purge-dead, migrate-redisson)",
         "queue no-such --help|clockwork queue: unknown subcommand 'no-such' (valid: stats, peek, list, cancel, "

@@ -14,10 +14,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -211,7 +212,7 @@ public final class RedisSchedules<V> implements Schedules<V> {
 
     @Override
     public List<ScheduleInfo> list() {
-        List<ScheduleInfo> all = new ArrayList<>();
+        Map<String, ScheduleInfo> all = new TreeMap<>(); // HSCAN may return a field twice while the hash rehashes
         for (int p = 0; p < keys.length; p++) {
             String cursor = "0";
             do {
@@ -224,12 +225,11 @@ public final class RedisSchedules<V> implements Schedules<V> {
                     }
                     String name = string(page.get(i));
                     Read r = new Read(0, string(page.get(i + 1)), State.of(string(page.get(i + 2))), null);
-                    all.add(r.info(name));
+                    all.put(name, r.info(name));
                 }
             } while (!cursor.equals("0"));
         }
-        all.sort(Comparator.comparing(ScheduleInfo::name));
-        return all;
+        return new ArrayList<>(all.values());
     }
 
     @Override

@@ -142,6 +142,52 @@ class RedisSchedulesMultiProcessIT {
     }
 
     @Test
+    void afterAStoppedSchedulerRestartsFireOnceSendsTheOldestMissedFireTimeThenGoesOn() throws Exception {
+        long p = 100;
+        try (RedisDelayedQueue<String> queue = RedisDelayedQueue.builder(redis.uri(), "restarted", Codec.string())
+                .build()) {
+            List<Long> seen = new ArrayList<>();
+            long lastBefore;
+            try (RedisSchedules<String> first = RedisSchedules.builder(queue)
+                    .misfireThreshold(Duration.ofMillis(300)).build().start()) {
+                first.put(Schedule.of("beat", ScheduleRule.fixedRate(Duration.ofMillis(p)), "v"));
+                while (seen.size() < 3) {
+                    Delivery<String> d = queue.poll(Duration.ofSeconds(10));
+                    seen.add(Occurrence.of(d.id()).orElseThrow().fireTime().toEpochMilli());
+                    d.ack();
+                }
+            }
+            try (RedisSchedules<String> reader = RedisSchedules.builder(queue).build()) { // not started
+                lastBefore = reader.get("beat").orElseThrow().lastFire().orElseThrow().toEpochMilli();
+            }
+            while (true) { // what the first scheduler stored before it stopped
+                Delivery<String> d = queue.poll(Duration.ofMillis(200));
+                if (d == null) {
+                    break;
+                }
+                d.ack();
+            }
+            Thread.sleep(2000); // the downtime: about 20 fire times with no scheduler
+            try (RedisSchedules<String> second = RedisSchedules.builder(queue)
+                    .misfireThreshold(Duration.ofMillis(300)).build().start()) {
+                List<Long> after = new ArrayList<>();
+                while (after.size() < 5) {
+                    Delivery<String> d = queue.poll(Duration.ofSeconds(10));
+                    after.add(Occurrence.of(d.id()).orElseThrow().fireTime().toEpochMilli());
+                    d.ack();
+                }
+                after.sort(null);
+                assertThat(after.get(0)).as("the oldest missed fire time, once").isEqualTo(lastBefore + p);
+                assertThat(after.get(1) - after.get(0)).as("the other missed ones are skipped").isGreaterThan(10 * p);
+                for (int i = 2; i < after.size(); i++) {
+                    assertThat(after.get(i) - after.get(i - 1)).isEqualTo(p);
+                }
+                assertThat(second.get("beat").orElseThrow().lastFire()).isPresent();
+            }
+        }
+    }
+
+    @Test
     void aStartedSchedulerFiresInTheBackground() throws Exception {
         try (RedisDelayedQueue<String> queue = RedisDelayedQueue.builder(redis.uri(), "started", Codec.string())
                 .build();
