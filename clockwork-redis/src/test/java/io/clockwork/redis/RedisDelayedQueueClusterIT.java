@@ -116,7 +116,9 @@ class RedisDelayedQueueClusterIT {
             long offered = System.nanoTime();
             assertThat(q.offer(id, "v", Duration.ZERO)).isTrue();
             long ms = TimeUnit.NANOSECONDS.toMillis(consumer.get(10, TimeUnit.SECONDS) - offered);
-            assertThat(ms).as("ms from offer to delivery").isLessThan(50);
+            // The signal wakes it; without the signal it would sleep out the one-minute recheck. The bound is generous
+            // for a loaded 2-core machine and still sixty times shorter than the recheck.
+            assertThat(ms).as("ms from offer to delivery").isLessThan(1_000);
         }
     }
 
