@@ -37,6 +37,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -236,15 +237,20 @@ class DashboardBrowserIT {
         browser.findElement(By.id("user")).sendKeys("ann");
         browser.findElement(By.id("password")).sendKeys("not the password");
         browser.findElement(By.id("sign-in")).click();
+        // a refused sign-in answers after a deliberate delay: wait for the page instead of reading it at once
+        await().until(b -> !b.findElements(By.id("login-error")).isEmpty());
         assertThat(browser.findElement(By.id("login-error")).getText()).contains("Wrong password");
 
         browser.findElement(By.id("user")).sendKeys("ann");
         browser.findElement(By.id("password")).sendKeys(PASSWORD);
         browser.findElement(By.id("sign-in")).click();
+        await().until(b -> !b.findElements(By.cssSelector("header .user")).isEmpty());
         assertThat(field("orders", "delayed")).isEqualTo("1");
         assertThat(browser.findElement(By.cssSelector("header .user")).getText()).isEqualTo("ann");
 
-        browser.findElement(By.id("sign-out")).click();
+        WebElement signOut = browser.findElement(By.id("sign-out"));
+        signOut.click();
+        await().until(ExpectedConditions.stalenessOf(signOut));
         browser.get(root + "/queue?name=orders");
         assertThat(browser.getCurrentUrl()).endsWith("/login");
     }
