@@ -1,54 +1,24 @@
 package io.clockwork.cli.schedule;
 
-import io.clockwork.schedule.Schedule;
+import io.clockwork.redis.RedisSchedules;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-
-import java.io.PrintWriter;
-import java.util.List;
-import java.util.concurrent.Callable;
 
 /** {@code clockwork schedule delete}: deleted schedules by name. Not thread-safe: one per command line. */
 @Command(name = "delete", mixinStandardHelpOptions = true, description = "Deletes schedules; occurrences already in the queue stay there. Exit 1 if any was unknown.")
-public final class ScheduleDeleteCommand implements Callable<Integer> {
-
-    @Mixin
-    ScheduleTarget target;
-
-    @Parameters(paramLabel = "NAME", arity = "1..*", description = "Schedule names.")
-    List<String> names;
-
-    @Spec
-    CommandSpec spec;
+public final class ScheduleDeleteCommand extends ScheduleNamesCommand {
 
     @Override
-    public Integer call() {
-        for (String n : names) {
-            try {
-                Schedule.checkName(n);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-            }
-        }
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        int missed = 0;
-        try (ScheduleTarget.Open o = target.open(false)) {
-            for (String n : names) {
-                if (o.schedules().delete(n)) {
-                    out.println("deleted " + n);
-                } else {
-                    missed++;
-                    err.println("not deleted " + n + ": unknown");
-                }
-            }
-        }
-        out.flush();
-        err.flush();
-        return missed == 0 ? 0 : 1;
+    boolean apply(RedisSchedules<byte[]> schedules, String name) {
+        return schedules.delete(name);
+    }
+
+    @Override
+    String done() {
+        return "deleted";
+    }
+
+    @Override
+    String refusal() {
+        return "unknown";
     }
 }

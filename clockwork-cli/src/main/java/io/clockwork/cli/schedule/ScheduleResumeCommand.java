@@ -1,54 +1,24 @@
 package io.clockwork.cli.schedule;
 
-import io.clockwork.schedule.Schedule;
+import io.clockwork.redis.RedisSchedules;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-
-import java.io.PrintWriter;
-import java.util.List;
-import java.util.concurrent.Callable;
 
 /** {@code clockwork schedule resume}: resumed schedules by name. Not thread-safe: one per command line. */
 @Command(name = "resume", mixinStandardHelpOptions = true, description = "Resumes paused schedules from their next fire time after now. Exit 1 if any was unknown or not paused.")
-public final class ScheduleResumeCommand implements Callable<Integer> {
-
-    @Mixin
-    ScheduleTarget target;
-
-    @Parameters(paramLabel = "NAME", arity = "1..*", description = "Schedule names.")
-    List<String> names;
-
-    @Spec
-    CommandSpec spec;
+public final class ScheduleResumeCommand extends ScheduleNamesCommand {
 
     @Override
-    public Integer call() {
-        for (String n : names) {
-            try {
-                Schedule.checkName(n);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-            }
-        }
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        int missed = 0;
-        try (ScheduleTarget.Open o = target.open(false)) {
-            for (String n : names) {
-                if (o.schedules().resume(n)) {
-                    out.println("resumed " + n);
-                } else {
-                    missed++;
-                    err.println("not resumed " + n + ": unknown or not paused");
-                }
-            }
-        }
-        out.flush();
-        err.flush();
-        return missed == 0 ? 0 : 1;
+    boolean apply(RedisSchedules<byte[]> schedules, String name) {
+        return schedules.resume(name);
+    }
+
+    @Override
+    String done() {
+        return "resumed";
+    }
+
+    @Override
+    String refusal() {
+        return "unknown or not paused";
     }
 }
