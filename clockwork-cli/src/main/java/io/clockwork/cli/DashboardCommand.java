@@ -27,13 +27,14 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "dashboard", mixinStandardHelpOptions = true,
         description = {"Serves the web dashboard over every queue of a Redis server (found through its registry of "
-                + "queues): counts, charts, messages, dead letters and actions. Runs until interrupted (Ctrl-C).",
+                + "queues): counts, charts, messages, dead letters, schedules and actions. Runs until interrupted "
+                + "(Ctrl-C).",
             "",
             "It binds 127.0.0.1 unless --host says otherwise; any other address needs a password or token, read "
                     + "from the environment variable " + DashboardCommand.PASSWORD_ENV + " or from --password-file "
                     + "(never from the command line). With one, every user signs in. Actions (cancel, reschedule, "
-                    + "requeue, purge) are confirmed on a page, carry a CSRF token and are logged as audit lines on "
-                    + "standard error; --read-only hides and refuses them."},
+                    + "requeue, purge; pause and resume a schedule) are confirmed on a page, carry a CSRF token and "
+                    + "are logged as audit lines on standard error; --read-only hides and refuses them."},
         footer = {"", "Example:", "  clockwork dashboard --redis redis://127.0.0.1:6379     (then open the URL it prints)",
             "", "Exit codes: 0 stopped, 1 failure (unreachable server, port in use), 2 bad usage."})
 public final class DashboardCommand implements Callable<Integer> {

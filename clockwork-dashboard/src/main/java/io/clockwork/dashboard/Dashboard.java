@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Clockwork dashboard: server-rendered pages over a {@link QueueSource} (counts, charts, messages, dead letters,
- * actions), secured, on Javalin. Thread-safe.
+ * schedules, actions), secured, on Javalin. Thread-safe.
  *
  * <p>Run it on its own with {@link #start(String, int)}, or mount it in an application's Javalin with
  * {@link #configure(JavalinConfig)} under {@link Builder#basePath(String)}; {@code Javalin.javalinServlet()} then
@@ -54,6 +54,8 @@ public final class Dashboard implements AutoCloseable {
             + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
     private static final Pattern USER = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
     private static final int PAGE_SIZE = 50;
+    private static final String UNKNOWN_ACTION = "action must be cancel, reschedule, requeue, requeue-all, purge, "
+            + "pause-schedule or resume-schedule, was ";
     private static final Map<String, String[]> ASSETS = Map.of(
             "dashboard.js", new String[] {"io/clockwork/dashboard/dashboard.js", "text/javascript"},
             "dashboard.css", new String[] {"io/clockwork/dashboard/dashboard.css", "text/css"},
@@ -506,9 +508,13 @@ public final class Dashboard implements AutoCloseable {
     private void queuePage(Context ctx) {
         QueueView q = queueOr404(ctx.queryParam("name"));
         String stateParam = ctx.queryParam("state");
+        if (Pages.SCHEDULES.equals(stateParam)) {
+            ctx.html(pages.schedules(frame(ctx), q, q.stats(), q.schedules(), Instant.now()));
+            return;
+        }
         MessageState state = stateParam == null ? MessageState.READY : MessageState.ofSlug(stateParam)
-                .orElseThrow(() -> new IllegalArgumentException("state must be ready, delayed, in-flight or dead, was '"
-                        + Audit.quote(stateParam) + "'"));
+                .orElseThrow(() -> new IllegalArgumentException("state must be ready, delayed, in-flight, dead or "
+                        + "schedules, was " + Audit.quote(stateParam)));
         String cursor = ctx.queryParam("cursor");
         String id = orEmpty(ctx.queryParam("id")).trim();
         QueueStats s = q.stats();
@@ -577,17 +583,22 @@ public final class Dashboard implements AutoCloseable {
                     + "? They will be delivered again now.";
             case "purge" -> "Purge all " + Texts.count(q.stats().dead()) + " dead letters of queue " + q.name()
                     + "? They are deleted for good.";
-            default -> throw new IllegalArgumentException("action must be cancel, reschedule, requeue, requeue-all "
-                    + "or purge, was " + Audit.quote(action));
+            case "pause-schedule" -> "Pause schedule " + id + " of queue " + q.name() + "? Its fire times until it "
+                    + "is resumed are skipped.";
+            case "resume-schedule" -> "Resume schedule " + id + " of queue " + q.name() + "? It fires again from its "
+                    + "next fire time after now.";
+            default -> throw new IllegalArgumentException(UNKNOWN_ACTION + Audit.quote(action));
         };
         if (needsId(action) && id.isEmpty()) {
-            throw new IllegalArgumentException("action " + action + " needs a message id (&id=...)");
+            throw new IllegalArgumentException("action " + action + " needs " + (action.endsWith("-schedule")
+                    ? "a schedule name" : "a message id") + " (&id=...)");
         }
         ctx.html(pages.confirm(frame(ctx), q.name(), action, id, question, action.equals("reschedule")));
     }
 
     private static boolean needsId(String action) {
-        return action.equals("cancel") || action.equals("reschedule") || action.equals("requeue");
+        return action.equals("cancel") || action.equals("reschedule") || action.equals("requeue")
+                || action.endsWith("-schedule");
     }
 
     private void action(Context ctx) {
@@ -605,7 +616,8 @@ public final class Dashboard implements AutoCloseable {
         }
         QueueView q = queueOr404(queue);
         if (needsId(action) && id.isEmpty()) {
-            throw new IllegalArgumentException("action " + action + " needs a message id");
+            throw new IllegalArgumentException("action " + action + " needs " + (action.endsWith("-schedule")
+                    ? "a schedule name" : "a message id"));
         }
         String outcome = switch (action) {
             case "cancel" -> q.cancel(id) ? "cancelled" : "not cancelled: no pending message with this id";
@@ -617,14 +629,18 @@ public final class Dashboard implements AutoCloseable {
             case "requeue" -> q.requeueDead(id) ? "requeued" : "not requeued: no dead letter with this id";
             case "requeue-all" -> "requeued " + q.requeueAllDead() + " dead letter(s)";
             case "purge" -> "purged " + q.purgeDead() + " dead letter(s)";
-            default -> throw new IllegalArgumentException("action must be cancel, reschedule, requeue, requeue-all "
-                    + "or purge, was " + Audit.quote(action));
+            case "pause-schedule" -> q.pauseSchedule(id) ? "paused"
+                    : "not paused: no running schedule with this name";
+            case "resume-schedule" -> q.resumeSchedule(id) ? "resumed"
+                    : "not resumed: no paused schedule with this name";
+            default -> throw new IllegalArgumentException(UNKNOWN_ACTION + Audit.quote(action));
         };
         Audit.log(s.user(), ctx.ip(), action, q.name(), id, outcome);
         s.notice(action + (id.isEmpty() ? "" : " " + id) + " on " + q.name() + ": " + outcome);
-        MessageState back = action.startsWith("requeue") || action.equals("purge") ? MessageState.DEAD
-                : MessageState.READY;
-        ctx.redirect(base + "/queue?name=" + Html.url(q.name()) + "&state=" + back.slug());
+        String back = action.endsWith("-schedule") ? Pages.SCHEDULES
+                : action.startsWith("requeue") || action.equals("purge") ? MessageState.DEAD.slug()
+                : MessageState.READY.slug();
+        ctx.redirect(base + "/queue?name=" + Html.url(q.name()) + "&state=" + back);
     }
 
     private static String orEmpty(String s) {

@@ -3,6 +3,9 @@ package io.clockwork.dashboard;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.QueueStats;
+import io.clockwork.schedule.Schedule;
+import io.clockwork.schedule.ScheduleInfo;
+import io.clockwork.schedule.Schedules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +22,9 @@ import java.util.TreeMap;
  *
  * <p>The {@link DelayedQueue} contract reaches live messages by id only, so on these queues the dashboard shows
  * counts, charts and the oldest dead letters (the first page), and offers every action; it lists no ready, delayed
- * or in-flight messages and looks none up.
+ * or in-flight messages and looks none up. A queue's recurring schedules appear once the application hands them in
+ * with {@link #withSchedules(String, Schedules)}: the dashboard lists, pauses and resumes them, and never starts
+ * them or runs a pass.
  */
 public final class InProcessQueueSource implements QueueSource {
 
@@ -39,11 +44,36 @@ public final class InProcessQueueSource implements QueueSource {
         Map<String, View> byName = new TreeMap<>();
         for (DelayedQueue<?> q : queues) {
             Objects.requireNonNull(q, "queues[i]");
-            if (byName.put(q.name(), new View(q)) != null) {
+            if (byName.put(q.name(), new View(q, null)) != null) {
                 throw new IllegalArgumentException("queues must have distinct names, '" + q.name() + "' is twice");
             }
         }
         return new InProcessQueueSource(Map.copyOf(byName));
+    }
+
+    /**
+     * Shows a queue's recurring schedules beside it. The schedules stay the application's: {@link #close()} leaves
+     * them open, and whether they run passes is the application's choice ({@link Schedules#start()}).
+     *
+     * @param queue     the name of one of this source's queues, the one the schedules' occurrences go to
+     * @param schedules its schedules
+     * @return a source like this one, with these schedules on that queue
+     * @throws IllegalArgumentException if this source has no such queue, or that queue has schedules already
+     */
+    public InProcessQueueSource withSchedules(String queue, Schedules<?> schedules) {
+        Objects.requireNonNull(queue, "queue");
+        Objects.requireNonNull(schedules, "schedules");
+        View v = queues.get(queue);
+        if (v == null) {
+            throw new IllegalArgumentException("queue must be one of this source's queues " + names() + ", was '"
+                    + queue + "'");
+        }
+        if (v.schedules != null) {
+            throw new IllegalArgumentException("queue '" + queue + "' has schedules already");
+        }
+        Map<String, View> copy = new TreeMap<>(queues);
+        copy.put(queue, new View(v.queue, schedules));
+        return new InProcessQueueSource(Map.copyOf(copy));
     }
 
     @Override
@@ -70,9 +100,11 @@ public final class InProcessQueueSource implements QueueSource {
     private static final class View implements QueueView {
 
         private final DelayedQueue<?> queue;
+        private final Schedules<?> schedules; // null: none handed in
 
-        View(DelayedQueue<?> queue) {
+        View(DelayedQueue<?> queue, Schedules<?> schedules) {
             this.queue = queue;
+            this.schedules = schedules;
         }
 
         @Override
@@ -148,6 +180,27 @@ public final class InProcessQueueSource implements QueueSource {
         @Override
         public long purgeDead() {
             return queue.purgeDead();
+        }
+
+        @Override
+        public List<ScheduleInfo> schedules() {
+            return schedules == null ? List.of() : schedules.list();
+        }
+
+        @Override
+        public boolean pauseSchedule(String name) {
+            return schedules == null ? checkedFalse(name) : schedules.pause(name);
+        }
+
+        @Override
+        public boolean resumeSchedule(String name) {
+            return schedules == null ? checkedFalse(name) : schedules.resume(name);
+        }
+
+        /** Without schedules there is nothing to pause or resume, but a malformed name is refused all the same. */
+        private static boolean checkedFalse(String name) {
+            Schedule.checkName(name);
+            return false;
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.clockwork.dashboard;
 
 import io.clockwork.queue.QueueStats;
+import io.clockwork.schedule.ScheduleInfo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -12,6 +13,8 @@ final class Pages {
 
     private static final int PREVIEW_CHARS = 80;
     private static final int DETAIL_CHARS = 2000;
+    /** The queue page's {@code state} that shows its schedules instead of messages. */
+    static final String SCHEDULES = "schedules";
 
     /** What every page needs to know about its request. */
     record Frame(String user, String csrf, boolean showLogout, String notice) {
@@ -67,21 +70,7 @@ final class Pages {
     String queue(Frame f, QueueView q, QueueStats s, MessageState state, MessagePage page, Optional<MessageRow> found,
                  String lookedUp, Instant now) {
         Html h = new Html();
-        h.raw("<p><a href=\"").raw(base).raw("/\">&larr; all queues</a></p><h1>").text(q.name()).raw("</h1>")
-                .raw("<p class=\"muted\">").text(q.backend()).raw(readOnly ? " &middot; read-only" : "").raw("</p>");
-        h.raw("<nav class=\"tabs\">");
-        for (MessageState t : MessageState.values()) {
-            long n = switch (t) {
-                case READY -> s.ready();
-                case DELAYED -> s.delayed();
-                case IN_FLIGHT -> s.inFlight();
-                case DEAD -> s.dead();
-            };
-            h.raw("<a id=\"tab-").raw(t.slug()).raw("\" class=\"").raw(t == state ? "tab current" : "tab")
-                    .raw("\" href=\"").raw(queueHref(q.name(), t)).raw("\">").text(t.label()).raw(" <span class=\"n\">")
-                    .text(Texts.count(n)).raw("</span></a>");
-        }
-        h.raw("</nav>");
+        head(h, q, s, state);
         h.raw("<form class=\"find\" method=\"get\" action=\"").raw(base).raw("/queue\">")
                 .raw("<input type=\"hidden\" name=\"name\" value=\"").text(q.name()).raw("\">")
                 .raw("<label>Look up id <input id=\"find-id\" name=\"id\" maxlength=\"1024\" value=\"").text(lookedUp)
@@ -138,6 +127,41 @@ final class Pages {
         return layout(f, q.name() + " - Clockwork", h.toString(), true);
     }
 
+    /** A queue's schedules tab: every schedule with its rule, state, fire times and misfire policy. */
+    String schedules(Frame f, QueueView q, QueueStats s, List<ScheduleInfo> schedules, Instant now) {
+        Html h = new Html();
+        head(h, q, s, null);
+        if (schedules.isEmpty()) {
+            h.raw("<p id=\"no-schedules\">No recurring schedule on this queue.</p>");
+            return layout(f, q.name() + " schedules - Clockwork", h.toString(), false);
+        }
+        h.raw("<table id=\"schedules\"><thead><tr><th>Name</th><th>Rule</th><th>State</th><th>Last fire</th>")
+                .raw("<th>Next fire</th><th>Misfire</th>").raw(readOnly ? "" : "<th>Actions</th>")
+                .raw("</tr></thead><tbody>");
+        for (ScheduleInfo x : schedules) {
+            h.raw("<tr data-schedule=\"").text(x.name()).raw("\"><td class=\"id\">").text(x.name())
+                    .raw("</td><td data-field=\"rule\">").text(x.rule()).raw("</td><td data-field=\"state\">")
+                    .raw(x.paused() ? "<span class=\"badge\">paused</span>" : "active")
+                    .raw("</td><td data-field=\"last-fire\">").text(x.lastFire().map(t -> when(t, now)).orElse("-"))
+                    .raw("</td><td data-field=\"next-fire\">").text(x.nextFire().map(t -> when(t, now)).orElse("-"))
+                    .raw("</td><td data-field=\"misfire\">").text(x.misfire()).raw("</td>");
+            if (!readOnly) {
+                h.raw("<td>");
+                if (x.paused()) {
+                    action(h, q.name(), "resume-schedule", x.name(), "Resume");
+                } else {
+                    action(h, q.name(), "pause-schedule", x.name(), "Pause");
+                }
+                h.raw("</td>");
+            }
+            h.raw("</tr>");
+        }
+        h.raw("</tbody></table><p class=\"muted\">").text(Texts.count(schedules.size()))
+                .raw(schedules.size() == 1 ? " schedule" : " schedules").raw(". The applications' schedulers fire "
+                        + "them; this dashboard fires none.</p>");
+        return layout(f, q.name() + " schedules - Clockwork", h.toString(), false);
+    }
+
     String confirm(Frame f, String queue, String action, String id, String question, boolean needsDelay) {
         Html h = new Html();
         h.raw("<h1>Confirm</h1><p id=\"question\">").text(question).raw("</p>")
@@ -152,7 +176,8 @@ final class Pages {
                     + "</label> <span class=\"muted small\">e.g. 0s, 30s, 5m, 2h, 1d</span></p>");
         }
         h.raw("<p><button id=\"confirm\" type=\"submit\" class=\"danger\">Yes, do it</button> <a id=\"cancel\" href=\"")
-                .raw(queueHref(queue, null)).raw("\">No, go back</a></p></form>");
+                .raw(action.endsWith("-schedule") ? schedulesHref(queue) : queueHref(queue, null))
+                .raw("\">No, go back</a></p></form>");
         return layout(f, "Confirm - Clockwork", h.toString(), false);
     }
 
@@ -176,6 +201,27 @@ final class Pages {
         h.raw("<h1>").text(title).raw("</h1><p id=\"message\">").text(text).raw("</p><p><a href=\"").raw(base)
                 .raw("/\">All queues</a></p>");
         return layout(f, title + " - Clockwork", h.toString(), false);
+    }
+
+    /** The queue page's heading and tabs: one per message state, then the schedules; {@code state} null for those. */
+    private void head(Html h, QueueView q, QueueStats s, MessageState state) {
+        h.raw("<p><a href=\"").raw(base).raw("/\">&larr; all queues</a></p><h1>").text(q.name()).raw("</h1>")
+                .raw("<p class=\"muted\">").text(q.backend()).raw(readOnly ? " &middot; read-only" : "").raw("</p>");
+        h.raw("<nav class=\"tabs\">");
+        for (MessageState t : MessageState.values()) {
+            long n = switch (t) {
+                case READY -> s.ready();
+                case DELAYED -> s.delayed();
+                case IN_FLIGHT -> s.inFlight();
+                case DEAD -> s.dead();
+            };
+            h.raw("<a id=\"tab-").raw(t.slug()).raw("\" class=\"").raw(t == state ? "tab current" : "tab")
+                    .raw("\" href=\"").raw(queueHref(q.name(), t)).raw("\">").text(t.label()).raw(" <span class=\"n\">")
+                    .text(Texts.count(n)).raw("</span></a>");
+        }
+        h.raw("<a id=\"tab-").raw(SCHEDULES).raw("\" class=\"").raw(state == null ? "tab current" : "tab")
+                .raw("\" href=\"").raw(schedulesHref(q.name())).raw("\">Schedules</a>");
+        h.raw("</nav>");
     }
 
     private void detail(Html h, String queue, MessageRow r, Instant now) {
@@ -248,6 +294,10 @@ final class Pages {
     private String queueHref(String queue, MessageState state) {
         return base + "/queue?name=" + Html.esc(Html.url(queue))
                 + (state == null ? "" : "&amp;state=" + state.slug());
+    }
+
+    private String schedulesHref(String queue) {
+        return queueHref(queue, null) + "&amp;state=" + SCHEDULES;
     }
 
     private String layout(Frame f, String title, String body, boolean charts) {

@@ -1,7 +1,9 @@
 package io.clockwork.dashboard;
 
 import io.clockwork.queue.QueueStats;
+import io.clockwork.schedule.ScheduleInfo;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -77,4 +79,26 @@ public interface QueueView {
 
     /** @return how many dead letters were purged */
     long purgeDead();
+
+    /**
+     * Lists the queue's recurring schedules ({@link io.clockwork.schedule.Schedules#list()}). Reading them fires
+     * nothing: the dashboard never runs a scheduler's pass.
+     *
+     * @return every schedule of the queue, in name order; empty if it has none or none is known to this view
+     */
+    List<ScheduleInfo> schedules();
+
+    /**
+     * @param name a schedule's name
+     * @return true if it was running and is now paused
+     * @throws IllegalArgumentException if the name is not a valid schedule name
+     */
+    boolean pauseSchedule(String name);
+
+    /**
+     * @param name a schedule's name
+     * @return true if it was paused and now runs again, from its next fire time after now
+     * @throws IllegalArgumentException if the name is not a valid schedule name
+     */
+    boolean resumeSchedule(String name);
 }

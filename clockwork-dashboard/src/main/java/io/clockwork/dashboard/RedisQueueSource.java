@@ -7,6 +7,8 @@ import io.clockwork.redis.QueueNotFoundException;
 import io.clockwork.redis.RedisDelayedQueue;
 import io.clockwork.redis.RedisQueueBrowser;
 import io.clockwork.redis.RedisQueueRegistry;
+import io.clockwork.redis.RedisSchedules;
+import io.clockwork.schedule.ScheduleInfo;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
@@ -23,6 +25,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * once (as an existing queue, with raw byte values, so any producer's payload can be shown) and kept open until
  * {@link #close()}. The queues share one Lettuce client (its threads and event loops), each with its own
  * connection. Thread-safe.
+ *
+ * <p>Each queue's schedules are read and paused through a {@link RedisSchedules} that is never started and whose
+ * {@code fireDue} is never called: listing, pausing and resuming only read and write the schedules' state, so the
+ * dashboard produces no occurrence (the applications' schedulers do).
  */
 public final class RedisQueueSource implements QueueSource {
 
@@ -96,7 +102,7 @@ public final class RedisQueueSource implements QueueSource {
     @Override
     public void close() {
         synchronized (open) {
-            open.values().forEach(v -> v.queue.close());
+            open.values().forEach(RedisView::close);
             open.clear();
         }
         registry.close();
@@ -108,12 +114,19 @@ public final class RedisQueueSource implements QueueSource {
 
         private final RedisDelayedQueue<byte[]> queue;
         private final RedisQueueBrowser browser;
+        private final RedisSchedules<byte[]> schedules;
         private final String where;
 
         RedisView(RedisDelayedQueue<byte[]> queue, String where) {
             this.queue = queue;
             this.browser = RedisQueueBrowser.of(queue);
+            this.schedules = RedisSchedules.builder(queue).build(); // never started: see the class comment
             this.where = where;
+        }
+
+        void close() {
+            schedules.close();
+            queue.close();
         }
 
         @Override
@@ -187,6 +200,21 @@ public final class RedisQueueSource implements QueueSource {
         @Override
         public long purgeDead() {
             return queue.purgeDead();
+        }
+
+        @Override
+        public List<ScheduleInfo> schedules() {
+            return schedules.list();
+        }
+
+        @Override
+        public boolean pauseSchedule(String name) {
+            return schedules.pause(name);
+        }
+
+        @Override
+        public boolean resumeSchedule(String name) {
+            return schedules.resume(name);
         }
     }
 }

@@ -8,8 +8,11 @@ import io.clockwork.queue.Delivery;
 import io.clockwork.queue.Message;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.redis.RedisDelayedQueue;
+import io.clockwork.redis.RedisSchedules;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
+import io.clockwork.schedule.Schedule;
+import io.clockwork.schedule.ScheduleRule;
 import io.javalin.Javalin;
 import java.io.File;
 import java.io.IOException;
@@ -198,6 +201,30 @@ class DashboardBrowserIT {
         assertThat(q.stats().dead()).isZero();
         assertThat(q.stats().ready()).isEqualTo(1);
         assertThat(q.poll(Duration.ofSeconds(1)).id()).isEqualTo("order-7");
+    }
+
+    @Test
+    void aPauseFromTheSchedulesTabPausesTheSchedule() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders");
+        RedisSchedules<String> schedules = track(RedisSchedules.builder(q).build());
+        schedules.put(Schedule.of("nightly", ScheduleRule.fixedRate(Duration.ofDays(1)), "close the books"));
+        String root = serve("127.0.0.1", x -> x);
+
+        browser.get(root + "/queue?name=orders");
+        browser.findElement(By.id("tab-schedules")).click();
+        WebElement row = browser.findElement(By.cssSelector("#schedules tr[data-schedule='nightly']"));
+        assertThat(row.getText()).contains("rate:PT24H").contains("active");
+        row.findElement(By.linkText("Pause")).click();
+        assertThat(browser.findElement(By.id("question")).getText()).contains("Pause schedule nightly");
+        assertThat(schedules.get("nightly").orElseThrow().paused()).as("nothing happens before the confirmation")
+                .isFalse();
+        browser.findElement(By.id("confirm")).click();
+
+        await().until(b -> !b.findElements(By.id("notice")).isEmpty());
+        assertThat(browser.findElement(By.id("notice")).getText()).contains("nightly").contains("paused");
+        assertThat(browser.findElement(By.cssSelector("#schedules tr[data-schedule='nightly']")).getText())
+                .contains("paused");
+        assertThat(schedules.get("nightly").orElseThrow().paused()).isTrue();
     }
 
     @Test

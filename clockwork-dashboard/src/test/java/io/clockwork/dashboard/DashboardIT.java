@@ -7,8 +7,13 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.redis.RedisDelayedQueue;
+import io.clockwork.redis.RedisSchedules;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
+import io.clockwork.schedule.Misfire;
+import io.clockwork.schedule.Schedule;
+import io.clockwork.schedule.ScheduleInfo;
+import io.clockwork.schedule.ScheduleRule;
 import io.javalin.Javalin;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -17,6 +22,7 @@ import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -230,6 +236,132 @@ class DashboardIT {
         assertThat(q.stats().dead()).isEqualTo(1);
     }
 
+    /** Schedules beside a queue, administered by the test and never started: no pass runs unless a test calls one. */
+    private RedisSchedules<String> schedules(RedisDelayedQueue<String> q) {
+        return track(RedisSchedules.builder(q).build());
+    }
+
+    @Test
+    void theSchedulesTabListsEveryScheduleWithItsFireTimesAndFiresNone() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        RedisSchedules<String> sched = schedules(q);
+        sched.put(Schedule.of("daily", ScheduleRule.fixedRate(Duration.ofDays(1)), "report").misfire(Misfire.SKIP));
+        sched.put(Schedule.of("often", ScheduleRule.fixedRate(Duration.ofMillis(100)), "tick"));
+        sched.put(Schedule.of("weekly", ScheduleRule.fixedRate(Duration.ofDays(7)), "digest"));
+        assertThat(sched.pause("weekly")).isTrue();
+        Browser b = serve(x -> x);
+        Instant before = Instant.now();
+
+        HttpResponse<String> page = b.get("/queue?name=orders&state=schedules");
+
+        assertThat(page.statusCode()).isEqualTo(200);
+        String html = page.body();
+        assertThat(html).contains("id=\"tab-schedules\" class=\"tab current\"");
+        assertThat(html.indexOf("data-schedule=\"daily\"")).isLessThan(html.indexOf("data-schedule=\"often\""));
+        ScheduleInfo daily = sched.get("daily").orElseThrow();
+        Instant next = daily.nextFire().orElseThrow();
+        assertThat(next.toEpochMilli() % Duration.ofDays(1).toMillis()).as("fires at midnight UTC").isZero();
+        assertThat(next).isBetween(before.minusSeconds(60), before.plus(Duration.ofDays(1)).plusSeconds(60));
+        assertThat(scheduleRow(html, "daily")).contains("data-field=\"rule\">rate:PT24H<")
+                .contains("data-field=\"state\">active<").contains("data-field=\"misfire\">skip<")
+                .contains("data-field=\"last-fire\">-<")
+                .contains("data-field=\"next-fire\">" + Texts.instant(next) + " (in ")
+                .contains("action=pause-schedule&amp;id=daily");
+        assertThat(scheduleRow(html, "weekly")).contains("paused").contains("data-field=\"next-fire\">-<")
+                .contains("data-field=\"misfire\">once<").contains("action=resume-schedule&amp;id=weekly");
+
+        Instant oftenDue = sched.get("often").orElseThrow().nextFire().orElseThrow();
+        while (Instant.now().isBefore(oftenDue.plusMillis(300))) {
+            Thread.sleep(20); // let fire times of "often" pass: the dashboard must not produce them
+        }
+        assertThat(scheduleRow(b.get("/queue?name=orders&state=schedules").body(), "often"))
+                .contains("data-field=\"next-fire\">" + Texts.instant(oftenDue) + " (");
+        QueueStats s = q.stats();
+        assertThat(s.delayed() + s.ready()).as("occurrences stored").isZero();
+        assertThat(sched.get("often").orElseThrow().lastFire()).isEmpty();
+    }
+
+    @Test
+    void pauseAndResumeFromConfirmedActionsAreAudited() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        RedisSchedules<String> sched = schedules(q);
+        sched.put(Schedule.of("daily", ScheduleRule.fixedRate(Duration.ofDays(1)), "report"));
+        Browser b = serve(x -> x);
+        HttpResponse<String> confirm = b.get("/confirm?queue=orders&action=pause-schedule&id=daily");
+        assertThat(confirm.body()).contains("Pause schedule daily of queue orders?");
+        String csrf = b.csrf("/confirm?queue=orders&action=pause-schedule&id=daily");
+
+        HttpResponse<String> r;
+        try (AuditCapture audit = new AuditCapture()) {
+            r = b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "pause-schedule", "id", "daily",
+                    "confirm", "yes"));
+            assertThat(audit.lines()).contains("action=pause-schedule").contains("who=\"local\"")
+                    .contains("queue=\"orders\"").contains("id=\"daily\"").contains("outcome=\"paused\"");
+        }
+
+        assertThat(r.statusCode()).isEqualTo(302);
+        assertThat(r.headers().firstValue("Location")).hasValue("/queue?name=orders&state=schedules");
+        ScheduleInfo paused = sched.get("daily").orElseThrow();
+        assertThat(paused.paused()).isTrue();
+        assertThat(paused.nextFire()).isEmpty();
+        String after = b.get("/queue?name=orders&state=schedules").body();
+        assertThat(after).contains("pause-schedule daily on orders: paused");
+        assertThat(scheduleRow(after, "daily")).contains("paused").contains("action=resume-schedule&amp;id=daily");
+
+        assertThat(b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "resume-schedule",
+                "id", "daily", "confirm", "yes")).statusCode()).isEqualTo(302);
+        ScheduleInfo resumed = sched.get("daily").orElseThrow();
+        assertThat(resumed.paused()).isFalse();
+        assertThat(resumed.nextFire()).isPresent();
+        assertThat(b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "pause-schedule",
+                "id", "nope", "confirm", "yes")).statusCode()).isEqualTo(302);
+        assertThat(b.get("/queue?name=orders&state=schedules").body())
+                .contains("pause-schedule nope on orders: not paused: no running schedule with this name");
+        assertThat(q.stats().delayed() + q.stats().ready()).as("occurrences stored").isZero();
+    }
+
+    @Test
+    void readOnlyListsSchedulesButRefusesToPauseThem() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        RedisSchedules<String> sched = schedules(q);
+        sched.put(Schedule.of("daily", ScheduleRule.fixedRate(Duration.ofDays(1)), "report"));
+        Browser b = serve(Dashboard.Builder::readOnly);
+        HttpResponse<String> page = b.get("/queue?name=orders&state=schedules");
+        assertThat(scheduleRow(page.body(), "daily")).contains("rate:PT24H");
+        assertThat(page.body()).doesNotContain("class=\"action");
+        String csrf = b.csrf("/");
+
+        assertThat(b.get("/confirm?queue=orders&action=pause-schedule&id=daily").statusCode()).isEqualTo(403);
+        HttpResponse<String> r = b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action",
+                "pause-schedule", "id", "daily", "confirm", "yes"));
+
+        assertThat(r.statusCode()).isEqualTo(403);
+        assertThat(r.body()).contains("read-only");
+        assertThat(sched.get("daily").orElseThrow().paused()).isFalse();
+    }
+
+    @Test
+    void aForgedPauseIsRefused() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        RedisSchedules<String> sched = schedules(q);
+        sched.put(Schedule.of("daily", ScheduleRule.fixedRate(Duration.ofDays(1)), "report"));
+        Browser b = serve(x -> x);
+        String csrf = b.csrf("/");
+        Map<String, String> pause = Map.of("queue", "orders", "action", "pause-schedule", "id", "daily",
+                "confirm", "yes");
+
+        assertThat(b.post("/action", pause).statusCode()).as("no token").isEqualTo(403);
+        Map<String, String> wrong = new java.util.HashMap<>(pause);
+        wrong.put("_csrf", csrf.substring(1) + "x");
+        assertThat(b.post("/action", wrong).statusCode()).as("wrong token").isEqualTo(403);
+        Map<String, String> right = new java.util.HashMap<>(pause);
+        right.put("_csrf", csrf);
+        assertThat(new Browser(b.root()).post("/action", right).statusCode()).as("another session's token")
+                .isEqualTo(403);
+
+        assertThat(sched.get("daily").orElseThrow().paused()).isFalse();
+    }
+
     @Test
     void withAPasswordARequestWithoutSessionIsRefused() throws Exception {
         RedisDelayedQueue<String> q = queue("orders", 1);
@@ -274,6 +406,12 @@ class DashboardIT {
                     .readLine();
             assertThat(status).contains(" 403 ");
         }
+    }
+
+    private static String scheduleRow(String html, String name) {
+        int start = html.indexOf("<tr data-schedule=\"" + name + "\"");
+        assertThat(start).as("row of schedule " + name).isNotNegative();
+        return html.substring(start, html.indexOf("</tr>", start));
     }
 
     private static String row(String html, String queue) {

@@ -1,15 +1,21 @@
 package io.clockwork.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.schedule.InMemorySchedules;
+import io.clockwork.schedule.Schedule;
+import io.clockwork.schedule.ScheduleRule;
+import io.clockwork.time.ManualTicker;
 import io.javalin.Javalin;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -65,6 +71,42 @@ class EmbeddedDashboardTest {
                         .as("another user's token").isEqualTo(403);
             } finally {
                 app.stop();
+            }
+        }
+    }
+
+    @Test
+    void showsAndPausesTheSchedulesTheApplicationHandsIn() throws Exception {
+        ManualTicker ticker = new ManualTicker();
+        try (InMemoryDelayedQueue<String> jobs = InMemoryDelayedQueue.<String>builder().name("jobs").ticker(ticker)
+                .build();
+             InMemoryDelayedQueue<String> mail = InMemoryDelayedQueue.<String>builder().name("mail").build();
+             InMemorySchedules<String> schedules = InMemorySchedules.builder(jobs).ticker(ticker)
+                     .epoch(Instant.parse("2030-01-01T00:00:30Z")).build()) {
+            schedules.put(Schedule.of("cleanup", ScheduleRule.fixedRate(Duration.ofMinutes(1)), "clean"));
+            InProcessQueueSource plain = InProcessQueueSource.of(List.of(jobs, mail));
+            assertThatThrownBy(() -> plain.withSchedules("nope", schedules))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'nope'");
+            InProcessQueueSource source = plain.withSchedules("jobs", schedules);
+            assertThatThrownBy(() -> source.withSchedules("jobs", schedules))
+                    .hasMessageContaining("has schedules already");
+            try (Dashboard dashboard = Dashboard.builder(source).build()) {
+                Javalin app = dashboard.start("127.0.0.1", 0);
+                String root = "http://127.0.0.1:" + app.port();
+                HttpClient http = HttpClient.newBuilder().cookieHandler(new java.net.CookieManager()).build();
+
+                String page = send(http, root + "/queue?name=jobs&state=schedules", null, null).body();
+                assertThat(page).contains("data-schedule=\"cleanup\"").contains("rate:PT1M")
+                        .contains("data-field=\"next-fire\">2030-01-01 00:01:00.000Z (");
+                assertThat(send(http, root + "/queue?name=mail&state=schedules", null, null).body())
+                        .contains("No recurring schedule on this queue.");
+                Matcher m = Pattern.compile("name=\"csrf-token\" content=\"([^\"]+)\"").matcher(page);
+                assertThat(m.find()).isTrue();
+                assertThat(send(http, root + "/action", null, "_csrf=" + m.group(1)
+                        + "&queue=jobs&action=pause-schedule&id=cleanup&confirm=yes").statusCode()).isEqualTo(302);
+
+                assertThat(schedules.get("cleanup").orElseThrow().paused()).isTrue();
+                assertThat(jobs.stats().delayed() + jobs.stats().ready()).as("occurrences stored").isZero();
             }
         }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.InMemoryDelayedQueue;
 import io.clockwork.queue.QueueStats;
+import io.clockwork.schedule.ScheduleInfo;
 import io.clockwork.time.ManualTicker;
 import java.time.Duration;
 import java.util.List;
@@ -148,6 +149,21 @@ class SamplerTest {
         @Override
         public long purgeDead() {
             return 0;
+        }
+
+        @Override
+        public List<ScheduleInfo> schedules() {
+            return List.of();
+        }
+
+        @Override
+        public boolean pauseSchedule(String name) {
+            return false;
+        }
+
+        @Override
+        public boolean resumeSchedule(String name) {
+            return false;
         }
     }
 }
