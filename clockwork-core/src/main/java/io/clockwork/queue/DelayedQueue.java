@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -369,6 +370,18 @@ public interface DelayedQueue<V> extends AutoCloseable {
      * @return a snapshot, taken atomically per partition
      */
     QueueStats stats();
+
+    /**
+     * Reads the queue's cumulative event counters (offered, delivered, acked, retried, dead-lettered; see
+     * {@link QueueCounters}), which any process may sample to chart rates without a metrics stack.
+     *
+     * <p>This default returns empty: a backend that keeps no counters.
+     *
+     * @return the counters, summed over the partitions; empty if this backend keeps none
+     */
+    default Optional<QueueCounters> counters() {
+        return Optional.empty();
+    }
 
     /**
      * Lists dead letters, oldest first.

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -167,6 +168,11 @@ public abstract class ForwardingDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public QueueStats stats() {
         return delegate.stats();
+    }
+
+    @Override
+    public Optional<QueueCounters> counters() {
+        return delegate.counters();
     }
 
     @Override

@@ -97,6 +97,12 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private long generatedIds;
     /** Dead letters removed by the retention. */
     private long trimmed;
+    /** Cumulative event counts, see {@link QueueCounters}. */
+    private long offeredCount;
+    private long deliveredCount;
+    private long ackedCount;
+    private long retriedCount;
+    private long deadCount;
     private boolean closed;
 
     private InMemoryDelayedQueue(QueueSupport<V> settings, Ticker ticker) {
@@ -293,6 +299,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
         detach(m);
         m.token = 0; // as for reschedule: an earlier, timed-out delivery no longer holds it
+        offeredCount++;
         if (policy == Message.Conflict.REPLACE) {
             m.payload = payload;
             m.headers = headers;
@@ -499,6 +506,23 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In-process the counters are plain fields under the queue's lock, read in one snapshot.
+     */
+    @Override
+    public Optional<QueueCounters> counters() {
+        lock.lock();
+        try {
+            checkOpen();
+            advance(); // expiries that are due count as retried or dead, as the next operation would find them
+            return Optional.of(new QueueCounters(offeredCount, deliveredCount, ackedCount, retriedCount, deadCount));
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public QueueStats stats() {
         lock.lock();
@@ -658,6 +682,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         long now = advance();
         Item m = new Item(id, payload, headers);
         byId.put(id, m);
+        offeredCount++;
         schedule(m, delayNanos, now);
     }
 
@@ -698,6 +723,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             if (m.attempts >= settings.options().maxAttempts()) {
                 kill(m, m.lastError != null ? m.lastError : maxAttemptsReason());
             } else {
+                retriedCount++;
                 m.due = m.deadline();
                 m.sequence = ++sequence;
                 makeReady(m);
@@ -739,6 +765,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             m.deadline(saturatedAdd(visibility.elapsed(now), visibilityNanos));
             visibility.schedule(m);
             inFlight++;
+            deliveredCount++;
         }
         return m;
     }
@@ -763,6 +790,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         m.token = 0;
         m.diedAt = ticker.read();
         dead.add(m);
+        deadCount++;
         trimDead(m.diedAt);
     }
 
@@ -910,6 +938,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             }
             detach(message);
             forget(message);
+            ackedCount++;
             return true;
         }
 
@@ -941,6 +970,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                     kill(message, message.lastError != null ? message.lastError
                             : maxAttemptsReason() + ", last attempt nacked");
                 } else {
+                    retriedCount++;
                     schedule(message, delayNanos, now);
                 }
             });

@@ -532,8 +532,11 @@ public final class Dashboard implements AutoCloseable {
         column(json, "ready", samples, x -> (double) x.ready());
         column(json, "inFlight", samples, x -> (double) x.inFlight());
         column(json, "dead", samples, x -> (double) x.dead());
-        column(json, "scheduledPerSecond", samples, Sample::scheduledPerSecond);
-        column(json, "deadPerSecond", samples, Sample::deadPerSecond);
+        column(json, "offeredPerSecond", samples, Sample::offeredPerSecond);
+        column(json, "deliveredPerSecond", samples, Sample::deliveredPerSecond);
+        column(json, "ackedPerSecond", samples, Sample::ackedPerSecond);
+        column(json, "retriedPerSecond", samples, Sample::retriedPerSecond);
+        column(json, "deadLetteredPerSecond", samples, Sample::deadLetteredPerSecond);
         column(json, "oldestReadySeconds", samples, Sample::oldestReadySeconds);
         json.setLength(json.length() - 1);
         ctx.contentType("application/json").result(json.append('}').toString());

@@ -2,6 +2,7 @@ package io.clockwork.dashboard;
 
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.schedule.Schedule;
 import io.clockwork.schedule.ScheduleInfo;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -128,8 +128,8 @@ public final class InProcessQueueSource implements QueueSource {
         }
 
         @Override
-        public OptionalLong scheduled() {
-            return OptionalLong.empty();
+        public Optional<QueueCounters> counters() {
+            return queue.counters();
         }
 
         @Override

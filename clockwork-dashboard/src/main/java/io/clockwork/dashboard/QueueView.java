@@ -1,11 +1,11 @@
 package io.clockwork.dashboard;
 
+import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.schedule.ScheduleInfo;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * What the dashboard reads from and does to one queue, whatever its backend. Implementations are thread-safe: the
@@ -26,10 +26,10 @@ public interface QueueView {
     Optional<Duration> oldestReady();
 
     /**
-     * @return a counter that grows by one per scheduling (offer, retry, reschedule, requeue), from which the sampler
-     *         derives a rate; empty if the backend keeps none
+     * @return the queue's cumulative event counters, as {@code DelayedQueue.counters()} gives them, from which the
+     *         sampler derives rates; empty if the backend keeps none
      */
-    OptionalLong scheduled();
+    Optional<QueueCounters> counters();
 
     /**
      * Reads a page of messages in a state.

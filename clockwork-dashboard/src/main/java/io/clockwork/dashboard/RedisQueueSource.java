@@ -1,6 +1,7 @@
 package io.clockwork.dashboard;
 
 import io.clockwork.queue.Codec;
+import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.redis.QueueNotFoundException;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -150,8 +150,8 @@ public final class RedisQueueSource implements QueueSource {
         }
 
         @Override
-        public OptionalLong scheduled() {
-            return OptionalLong.of(browser.head().scheduled());
+        public Optional<QueueCounters> counters() {
+            return queue.counters();
         }
 
         @Override

@@ -3,18 +3,24 @@ package io.clockwork.dashboard;
 /**
  * One sample of a queue, taken by the dashboard's {@link Sampler}. Immutable and thread-safe.
  *
- * @param atMillis           when (epoch ms)
- * @param delayed            delayed messages
- * @param ready              ready messages
- * @param inFlight           messages in flight
- * @param dead               dead letters
- * @param oldestReadySeconds how long the oldest ready message had been due: the lateness its delivery will have; 0
- *                           if none was ready, NaN if the backend cannot say
- * @param scheduledPerSecond schedulings (offers, retries, reschedules, requeues) per second since the previous
- *                           sample; NaN for the first sample or a backend without the counter
- * @param deadPerSecond      net growth of the dead letters per second since the previous sample (a lower bound of
- *                           the dead-lettering rate: requeues and purges subtract); NaN for the first sample
+ * <p>The rates are differences of the queue's cumulative event counters ({@code DelayedQueue.counters()}) between
+ * this sample and the previous one, over the ticker time between them; each is NaN for a queue's first sample, and
+ * for a backend that keeps no counters.
+ *
+ * @param atMillis                when (epoch ms)
+ * @param delayed                 delayed messages
+ * @param ready                   ready messages
+ * @param inFlight                messages in flight
+ * @param dead                    dead letters
+ * @param oldestReadySeconds      how long the oldest ready message had been due: the lateness its delivery will
+ *                                have; 0 if none was ready, NaN if the backend cannot say
+ * @param offeredPerSecond        messages stored by offers per second since the previous sample
+ * @param deliveredPerSecond      deliveries per second
+ * @param ackedPerSecond          acks per second
+ * @param retriedPerSecond        messages scheduled again (after a nack or a visibility timeout) per second
+ * @param deadLetteredPerSecond   messages dead-lettered per second
  */
 public record Sample(long atMillis, long delayed, long ready, long inFlight, long dead, double oldestReadySeconds,
-                     double scheduledPerSecond, double deadPerSecond) {
+                     double offeredPerSecond, double deliveredPerSecond, double ackedPerSecond,
+                     double retriedPerSecond, double deadLetteredPerSecond) {
 }

@@ -1,5 +1,6 @@
 package io.clockwork.dashboard;
 
+import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.time.Ticker;
 import java.time.Duration;
@@ -7,7 +8,6 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -82,12 +82,12 @@ final class Sampler implements AutoCloseable {
     private void sample(QueueView q) {
         QueueStats s = q.stats();
         Optional<Duration> oldest = q.oldestReady();
-        OptionalLong scheduled = q.scheduled();
+        Optional<QueueCounters> counters = q.counters();
         long nanos = ticker.read();
         double oldestSeconds = oldest.map(d -> d.toNanos() / 1e9)
                 .orElse(s.ready() == 0 || q.browsable() ? 0.0 : Double.NaN);
         series.computeIfAbsent(q.name(), n -> new Series(capacity)).add(nanos,
-                startMillis + (nanos - startNanos) / 1_000_000, s, oldestSeconds, scheduled);
+                startMillis + (nanos - startNanos) / 1_000_000, s, oldestSeconds, counters.orElse(null));
     }
 
     /**
@@ -112,29 +112,33 @@ final class Sampler implements AutoCloseable {
         private final int capacity;
         private final ArrayDeque<Sample> samples;
         private long lastNanos;
-        private long lastScheduled = -1;
-        private long lastDead = -1;
+        /** The previous sample's counters; null before the first sample or when the backend keeps none. */
+        private QueueCounters last;
 
         Series(int capacity) {
             this.capacity = capacity;
             this.samples = new ArrayDeque<>(capacity);
         }
 
-        synchronized void add(long nanos, long atMillis, QueueStats s, double oldestSeconds,
-                              OptionalLong scheduled) {
+        synchronized void add(long nanos, long atMillis, QueueStats s, double oldestSeconds, QueueCounters now) {
             double seconds = (nanos - lastNanos) / 1e9;
-            boolean first = lastDead < 0 || seconds <= 0;
-            double scheduledRate = first || scheduled.isEmpty() || lastScheduled < 0 ? Double.NaN
-                    : Math.max(0, scheduled.getAsLong() - lastScheduled) / seconds;
-            double deadRate = first ? Double.NaN : Math.max(0, s.dead() - lastDead) / seconds;
+            boolean rated = now != null && last != null && seconds > 0;
             if (samples.size() == capacity) {
                 samples.removeFirst();
             }
             samples.addLast(new Sample(atMillis, s.delayed(), s.ready(), s.inFlight(), s.dead(), oldestSeconds,
-                    scheduledRate, deadRate));
+                    rated ? rate(now.offered(), last.offered(), seconds) : Double.NaN,
+                    rated ? rate(now.delivered(), last.delivered(), seconds) : Double.NaN,
+                    rated ? rate(now.acked(), last.acked(), seconds) : Double.NaN,
+                    rated ? rate(now.retried(), last.retried(), seconds) : Double.NaN,
+                    rated ? rate(now.deadLettered(), last.deadLettered(), seconds) : Double.NaN));
             lastNanos = nanos;
-            lastScheduled = scheduled.orElse(-1);
-            lastDead = s.dead();
+            last = now;
+        }
+
+        /** A counter's growth per second; 0 if it went down (the queue was deleted and created again). */
+        private static double rate(long now, long before, double seconds) {
+            return Math.max(0, now - before) / seconds;
         }
 
         synchronized List<Sample> snapshot() {

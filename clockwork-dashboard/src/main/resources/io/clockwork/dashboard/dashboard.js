@@ -1,6 +1,7 @@
 // Draws each queue's charts from the samples the dashboard process takes (GET <base>/series?queue=NAME), and
-// refreshes them every few seconds. "scheduled/s" counts offers, retries, reschedules and requeues (Redis queues'
-// sequence counters); "dead added/s" is the net growth of the dead letters between two samples. Loaded as a file: the pages' Content-Security-Policy allows no inline script.
+// refreshes them every few seconds. The rates are differences of the queue's event counters (DelayedQueue.counters():
+// offered, delivered, acked, retried, dead-lettered) between two samples. Loaded as a file: the pages'
+// Content-Security-Policy allows no inline script.
 (function () {
     'use strict';
     var REFRESH_MS = 5000;
@@ -9,8 +10,9 @@
             ['delayed', 'delayed', '#7b61ff'], ['ready', 'ready', '#1f77b4'],
             ['inFlight', 'in flight', '#2ca02c'], ['dead', 'dead', '#d62728']]},
         rates: {title: 'Per second', series: [
-            ['scheduledPerSecond', 'scheduled/s', '#1f77b4'],
-            ['deadPerSecond', 'dead added/s (net)', '#d62728']]},
+            ['offeredPerSecond', 'offered/s', '#7b61ff'], ['deliveredPerSecond', 'delivered/s', '#1f77b4'],
+            ['ackedPerSecond', 'acked/s', '#2ca02c'], ['retriedPerSecond', 'retried/s', '#ff7f0e'],
+            ['deadLetteredPerSecond', 'dead-lettered/s', '#d62728']]},
         lateness: {title: 'Lateness: oldest ready (s)', series: [
             ['oldestReadySeconds', 'oldest ready (s)', '#ff7f0e']]}
     };

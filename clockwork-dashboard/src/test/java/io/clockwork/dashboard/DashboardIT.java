@@ -100,6 +100,54 @@ class DashboardIT {
     }
 
     @Test
+    void seriesChartsTheQueuesEventCountersAsRatesPerSecond() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 2);
+        Browser b = serve(x -> x.sampleInterval(Duration.ofMillis(100)));
+        awaitSeries(b, json -> column(json, "t").size() >= 1); // sampled once before the events below
+        for (int i = 0; i < 4; i++) {
+            q.offer("o-" + i, Duration.ZERO);
+        }
+        List<Delivery<String>> d = q.poll(4, Duration.ofSeconds(2));
+        assertThat(d).hasSize(4);
+        assertThat(d.get(0).ack()).isTrue();
+        assertThat(d.get(1).nack(Duration.ofMinutes(5))).isTrue();
+        assertThat(d.get(2).deadLetter("bad")).isTrue();
+        assertThat(d.get(3).deadLetter("bad")).isTrue();
+        assertThat(q.counters()).hasValue(new io.clockwork.queue.QueueCounters(4, 4, 1, 1, 2));
+
+        List<String> rates = List.of("offeredPerSecond", "deliveredPerSecond", "ackedPerSecond", "retriedPerSecond",
+                "deadLetteredPerSecond");
+        String json = awaitSeries(b, j -> rates.stream().allMatch(r -> column(j, r).stream().anyMatch(v -> v > 0)));
+        assertThat(json).doesNotContain("scheduledPerSecond").contains("\"oldestReadySeconds\":[");
+    }
+
+    /** The numbers of one column of a /series reply; nulls left out. */
+    private static List<Double> column(String json, String name) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\":\\[([^\\]]*)]").matcher(json);
+        assertThat(m.find()).as("column %s in %s", name, json).isTrue();
+        List<Double> values = new ArrayList<>();
+        for (String v : m.group(1).split(",")) {
+            if (!v.isEmpty() && !v.equals("null")) {
+                values.add(Double.parseDouble(v));
+            }
+        }
+        return values;
+    }
+
+    /** Reads /series?queue=orders until {@code done} holds of it (10 s at most); returns that reply. */
+    private static String awaitSeries(Browser b, java.util.function.Predicate<String> done) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            String json = b.get("/series?queue=orders").body();
+            if (done.test(json)) {
+                return json;
+            }
+            assertThat(System.nanoTime() - deadline).as("series never showed it: %s", json).isNegative();
+            Thread.sleep(50);
+        }
+    }
+
+    @Test
     void queuePagesPageByCursorAndLookUpById() throws Exception {
         RedisDelayedQueue<String> q = queue("orders", 1);
         for (int i = 0; i < 120; i++) {

@@ -4,56 +4,103 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.schedule.ScheduleInfo;
 import io.clockwork.time.ManualTicker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /** The sampler keeps counts and derives rates over ticker time. */
 class SamplerTest {
 
     @Test
-    void samplesCountsAndDerivesTheDeadLetterRate() throws Exception {
+    void samplesCountsAndDerivesTheEventRatesFromTheQueuesCounters() throws Exception {
         ManualTicker ticker = new ManualTicker();
-        try (InMemoryDelayedQueue<String> q = InMemoryDelayedQueue.<String>builder().name("jobs").maxAttempts(1)
+        try (InMemoryDelayedQueue<String> q = InMemoryDelayedQueue.<String>builder().name("jobs").maxAttempts(2)
                 .ticker(ticker).build()) {
             Sampler sampler = new Sampler(InProcessQueueSource.of(List.of(q)), ticker, 1_000_000L, 10);
-            q.offer("a", Duration.ZERO);
-            q.offer("b", Duration.ofMinutes(1));
+            q.offer("a", Duration.ofMinutes(1));
             sampler.sampleAll();
             for (int i = 0; i < 4; i++) {
                 q.offer("x" + i, Duration.ZERO);
-                Delivery<String> d = q.poll(Duration.ZERO);
-                d.nack(Duration.ZERO);
             }
+            List<Delivery<String>> d = q.poll(4, Duration.ZERO);
+            assertThat(d).hasSize(4);
+            assertThat(d.get(0).ack()).isTrue();
+            assertThat(d.get(1).nack(Duration.ofMinutes(5))).isTrue();
+            assertThat(d.get(2).deadLetter("bad")).isTrue();
+            assertThat(d.get(3).deadLetter("bad")).isTrue();
             ticker.advance(Duration.ofSeconds(2));
             sampler.sampleAll();
 
             List<Sample> s = sampler.samples("jobs");
             assertThat(s).hasSize(2);
             assertThat(s.get(0).atMillis()).isEqualTo(1_000_000L);
-            assertThat(s.get(0).deadPerSecond()).isNaN();
             assertThat(s.get(0).delayed()).isEqualTo(1);
+            assertThat(s.get(0).offeredPerSecond()).as("the first sample has no rate").isNaN();
+            assertThat(s.get(0).deadLetteredPerSecond()).isNaN();
             assertThat(s.get(1).atMillis()).isEqualTo(1_002_000L);
-            assertThat(s.get(1).dead()).isEqualTo(4);
-            assertThat(s.get(1).deadPerSecond()).isEqualTo(2.0);
-            assertThat(s.get(1).scheduledPerSecond()).as("in-process queues keep no counter").isNaN();
+            assertThat(s.get(1).dead()).isEqualTo(2);
+            assertThat(s.get(1).offeredPerSecond()).isEqualTo(2.0);
+            assertThat(s.get(1).deliveredPerSecond()).isEqualTo(2.0);
+            assertThat(s.get(1).ackedPerSecond()).isEqualTo(0.5);
+            assertThat(s.get(1).retriedPerSecond()).isEqualTo(0.5);
+            assertThat(s.get(1).deadLetteredPerSecond()).isEqualTo(1.0);
         }
     }
 
     @Test
-    void derivesTheSchedulingRateFromTheCounterAndKeepsTheLastSamples() {
+    void derivesRatesOverTickerTimeAndKeepsTheLastSamples() {
         ManualTicker ticker = new ManualTicker();
         long[] counter = {100};
-        QueueView view = new FixedView(counter);
-        QueueSource source = new QueueSource() {
+        Sampler sampler = new Sampler(sourceOf(new FixedView(counter)), ticker, 0, 10);
+        for (int i = 0; i < 12; i++) {
+            sampler.sampleAll();
+            counter[0] += 50;
+            ticker.advance(Duration.ofMillis(500));
+        }
+        List<Sample> s = sampler.samples("fixed");
+        assertThat(s).hasSize(10);
+        assertThat(s.get(0).atMillis()).isEqualTo(1_000);
+        assertThat(s).allSatisfy(x -> {
+            assertThat(x.offeredPerSecond()).isEqualTo(100.0);
+            assertThat(x.deliveredPerSecond()).isEqualTo(100.0);
+            assertThat(x.ackedPerSecond()).isEqualTo(50.0);
+            assertThat(x.retriedPerSecond()).isZero();
+            assertThat(x.deadLetteredPerSecond()).isZero();
+        });
+        assertThat(s.get(9).oldestReadySeconds()).isEqualTo(1.5);
+        assertThat(sampler.samples("unknown")).isEmpty();
+    }
+
+    @Test
+    void aBackendWithoutCountersHasNoRatesAndACounterThatFallsCountsAsNoEvents() {
+        ManualTicker ticker = new ManualTicker();
+        long[] counter = {-1};
+        Sampler sampler = new Sampler(sourceOf(new FixedView(counter)), ticker, 0, 10);
+        sampler.sampleAll();
+        ticker.advance(Duration.ofSeconds(1));
+        sampler.sampleAll();
+        assertThat(sampler.samples("fixed")).allSatisfy(x -> assertThat(x.offeredPerSecond()).isNaN());
+
+        counter[0] = 500;
+        sampler.sampleAll(); // the first sample with counters: no rate yet
+        ticker.advance(Duration.ofSeconds(1));
+        counter[0] = 10; // the queue was deleted and created again
+        sampler.sampleAll();
+        List<Sample> s = sampler.samples("fixed");
+        assertThat(s.get(2).offeredPerSecond()).isNaN();
+        assertThat(s.get(3).offeredPerSecond()).isZero();
+    }
+
+    private static QueueSource sourceOf(QueueView view) {
+        return new QueueSource() {
             @Override
             public List<String> names() {
-                return List.of("fixed");
+                return List.of(view.name());
             }
 
             @Override
@@ -70,21 +117,12 @@ class SamplerTest {
             public void close() {
             }
         };
-        Sampler sampler = new Sampler(source, ticker, 0, 10);
-        for (int i = 0; i < 12; i++) {
-            sampler.sampleAll();
-            counter[0] += 50;
-            ticker.advance(Duration.ofMillis(500));
-        }
-        List<Sample> s = sampler.samples("fixed");
-        assertThat(s).hasSize(10);
-        assertThat(s.get(0).atMillis()).isEqualTo(1_000);
-        assertThat(s).allSatisfy(x -> assertThat(x.scheduledPerSecond()).isEqualTo(100.0));
-        assertThat(s.get(9).oldestReadySeconds()).isEqualTo(1.5);
-        assertThat(sampler.samples("unknown")).isEmpty();
     }
 
-    /** A view whose counter the test moves. */
+    /**
+     * A view whose counters the test moves: offered and delivered are the counter, acked half of it, the others 0;
+     * none while the counter is negative.
+     */
     private record FixedView(long[] counter) implements QueueView {
         @Override
         public String name() {
@@ -107,8 +145,9 @@ class SamplerTest {
         }
 
         @Override
-        public OptionalLong scheduled() {
-            return OptionalLong.of(counter[0]);
+        public Optional<QueueCounters> counters() {
+            long n = counter[0];
+            return n < 0 ? Optional.empty() : Optional.of(new QueueCounters(n, n, n / 2, 0, 0));
         }
 
         @Override

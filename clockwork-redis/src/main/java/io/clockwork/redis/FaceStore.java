@@ -48,7 +48,7 @@ final class FaceStore implements AutoCloseable {
     private final String name;
     private final ScriptRunner runner;
     private final Signals signals;
-    /** KEYS[1..10]: the partition's keys in {@link KeyLayout}'s order, then {@code order} and {@code values}. */
+    /** KEYS[1..11]: the partition's keys in {@link KeyLayout}'s order, then {@code order} and {@code values}. */
     private final byte[][] keys;
 
     FaceStore(String name, ScriptRunner runner, Signals signals) {
@@ -173,13 +173,13 @@ final class FaceStore implements AutoCloseable {
      * @return its payload, or null if the scope was empty
      */
     byte[] moveLastToFront(Scope scope, FaceStore target) {
-        byte[][] k = new byte[15][];
-        System.arraycopy(keys, 0, k, 0, 10);
-        k[10] = target.keys[0]; // pending
-        k[11] = target.keys[3]; // meta
-        k[12] = target.keys[5]; // seq
-        k[13] = target.keys[7]; // signal
-        k[14] = target.keys[9]; // values
+        byte[][] k = new byte[16][];
+        System.arraycopy(keys, 0, k, 0, 11);
+        k[11] = target.keys[0]; // pending
+        k[12] = target.keys[3]; // meta
+        k[13] = target.keys[5]; // seq
+        k[14] = target.keys[8]; // signal
+        k[15] = target.keys[10]; // values
         List<Object> r = runner.run("pollLastAndOfferFirstTo", Script.FACE_MOVE, k, NO_MAX_ATTEMPTS, scope.arg);
         return r.isEmpty() ? null : (byte[]) r.get(0);
     }
@@ -192,9 +192,9 @@ final class FaceStore implements AutoCloseable {
      * @return {movedDue, movedDelayed, skipped, remaining}
      */
     long[] migrateBatch(byte[][] redissonKeys, int batch) {
-        byte[][] k = new byte[13][];
-        System.arraycopy(keys, 0, k, 0, 10);
-        System.arraycopy(redissonKeys, 0, k, 10, 3);
+        byte[][] k = new byte[14][];
+        System.arraycopy(keys, 0, k, 0, 11);
+        System.arraycopy(redissonKeys, 0, k, 11, 3);
         List<Object> r = runner.run("migrate", Script.MIGRATE_REDISSON, k, NO_MAX_ATTEMPTS, QueueScripts.arg(batch));
         return new long[] {(Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3)};
     }

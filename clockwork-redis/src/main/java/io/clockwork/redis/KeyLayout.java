@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
  * cw:{name:p}:reason    HASH  id -&gt; why it died
  * cw:{name:p}:seq       STRING counter: FIFO tie-break and delivery receipts
  * cw:{name:p}:lost      STRING messages dropped because Redis evicted part of their state
+ * cw:{name:p}:counters  HASH  offered, delivered, acked, retried, dead: cumulative event counts (five fields)
  * cw:{name:0}:signal    LIST  at most one wake-up token for blocked pollers (one per queue, in partition 0's slot)
  * cw:{name:0}:config    HASH  the queue's partition count, written when the queue is first created
  * cw:{name:p}:sched_def   HASH  schedule name -&gt; rule, misfire policy, spread (schedules hashing to p)
@@ -35,7 +36,10 @@ final class KeyLayout {
      */
     static final byte[] REGISTRY_KEY = bytes("cw:queues");
 
-    private static final String[] PARTS = {"pending", "inflight", "dead", "meta", "reason", "seq", "lost"};
+    /** Index of the counters hash in {@link #keys(int)} (KEYS[8] of the scripts). */
+    static final int COUNTERS = 7;
+
+    private static final String[] PARTS = {"pending", "inflight", "dead", "meta", "reason", "seq", "lost", "counters"};
     private static final String[] SCHEDULE_PARTS = {"sched_def", "sched_msg", "sched_state", "sched_due"};
 
     private final byte[][][] keys;
@@ -65,7 +69,7 @@ final class KeyLayout {
 
     /**
      * @param partition the partition
-     * @return the keys every script takes, in the order of {@code include/keys.lua} (KEYS[1] to KEYS[8]; the last,
+     * @return the keys every script takes, in the order of {@code include/keys.lua} (KEYS[1] to KEYS[9]; the last,
      *         the signal key, only where the partition's scripts may touch it: on a standalone server, or partition 0
      *         of a Cluster); a shared array: do not modify
      */

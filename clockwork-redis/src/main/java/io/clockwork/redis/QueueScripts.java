@@ -1,7 +1,9 @@
 package io.clockwork.redis;
 
+import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.spi.Delay;
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -391,6 +393,31 @@ final class QueueScripts {
     List<Dead> deadLetters(int p, int limit) {
         return Dead.listOf(runner.run("deadLetters", Script.DEAD_LIST, partitions.keys(p), maxAttemptsArg,
                 arg(SWEEP_LIMIT), arg(limit)));
+    }
+
+    /** The fields of the counters hash ({@code include/counters.lua}), in {@link QueueCounters}' order. */
+    private static final byte[][] COUNTER_FIELDS = {arg("offered"), arg("delivered"), arg("acked"), arg("retried"),
+        arg("dead")};
+
+    /**
+     * Reads partition p's event counters with one {@code HMGET}; a field never incremented reads as 0.
+     *
+     * @throws RedisQueueException if Redis fails
+     */
+    QueueCounters counters(int p, String queueName) {
+        List<KeyValue<byte[], byte[]>> r;
+        try {
+            r = runner.await(connections.commands().hmget(partitions.keys(p)[KeyLayout.COUNTERS], COUNTER_FIELDS));
+        } catch (RuntimeException e) {
+            throw new RedisQueueException("queue '" + queueName + "' on " + connections.where()
+                    + ": reading the counters of partition " + p + " failed: " + e.getMessage(), e);
+        }
+        long[] n = new long[COUNTER_FIELDS.length];
+        for (int i = 0; i < n.length; i++) {
+            KeyValue<byte[], byte[]> kv = r.get(i);
+            n[i] = kv.hasValue() ? Long.parseLong(new String(kv.getValue(), StandardCharsets.US_ASCII)) : 0L;
+        }
+        return new QueueCounters(n[0], n[1], n[2], n[3], n[4]);
     }
 
     Counts stats(int p) {

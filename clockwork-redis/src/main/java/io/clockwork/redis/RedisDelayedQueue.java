@@ -7,6 +7,7 @@ import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.Message;
 import io.clockwork.queue.Offered;
+import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.queue.spi.Delay;
 import io.clockwork.queue.spi.QueueSupport;
@@ -597,6 +598,23 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         }
         return new QueueStats(delayed, ready, inFlight, dead, lost,
                 nextDue < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(nextDue)), trimmed);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On Redis each partition keeps its counters in a hash of five fields ({@code cw:{name:p}:counters}), which
+     * the scripts increment with one {@code HINCRBY} per field they touch; this reads them with one {@code HMGET} per
+     * partition and sums them. Partitions are read one after another, not atomically together.
+     */
+    @Override
+    public Optional<QueueCounters> counters() {
+        checkOpen();
+        QueueCounters sum = QueueCounters.ZERO;
+        for (int p = 0; p < partitions.count(); p++) {
+            sum = sum.plus(scripts.counters(p, name()));
+        }
+        return Optional.of(sum);
     }
 
     @Override

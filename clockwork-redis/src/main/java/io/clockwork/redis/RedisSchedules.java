@@ -89,10 +89,10 @@ public final class RedisSchedules<V> implements Schedules<V> {
         for (int p = 0; p < keys.length; p++) {
             byte[][] q = partitions.keys(p);
             byte[][] s = KeyLayout.scheduleKeys(name, p);
-            byte[][] k = new byte[12][];
-            System.arraycopy(q, 0, k, 0, 7);
-            k[7] = q.length > 7 ? q[7] : KeyLayout.noSignalKey(name, p);
-            System.arraycopy(s, 0, k, 8, 4);
+            byte[][] k = new byte[13][];
+            System.arraycopy(q, 0, k, 0, 8);
+            k[8] = q.length > 8 ? q[8] : KeyLayout.noSignalKey(name, p);
+            System.arraycopy(s, 0, k, 9, 4);
             keys[p] = k;
         }
     }

@@ -11,7 +11,8 @@
   KEYS[5] reason    HASH   not used
   KEYS[6] seq       STRING not used
   KEYS[7] lost      STRING not used
-  KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
+  KEYS[8] counters  HASH   acked incremented by the messages deleted (one HINCRBY)
+  KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
   ARGV[2j]          id of delivery j, for j = 1..m
@@ -19,8 +20,8 @@
 
   Reply: {code1, ..., codem}, per delivery 1 if its message is deleted now, 2 if the message no longer exists (a
          retried ack whose first attempt ran counts that as done), 0 if another delivery holds it.
-  Cost: O(m log n); commands: ZMSCORE, and if any is deleted one ZREM and one HDEL, and for those not held one HMGET
-        (gone, or held by another delivery?).
+  Cost: O(m log n); commands: ZMSCORE, and if any is deleted one ZREM, one HDEL and one HINCRBY, and for those not
+        held one HMGET (gone, or held by another delivery?).
 ]]
 -- include: ack_held
 return ack_held(2)

@@ -10,7 +10,9 @@
   KEYS[5] reason    HASH   written by the sweep for what it buries
   KEYS[6] seq       STRING incremented by the sweep
   KEYS[7] lost      STRING incremented per message found with its state evicted
-  KEYS[8] signal    LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
+  KEYS[8] counters  HASH   acked incremented by the messages acked, delivered by those taken; retried and dead by
+                           the sweep (one HINCRBY each at most)
+  KEYS[9] signal    LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts
   ARGV[2]           sweep limit: at most this many expired deliveries are handled

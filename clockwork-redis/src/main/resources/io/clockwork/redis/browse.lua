@@ -10,7 +10,8 @@
   KEYS[5] reason    HASH   read: each listed dead letter's reason
   KEYS[6] seq       STRING not used
   KEYS[7] lost      STRING not used
-  KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
+  KEYS[8] counters  HASH   not used
+  KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
 
   ARGV[1]           the state: ready, delayed, inflight or dead
   ARGV[2]           offset: how many messages of the state to skip, in score order

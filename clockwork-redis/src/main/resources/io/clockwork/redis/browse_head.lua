@@ -9,7 +9,8 @@
   KEYS[5] reason    HASH   not used
   KEYS[6] seq       STRING read: one number per scheduling (offer, retry, reschedule, requeue) in the partition
   KEYS[7] lost      STRING not used
-  KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
+  KEYS[8] counters  HASH   not used
+  KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
 
   Reply: {nowMs, oldestDueMs, scheduled}: oldestDueMs is the due time of the oldest ready message (server ms), -1
          if none is ready; scheduled is the partition's sequence counter (0 before its first offer).

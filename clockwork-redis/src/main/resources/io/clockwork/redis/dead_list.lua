@@ -10,7 +10,8 @@
   KEYS[5] reason    HASH   read; written by the sweep
   KEYS[6] seq       STRING incremented by the sweep
   KEYS[7] lost      STRING incremented per message found with its state evicted
-  KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
+  KEYS[8] counters  HASH   retried and dead incremented by the sweep (one HINCRBY each at most)
+  KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts
   ARGV[2]           sweep limit: at most this many expired deliveries are handled

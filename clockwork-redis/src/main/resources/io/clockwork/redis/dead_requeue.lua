@@ -8,7 +8,8 @@
   KEYS[5] reason    HASH   its field is deleted
   KEYS[6] seq       STRING incremented: the new sequence
   KEYS[7] lost      STRING not used
-  KEYS[8] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
+  KEYS[8] counters  HASH   not used
+  KEYS[9] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
   ARGV[2]           id

@@ -10,9 +10,10 @@
   KEYS[5] reason    HASH   not used
   KEYS[6] seq       STRING not used
   KEYS[7] lost      STRING incremented per element found with its META value evicted
-  KEYS[8] signal    LIST   not used
-  KEYS[9] order     ZSET   removed elements' entries removed
-  KEYS[10] values   ZSET   ranged by each value's digest; removed and stale entries removed
+  KEYS[8] counters  HASH   not used
+  KEYS[9] signal    LIST   not used
+  KEYS[10] order     ZSET   removed elements' entries removed
+  KEYS[11] values   ZSET   ranged by each value's digest; removed and stale entries removed
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
   ARGV[2]           scope: 'delayed' or 'due'

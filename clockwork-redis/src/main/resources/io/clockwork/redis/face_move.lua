@@ -11,14 +11,15 @@
   KEYS[5] reason    HASH   not used
   KEYS[6] seq       STRING not used
   KEYS[7] lost      STRING incremented per element found with its META value evicted
-  KEYS[8] signal    LIST   not used
-  KEYS[9] order     ZSET   the source's offer order: read from the tail; moved and stale entries removed
-  KEYS[10] values   ZSET   the moved element's entry removed
-  KEYS[11] target pending ZSET  the moved element's new member added
-  KEYS[12] target meta    HASH  its new value written
-  KEYS[13] target seq     STRING incremented: its new sequence and id
-  KEYS[14] target signal  LIST  pushed to wake a taker of the target
-  KEYS[15] target values  ZSET  its new entry added
+  KEYS[8] counters  HASH   not used
+  KEYS[9] signal    LIST   not used
+  KEYS[10] order     ZSET   the source's offer order: read from the tail; moved and stale entries removed
+  KEYS[11] values   ZSET   the moved element's entry removed
+  KEYS[12] target pending ZSET  the moved element's new member added
+  KEYS[13] target meta    HASH  its new value written
+  KEYS[14] target seq     STRING incremented: its new sequence and id
+  KEYS[15] target signal  LIST  pushed to wake a taker of the target
+  KEYS[16] target values  ZSET  its new entry added
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
   ARGV[2]           the source's scope: 'delayed' or 'due'
@@ -51,13 +52,13 @@ while not p do
     end
 end
 drop(m, p)
-local head = redis.call('ZRANGE', KEYS[11], 0, 0, 'WITHSCORES')
+local head = redis.call('ZRANGE', KEYS[12], 0, 0, 'WITHSCORES')
 local due = now
 if head[2] and tonumber(head[2]) <= now then
     due = tonumber(head[2]) - 1
 end
-file_element(KEYS[11], KEYS[12], KEYS[13], nil, KEYS[15], p, due, now)
-if redis.call('LPUSH', KEYS[14], '1') > 1 then
-    redis.call('LTRIM', KEYS[14], 0, 0)
+file_element(KEYS[12], KEYS[13], KEYS[14], nil, KEYS[16], p, due, now)
+if redis.call('LPUSH', KEYS[15], '1') > 1 then
+    redis.call('LTRIM', KEYS[15], 0, 0)
 end
 return {p}

@@ -10,9 +10,10 @@
   KEYS[5] reason    HASH   not used
   KEYS[6] seq       STRING incremented: the element's sequence and id
   KEYS[7] lost      STRING not used
-  KEYS[8] signal    LIST   pushed when the element is due now or before the previous head
-  KEYS[9] order     ZSET   the element's member added when it has a delay
-  KEYS[10] values   ZSET   the element's value entry added
+  KEYS[8] counters  HASH   not used
+  KEYS[9] signal    LIST   pushed when the element is due now or before the previous head
+  KEYS[10] order     ZSET   the element's member added when it has a delay
+  KEYS[11] values   ZSET   the element's value entry added
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
   ARGV[2]           delay in ms, or 'first'

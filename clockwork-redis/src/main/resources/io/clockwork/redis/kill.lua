@@ -10,7 +10,8 @@
   KEYS[5] reason    HASH   written: the reason
   KEYS[6] seq       STRING incremented: the dead letter's sequence
   KEYS[7] lost      STRING incremented if the message's state was evicted
-  KEYS[8] signal    LIST   not used (absent in a cluster's other partitions)
+  KEYS[8] counters  HASH   dead incremented by 1
+  KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": the dead-letter bounds
   ARGV[2]           id
@@ -20,11 +21,12 @@
   Reply: 1 if buried, 0 if this delivery no longer holds the message (or its state was evicted).
   Cost: O(log n).
 ]]
--- include: clock, schedule, held
+-- include: clock, schedule, held, counters
 local id = ARGV[2]
 local attempts, tail = release_hold(id, tonumber(ARGV[3]))
 if not attempts then
     return 0
 end
 bury(id, attempts + 1, ARGV[4], now_ms(), tail)
+count_events('dead', 1)
 return 1

@@ -11,7 +11,8 @@
   KEYS[5] reason    HASH   written if buried: the last error, or the attempts count
   KEYS[6] seq       STRING incremented: the new sequence
   KEYS[7] lost      STRING incremented if the message's state was evicted
-  KEYS[8] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
+  KEYS[8] counters  HASH   retried or dead incremented by 1
+  KEYS[9] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts
   ARGV[2]           id
@@ -23,7 +24,7 @@
          slot.
   Cost: O(log n).
 ]]
--- include: clock, meta, attempts, schedule, wake, held
+-- include: clock, meta, attempts, schedule, wake, held, counters
 local id = ARGV[2]
 local attempts, tail = release_hold(id, tonumber(ARGV[3]))
 if not attempts then
@@ -38,8 +39,10 @@ end
 local now, ceil = now_floor_ceil()
 if attempts >= MAX_ATTEMPTS then
     bury(id, attempts, nil, now, tail, max_attempts_reason())
+    count_events('dead', 1)
     return {1, 0}
 end
+count_events('retried', 1)
 if schedule(id, attempts, due_at(tonumber(ARGV[4]), now, ceil), now, tail) then
     return {1, wake()}
 end

@@ -23,7 +23,8 @@
   KEYS[5] reason    HASH   not used
   KEYS[6] seq       STRING incremented by m: the stored messages' sequences
   KEYS[7] lost      STRING not used
-  KEYS[8] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
+  KEYS[8] counters  HASH   offered incremented by the messages stored (added, replaced or extended)
+  KEYS[9] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
   ARGV[2]           delay ms of every message, or '' if each message carries its own
@@ -36,11 +37,11 @@
          3 extended, 4 in flight and 5 dead (replace or extend found it so; nothing changed); clientMustSignal is 1
          when a message is due now or earlier than the previous head and SIGNAL is in another slot.
   Cost: O(m log n); commands, whatever m: TIME, HMGET of the ids that need a check (none when all are fresh),
-        INCRBY, one ZADD and one HSET for all stored messages, at most one ZRANGE of the head; plus a ZREM per
-        replaced or extended message, and an HGET and a flush of the queued ZADD and HSET per repeated id that
-        replaces or extends within the call.
+        INCRBY, one ZADD, one HSET and one HINCRBY for all stored messages, at most one ZRANGE of the head; plus a
+        ZREM per replaced or extended message, and an HGET and a flush of the queued ZADD and HSET per repeated id
+        that replaces or extends within the call.
 ]]
--- include: keys, clock, keep, meta, wake
+-- include: keys, clock, keep, meta, wake, counters
 local floor, ceil = now_floor_ceil()
 local common = ARGV[2]
 local flags = ARGV[3]
@@ -79,6 +80,7 @@ if width == 2 then
     due_s = string.format('%d', due)
 end
 local n = 0
+local stored = 0
 
 -- Writes the queued messages, so that a later message of this call can read and move them.
 local function flush()
@@ -171,10 +173,12 @@ for j = 1, m do
         states[n + 3] = id
         states[n + 4] = prefix .. hex .. tail
         n = n + 2
+        stored = stored + 1
     end
     result[j] = code
 end
 flush()
+count_events('offered', stored)
 if waking then
     result[m + 1] = wake()
 else

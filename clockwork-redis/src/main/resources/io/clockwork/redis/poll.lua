@@ -17,7 +17,9 @@
   KEYS[5] reason    HASH   written by the sweep for what it buries
   KEYS[6] seq       STRING incremented by the sweep
   KEYS[7] lost      STRING incremented per message found with its state evicted
-  KEYS[8] signal    LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
+  KEYS[8] counters  HASH   delivered incremented by the messages taken; retried and dead by the sweep (one HINCRBY
+                           each at most)
+  KEYS[9] signal    LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts
   ARGV[2]           sweep limit: at most this many expired deliveries are handled
@@ -31,7 +33,7 @@
          member <seq><id> and its META value "D <attempts> <seq><tail>" (see meta.lua), from which the client
          reads the delivery's attempt (attempts + 1), receipt (seq) and payload.
   Cost: O((n + sweep limit) log n); commands besides the sweep: TIME, ZRANGEBYSCORE, and if any is due one
-        ZREMRANGEBYRANK (the k taken are the first k by rank), one HMGET and one ZADD for all of them.
+        ZREMRANGEBYRANK (the k taken are the first k by rank), one HMGET, one ZADD and one HINCRBY for all of them.
 ]]
 -- include: take_due
 return take_due(tonumber(ARGV[4]), tonumber(ARGV[2]), tonumber(ARGV[3]))

@@ -2,11 +2,11 @@
   sched_due: the partition's schedules a scheduler should look at now, with their definitions and states and the
   server's clock, from which the client plans each one's fire times (FirePlan) for sched_fire.lua.
 
-  KEYS[1..8]        the partition's queue keys (not used)
-  KEYS[9] sched_def   HASH   read
-  KEYS[10] sched_msg  HASH   not used
-  KEYS[11] sched_state HASH  read
-  KEYS[12] sched_due  ZSET   the due prefix is read
+  KEYS[1..9]        the partition's queue keys (not used)
+  KEYS[10] sched_def   HASH   read
+  KEYS[11] sched_msg  HASH   not used
+  KEYS[12] sched_state HASH  read
+  KEYS[13] sched_due  ZSET   the due prefix is read
 
   ARGV[1]           the most schedules to return
 

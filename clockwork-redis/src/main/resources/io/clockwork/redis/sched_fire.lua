@@ -18,11 +18,12 @@
   KEYS[5] reason    HASH   not used
   KEYS[6] seq       STRING incremented per occurrence
   KEYS[7] lost      STRING not used
-  KEYS[8] signal    LIST   not used: the client pushes the signal when the reply says so
-  KEYS[9] sched_def   HASH   not used
-  KEYS[10] sched_msg  HASH   read: the occurrences' tail
-  KEYS[11] sched_state HASH  compared and written
-  KEYS[12] sched_due  ZSET   each schedule's next look time is set
+  KEYS[8] counters  HASH   offered incremented by the occurrences stored (one HINCRBY)
+  KEYS[9] signal    LIST   not used: the client pushes the signal when the reply says so
+  KEYS[10] sched_def   HASH   not used
+  KEYS[11] sched_msg  HASH   read: the occurrences' tail
+  KEYS[12] sched_state HASH  compared and written
+  KEYS[13] sched_due  ZSET   each schedule's next look time is set
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
   ARGV[2]           the poll interval, ms: when a fixed-delay schedule with a live occurrence is looked at again
@@ -35,12 +36,13 @@
          now or earlier than the queue's previous head: the client wakes a poller)}.
   Cost: O(m log n) for m occurrences stored, plus O(log s) per schedule.
 ]]
--- include: keys, clock, schedule, sched_keys, sched_state
+-- include: keys, clock, schedule, sched_keys, sched_state, counters
 local now = now_ms()
 local poll_ms = tonumber(ARGV[2])
 local reply = {}
 local signal = 0
 local i = 3
+local offered = 0
 
 local function store(id, due, tail)
     if redis.call('HEXISTS', META, id) == 1 then
@@ -112,10 +114,12 @@ while i <= #ARGV do
         i = i + 6
     end
     if ok then
+        offered = offered + stored
         reply[#reply + 1] = stored
     else
         reply[#reply + 1] = -1
     end
 end
+count_events('offered', offered)
 reply[#reply + 1] = signal
 return reply

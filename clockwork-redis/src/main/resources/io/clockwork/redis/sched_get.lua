@@ -2,11 +2,11 @@
   sched_get: what the partition holds for some schedules, with the server's clock, so that the client computes fire
   times on the server's timeline.
 
-  KEYS[1..8]        the partition's queue keys (not used)
-  KEYS[9] sched_def   HASH   read
-  KEYS[10] sched_msg  HASH   read when ARGV[1] is '1'
-  KEYS[11] sched_state HASH  read
-  KEYS[12] sched_due  ZSET   not used
+  KEYS[1..9]        the partition's queue keys (not used)
+  KEYS[10] sched_def   HASH   read
+  KEYS[11] sched_msg  HASH   read when ARGV[1] is '1'
+  KEYS[12] sched_state HASH  read
+  KEYS[13] sched_due  ZSET   not used
 
   ARGV[1]           with tail: '1' to return each schedule's tail, '0' not to
   ARGV[2..]         schedule names

@@ -2,11 +2,11 @@
   sched_scan: one page of the partition's schedules, for listing (an administrator's command, not a scheduler's
   pass).
 
-  KEYS[1..8]        the partition's queue keys (not used)
-  KEYS[9] sched_def   HASH   scanned
-  KEYS[10] sched_msg  HASH   not used
-  KEYS[11] sched_state HASH  read
-  KEYS[12] sched_due  ZSET   not used
+  KEYS[1..9]        the partition's queue keys (not used)
+  KEYS[10] sched_def   HASH   scanned
+  KEYS[11] sched_msg  HASH   not used
+  KEYS[12] sched_state HASH  read
+  KEYS[13] sched_due  ZSET   not used
 
   ARGV[1]           the HSCAN cursor ('0' to start)
   ARGV[2]           the page size hint (HSCAN's COUNT)

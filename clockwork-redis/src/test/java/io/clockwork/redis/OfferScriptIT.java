@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code offer.lua}'s argument forms, run directly: a delay shared by the call or one per message, and the fresh
  * flags that let the client's first attempt of ids it just generated skip the dedup read while every other id is
- * still checked (against stored ids and within the call).
+ * still checked (against stored ids and within the call); and that a call's event counts cost one command whatever
+ * the number of messages.
  */
 @ExtendWith(RedisExtension.class)
 class OfferScriptIT {
@@ -42,12 +43,39 @@ class OfferScriptIT {
 
     /** @return offer.lua's reply: added 0/1 per message, then the must-signal flag */
     private List<Object> offer(String name, String... args) {
+        return run(Script.OFFER, name, args);
+    }
+
+    private List<Object> run(Script script, String name, String... args) {
         byte[][] bytes = new byte[args.length][];
         for (int i = 0; i < args.length; i++) {
             bytes[i] = args[i].getBytes(StandardCharsets.UTF_8);
         }
         RedisCommands<byte[], byte[]> sync = connection.sync();
-        return sync.eval(Script.OFFER.body(), ScriptOutputType.MULTI, new KeyLayout(name, 1, false).keys(0), bytes);
+        return sync.eval(script.body(), ScriptOutputType.MULTI, new KeyLayout(name, 1, false).keys(0), bytes);
+    }
+
+    /** @return how many HINCRBY commands the server ran since its statistics were reset */
+    private long hincrbyCalls() {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_hincrby:calls=(\\d+)")
+                .matcher(redis.call("INFO", "commandstats").toString());
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
+    @Test
+    void aCallCountsItsMessagesWithOneHincrbyWhateverTheirNumber() {
+        redis.call("CONFIG", "RESETSTAT");
+        // a and b are stored, the second a is kept (not stored): offered grows by 2, in one command.
+        assertThat(offer("counted", "5", "0", "", "a", "1", "b", "2", "a", "3")).startsWith(1L, 1L, 0L);
+        assertThat(redis.call("HGET", KeyLayout.prefix("counted", 0) + "counters", "offered")).isEqualTo("2");
+        assertThat(hincrbyCalls()).isEqualTo(1);
+        // A poll that takes both: delivered grows by 2, in one command.
+        assertThat(run(Script.POLL, "counted", "5", "100", "30000", "2").get(0)).isEqualTo(2L);
+        assertThat(redis.call("HGET", KeyLayout.prefix("counted", 0) + "counters", "delivered")).isEqualTo("2");
+        assertThat(hincrbyCalls()).isEqualTo(2);
+        // Nothing due: nothing taken, no command.
+        assertThat(run(Script.POLL, "counted", "5", "100", "30000", "2").get(0)).isEqualTo(0L);
+        assertThat(hincrbyCalls()).isEqualTo(2);
     }
 
     @Test

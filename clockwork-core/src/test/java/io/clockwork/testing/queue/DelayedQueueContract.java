@@ -9,6 +9,7 @@ import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.Message;
 import io.clockwork.queue.Offered;
+import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.QueueStats;
 import org.junit.jupiter.api.AfterEach;
@@ -445,6 +446,56 @@ public abstract class DelayedQueueContract {
         assertThat(letter.id()).isEqualTo(id);
         assertThat(letter.attempts()).isOne();
         assertThat(letter.reason()).contains("maxAttempts");
+    }
+
+    // ---- cumulative event counters ----
+
+    private static QueueCounters countersOf(DelayedQueue<?> q) {
+        return q.counters().orElseThrow(() -> new AssertionError("no counters from " + q.name()));
+    }
+
+    @Test
+    void countersCountOffersDeliveriesAcksAndRetries() throws Exception {
+        DelayedQueue<String> q = queue();
+        assertThat(countersOf(q)).isEqualTo(QueueCounters.ZERO);
+        q.offer("a", Duration.ZERO);
+        q.offer("b", Duration.ZERO);
+        assertThat(q.offer("fixed-id", "c", FAR)).isTrue();
+        assertThat(q.offer("fixed-id", "c again", FAR)).as("kept: stores nothing").isFalse();
+        Delivery<String> first = take(q);
+        Delivery<String> second = take(q);
+        assertThat(first.ack()).isTrue();
+        assertThat(first.ack()).as("a second ack deletes nothing").isFalse();
+        assertThat(second.nack(FAR)).isTrue();
+        assertThat(q.cancel("fixed-id")).as("cancels are not counted").isTrue();
+        assertThat(countersOf(q)).isEqualTo(new QueueCounters(3, 2, 1, 1, 0));
+    }
+
+    @Test
+    void countersCountDeadLettersOfNacksAndDeadLetterCalls() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(1));
+        q.offer("nacked", Duration.ZERO);
+        q.offer("refused", Duration.ZERO);
+        q.offer("fine", Duration.ZERO);
+        assertThat(take(q).nack(Duration.ZERO)).as("its last attempt: dies").isTrue();
+        assertThat(take(q).deadLetter("bad")).isTrue();
+        assertThat(take(q).ack()).isTrue();
+        assertThat(countersOf(q)).isEqualTo(new QueueCounters(3, 3, 1, 0, 2));
+        assertThat(q.requeueDead(q.deadLetters(1).get(0).id())).isTrue();
+        assertThat(countersOf(q)).as("a requeue is not an offer").isEqualTo(new QueueCounters(3, 3, 1, 0, 2));
+    }
+
+    @Test
+    void countersCountExpiredDeliveriesAsRetriedThenDead() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(2).visibilityTimeout(LATER));
+        q.offer("slow", Duration.ZERO);
+        take(q);
+        passTime(LATER);
+        take(q); // the expired delivery came back: retried
+        passTime(LATER);
+        assertThat(q.poll(Duration.ZERO)).as("its attempts are used up").isNull();
+        assertThat(q.stats().dead()).isOne(); // on Redis an expiry is handled (and counted) by the next sweep
+        assertThat(countersOf(q)).isEqualTo(new QueueCounters(1, 2, 0, 1, 1));
     }
 
     // ---- what a worker needs of a delivery: extend, release, dead-letter, nack with a reason ----

@@ -1,7 +1,7 @@
 --[[
   ack_held: deletes each acked message whose delivery still holds it, as ack.lua's header describes.
 ]]
--- include: keys
+-- include: keys, counters
 
 -- Acks the deliveries given as (id, member <receipt><id>) pairs in ARGV from index `from` on; returns per delivery
 -- 1 (deleted now), 2 (the message no longer exists) or 0 (another delivery holds it).
@@ -49,6 +49,7 @@ local function ack_held(from)
     if #deleted > 0 then
         redis.call('ZREM', INFLIGHT, unpack(removed))
         redis.call('HDEL', META, unpack(deleted))
+        count_events('acked', #deleted)
     end
     return result
 end

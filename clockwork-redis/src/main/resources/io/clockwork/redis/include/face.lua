@@ -11,8 +11,8 @@
 ]]
 -- include: keys, member, lost, keep
 
-local ORDER = KEYS[9]    -- ZSET  member <seq><id>, score 0: delayed elements in offer order (may hold stale ones)
-local VALUES = KEYS[10]  -- ZSET  member <digest(payload)><seq><id>, score 0: every element, by value
+local ORDER = KEYS[10]    -- ZSET  member <seq><id>, score 0: delayed elements in offer order (may hold stale ones)
+local VALUES = KEYS[11]  -- ZSET  member <digest(payload)><seq><id>, score 0: every element, by value
 
 -- The first 16 hex digits of the payload's SHA-1: the prefix of its VALUES entries.
 local function digest(p)

@@ -9,4 +9,5 @@ local META = KEYS[4]      -- HASH  id -> "<state> <attempts> <seq>:<payload>", s
 local REASON = KEYS[5]    -- HASH  id -> why it died
 local SEQ = KEYS[6]       -- STRING per-partition counter: FIFO tie-break within a due time, and delivery receipts
 local LOST = KEYS[7]      -- STRING messages found with part of their state evicted by Redis, and dropped
-local SIGNAL = KEYS[8]    -- LIST  wake-up for blocked pollers; nil when it lives in another cluster slot
+local COUNTERS = KEYS[8]  -- HASH  offered, delivered, acked, retried, dead: cumulative event counts, see counters.lua
+local SIGNAL = KEYS[9]    -- LIST  wake-up for blocked pollers; nil when it lives in another cluster slot

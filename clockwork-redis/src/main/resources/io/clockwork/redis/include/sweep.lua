@@ -1,11 +1,13 @@
 --[[
   sweep: returns in-flight messages whose visibility deadline passed to PENDING (due at that deadline), or buries
   them once they have had MAX_ATTEMPTS deliveries (the reason: their last recorded error, or the attempts count).
+  Counts both in COUNTERS (retried, dead), one HINCRBY per field for the whole sweep.
   At most `limit` per call, so a call stays O(limit log n).
 ]]
--- include: keys, member, meta, lost, attempts, schedule
+-- include: keys, member, meta, lost, attempts, schedule, counters
 
 local function sweep(now, limit)
+    local retried, dead = 0, 0
     local expired = redis.call('ZRANGEBYSCORE', INFLIGHT, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
     for i = 1, #expired, 2 do
         local m = expired[i]
@@ -18,9 +20,13 @@ local function sweep(now, limit)
             attempts = attempts + 1 -- the delivery that expired
             if attempts >= MAX_ATTEMPTS then
                 bury(id, attempts, nil, now, tail, max_attempts_reason())
+                dead = dead + 1
             else
                 schedule(id, attempts, tonumber(expired[i + 1]), now, tail)
+                retried = retried + 1
             end
         end
     end
+    count_events('retried', retried)
+    count_events('dead', dead)
 end

@@ -1,7 +1,7 @@
 --[[
   take_due: what poll.lua does after its header (see there): sweeps expired deliveries, then takes up to n due messages.
 ]]
--- include: keys, clock, member, lost, sweep, wake, keep
+-- include: keys, clock, member, lost, sweep, wake, keep, counters
 
 -- Milliseconds until the partition's next event (a due message or an expiring delivery), or -1 if none.
 local function next_event_in(now)
@@ -54,6 +54,7 @@ local function take_due(n, sweep_limit, visibility_ms)
             redis.call('ZADD', INFLIGHT, unpack(scored))
         end
     end
+    count_events('delivered', taken)
     result[1] = taken
     result[4] = lost_now
     if taken < n then
