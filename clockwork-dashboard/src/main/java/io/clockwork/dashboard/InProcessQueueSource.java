@@ -5,16 +5,20 @@ import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.QueueStats;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
- * A fixed set of queues of the running application (any {@link DelayedQueue}, typically its
- * {@code InMemoryDelayedQueue}s), for a dashboard embedded in it. Thread-safe. The queues stay the caller's:
+ * Queues of the running application (any {@link DelayedQueue}, typically its {@code InMemoryDelayedQueue}s), for a
+ * dashboard embedded in it: a fixed list ({@link #of}), or whatever a supplier holds at each request ({@link #live},
+ * for an application that opens queues as it goes). Thread-safe as the supplier is. The queues stay the caller's:
  * {@link #close()} leaves them open.
  *
  * <p>The {@link DelayedQueue} contract reaches live messages by id only, so on these queues the dashboard shows
@@ -23,10 +27,12 @@ import java.util.TreeMap;
  */
 public final class InProcessQueueSource implements QueueSource {
 
-    private final Map<String, View> queues;
+    private final Supplier<? extends Collection<? extends DelayedQueue<?>>> queues;
+    private final String where;
 
-    private InProcessQueueSource(Map<String, View> queues) {
+    private InProcessQueueSource(Supplier<? extends Collection<? extends DelayedQueue<?>>> queues, String where) {
         this.queues = queues;
+        this.where = where;
     }
 
     /**
@@ -36,29 +42,59 @@ public final class InProcessQueueSource implements QueueSource {
      */
     public static InProcessQueueSource of(List<? extends DelayedQueue<?>> queues) {
         Objects.requireNonNull(queues, "queues");
-        Map<String, View> byName = new TreeMap<>();
+        Map<String, DelayedQueue<?>> byName = new TreeMap<>();
         for (DelayedQueue<?> q : queues) {
             Objects.requireNonNull(q, "queues[i]");
-            if (byName.put(q.name(), new View(q)) != null) {
+            if (byName.put(q.name(), q) != null) {
                 throw new IllegalArgumentException("queues must have distinct names, '" + q.name() + "' is twice");
             }
         }
-        return new InProcessQueueSource(Map.copyOf(byName));
+        List<DelayedQueue<?>> fixed = List.copyOf(byName.values());
+        return new InProcessQueueSource(() -> fixed, "in-process");
+    }
+
+    /**
+     * A source that asks {@code queues} for the queues at every listing and look-up, so queues the application opens
+     * later appear. Where two queues share a name, the first one the supplier gives is shown.
+     *
+     * @param queues gives the queues to show now; called from request and sampler threads at once
+     * @param where  where the queues live, shown on the pages, e.g. {@code in-process}; never a secret such as a
+     *               password in a URI
+     * @return the source
+     */
+    public static InProcessQueueSource live(Supplier<? extends Collection<? extends DelayedQueue<?>>> queues,
+                                            String where) {
+        Objects.requireNonNull(queues, "queues");
+        Objects.requireNonNull(where, "where");
+        if (where.isBlank()) {
+            throw new IllegalArgumentException("where must name where the queues live, was blank");
+        }
+        return new InProcessQueueSource(queues, where);
     }
 
     @Override
     public List<String> names() {
-        return List.copyOf(new TreeMap<>(queues).keySet());
+        TreeSet<String> names = new TreeSet<>();
+        for (DelayedQueue<?> q : queues.get()) {
+            names.add(q.name());
+        }
+        return List.copyOf(names);
     }
 
     @Override
     public Optional<QueueView> queue(String name) {
-        return Optional.ofNullable(queues.get(name));
+        Objects.requireNonNull(name, "name");
+        for (DelayedQueue<?> q : queues.get()) {
+            if (q.name().equals(name)) {
+                return Optional.of(new View(q, where));
+            }
+        }
+        return Optional.empty();
     }
 
     @Override
     public String describe() {
-        return "in-process";
+        return where;
     }
 
     @Override
@@ -70,9 +106,11 @@ public final class InProcessQueueSource implements QueueSource {
     private static final class View implements QueueView {
 
         private final DelayedQueue<?> queue;
+        private final String where;
 
-        View(DelayedQueue<?> queue) {
+        View(DelayedQueue<?> queue, String where) {
             this.queue = queue;
+            this.where = where;
         }
 
         @Override
@@ -82,7 +120,7 @@ public final class InProcessQueueSource implements QueueSource {
 
         @Override
         public String backend() {
-            return "in-process";
+            return where;
         }
 
         @Override
