@@ -1,12 +1,15 @@
 package io.clockwork.queue;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * Hears a {@link Worker}'s life-cycle events, for metrics, tracing and logs. Implementations must be thread-safe and
  * quick: events come from the worker's threads (handler, acker, heartbeat, poller) as they happen. Every method does
  * nothing by default; one that throws is logged and the worker goes on. A worker without a listener allocates
- * nothing for events.
+ * nothing for events. A worker has one listener: {@link #compose} makes one of several (say the application's own
+ * and a metrics listener).
  *
  * @param <V> the value type
  */
@@ -86,5 +89,27 @@ public interface WorkerListener<V> {
      * @param error     the failure
      */
     default void backendError(String operation, RuntimeException error) {
+    }
+
+    /**
+     * Makes one listener of several: each event goes to every listener, in the order given. A listener that throws
+     * does not keep the event from the ones after it; once all have heard it, the first failure is thrown on (the
+     * others added to it as suppressed), so the worker logs it as it logs any listener that throws.
+     *
+     * @param listeners the listeners, at least one
+     * @param <V>       the value type
+     * @return a listener calling them all; the listener itself when there is one
+     * @throws IllegalArgumentException if no listener is given
+     */
+    @SafeVarargs
+    static <V> WorkerListener<V> compose(WorkerListener<V>... listeners) {
+        Objects.requireNonNull(listeners, "listeners");
+        if (listeners.length == 0) {
+            throw new IllegalArgumentException("listeners must hold at least one listener, held none");
+        }
+        for (int i = 0; i < listeners.length; i++) {
+            Objects.requireNonNull(listeners[i], "listeners[" + i + "]");
+        }
+        return listeners.length == 1 ? listeners[0] : new CompositeWorkerListener<>(List.of(listeners));
     }
 }

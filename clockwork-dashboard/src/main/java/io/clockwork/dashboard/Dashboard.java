@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * schedules, actions), secured, on Javalin. Thread-safe.
  *
  * <p>Run it on its own with {@link #start(String, int)}, or mount it in an application's Javalin with
- * {@link #configure(JavalinConfig)} under {@link Builder#basePath(String)}; {@code Javalin.javalinServlet()} then
- * mounts that Javalin in any servlet container. Who may use it:
+ * {@link #configure(JavalinConfig)} under {@link Builder#basePath(String)}; in another servlet container, hand each
+ * request to that Javalin's {@code javalinServlet().service(..)} without calling its {@code init} (which sets up
+ * Jetty WebSockets and fails outside Jetty), as the Spring Boot starter does. Who may use it:
  * <ul>
  *   <li>with an {@link Builder#authenticator(Authenticator)}, the host application's users (no second login);</li>
  *   <li>with a {@link Builder#password(char[])}, whoever signs in with it;</li>

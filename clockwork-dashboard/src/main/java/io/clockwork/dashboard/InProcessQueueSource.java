@@ -7,17 +7,22 @@ import io.clockwork.queue.QueueStats;
 import io.clockwork.schedule.Schedule;
 import io.clockwork.schedule.ScheduleInfo;
 import io.clockwork.schedule.Schedules;
+
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
- * A fixed set of queues of the running application (any {@link DelayedQueue}, typically its
- * {@code InMemoryDelayedQueue}s), for a dashboard embedded in it. Thread-safe. The queues stay the caller's:
+ * Queues of the running application (any {@link DelayedQueue}, typically its {@code InMemoryDelayedQueue}s), for a
+ * dashboard embedded in it: a fixed list ({@link #of}), or whatever a supplier holds at each request ({@link #live},
+ * for an application that opens queues as it goes). Thread-safe as the supplier is. The queues stay the caller's:
  * {@link #close()} leaves them open.
  *
  * <p>The {@link DelayedQueue} contract reaches live messages by id only, so on these queues the dashboard shows
@@ -28,10 +33,16 @@ import java.util.TreeMap;
  */
 public final class InProcessQueueSource implements QueueSource {
 
-    private final Map<String, View> queues;
+    private final Supplier<? extends Collection<? extends DelayedQueue<?>>> queues;
+    private final String where;
+    /** Queue name to the schedules the application handed in for it. */
+    private final Map<String, Schedules<?>> schedules;
 
-    private InProcessQueueSource(Map<String, View> queues) {
+    private InProcessQueueSource(Supplier<? extends Collection<? extends DelayedQueue<?>>> queues, String where,
+            Map<String, Schedules<?>> schedules) {
         this.queues = queues;
+        this.where = where;
+        this.schedules = schedules;
     }
 
     /**
@@ -41,14 +52,34 @@ public final class InProcessQueueSource implements QueueSource {
      */
     public static InProcessQueueSource of(List<? extends DelayedQueue<?>> queues) {
         Objects.requireNonNull(queues, "queues");
-        Map<String, View> byName = new TreeMap<>();
+        Map<String, DelayedQueue<?>> byName = new TreeMap<>();
         for (DelayedQueue<?> q : queues) {
             Objects.requireNonNull(q, "queues[i]");
-            if (byName.put(q.name(), new View(q, null)) != null) {
+            if (byName.put(q.name(), q) != null) {
                 throw new IllegalArgumentException("queues must have distinct names, '" + q.name() + "' is twice");
             }
         }
-        return new InProcessQueueSource(Map.copyOf(byName));
+        List<DelayedQueue<?>> fixed = List.copyOf(byName.values());
+        return new InProcessQueueSource(() -> fixed, "in-process", Map.of());
+    }
+
+    /**
+     * A source that asks {@code queues} for the queues at every listing and look-up, so queues the application opens
+     * later appear. Where two queues share a name, the first one the supplier gives is shown.
+     *
+     * @param queues gives the queues to show now; called from request and sampler threads at once
+     * @param where  where the queues live, shown on the pages, e.g. {@code in-process}; never a secret such as a
+     *               password in a URI
+     * @return the source
+     */
+    public static InProcessQueueSource live(Supplier<? extends Collection<? extends DelayedQueue<?>>> queues,
+                                            String where) {
+        Objects.requireNonNull(queues, "queues");
+        Objects.requireNonNull(where, "where");
+        if (where.isBlank()) {
+            throw new IllegalArgumentException("where must name where the queues live, was blank");
+        }
+        return new InProcessQueueSource(queues, where, Map.of());
     }
 
     /**
@@ -58,37 +89,46 @@ public final class InProcessQueueSource implements QueueSource {
      * @param queue     the name of one of this source's queues, the one the schedules' occurrences go to
      * @param schedules its schedules
      * @return a source like this one, with these schedules on that queue
-     * @throws IllegalArgumentException if this source has no such queue, or that queue has schedules already
+     * @throws IllegalArgumentException if this source has no such queue now, or that queue has schedules already
      */
     public InProcessQueueSource withSchedules(String queue, Schedules<?> schedules) {
         Objects.requireNonNull(queue, "queue");
         Objects.requireNonNull(schedules, "schedules");
-        View v = queues.get(queue);
-        if (v == null) {
+        if (!names().contains(queue)) {
             throw new IllegalArgumentException("queue must be one of this source's queues " + names() + ", was '"
                     + queue + "'");
         }
-        if (v.schedules != null) {
+        if (this.schedules.containsKey(queue)) {
             throw new IllegalArgumentException("queue '" + queue + "' has schedules already");
         }
-        Map<String, View> copy = new TreeMap<>(queues);
-        copy.put(queue, new View(v.queue, schedules));
-        return new InProcessQueueSource(Map.copyOf(copy));
+        Map<String, Schedules<?>> copy = new TreeMap<>(this.schedules);
+        copy.put(queue, schedules);
+        return new InProcessQueueSource(this.queues, where, Map.copyOf(copy));
     }
 
     @Override
     public List<String> names() {
-        return List.copyOf(new TreeMap<>(queues).keySet());
+        TreeSet<String> names = new TreeSet<>();
+        for (DelayedQueue<?> q : queues.get()) {
+            names.add(q.name());
+        }
+        return List.copyOf(names);
     }
 
     @Override
     public Optional<QueueView> queue(String name) {
-        return Optional.ofNullable(queues.get(name));
+        Objects.requireNonNull(name, "name");
+        for (DelayedQueue<?> q : queues.get()) {
+            if (q.name().equals(name)) {
+                return Optional.of(new View(q, where, schedules.get(name)));
+            }
+        }
+        return Optional.empty();
     }
 
     @Override
     public String describe() {
-        return "in-process";
+        return where;
     }
 
     @Override
@@ -100,10 +140,12 @@ public final class InProcessQueueSource implements QueueSource {
     private static final class View implements QueueView {
 
         private final DelayedQueue<?> queue;
+        private final String where;
         private final Schedules<?> schedules; // null: none handed in
 
-        View(DelayedQueue<?> queue, Schedules<?> schedules) {
+        View(DelayedQueue<?> queue, String where, Schedules<?> schedules) {
             this.queue = queue;
+            this.where = where;
             this.schedules = schedules;
         }
 
@@ -114,7 +156,7 @@ public final class InProcessQueueSource implements QueueSource {
 
         @Override
         public String backend() {
-            return "in-process";
+            return where;
         }
 
         @Override

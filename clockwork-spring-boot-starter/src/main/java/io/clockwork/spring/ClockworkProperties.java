@@ -20,6 +20,7 @@ public class ClockworkProperties {
     private final Metrics metrics = new Metrics();
     private final Tracing tracing = new Tracing();
     private final Health health = new Health();
+    private final DashboardProperties dashboard = new DashboardProperties();
 
     public Redis getRedis() {
         return redis;
@@ -43,6 +44,10 @@ public class ClockworkProperties {
 
     public Health getHealth() {
         return health;
+    }
+
+    public DashboardProperties getDashboard() {
+        return dashboard;
     }
 
     /** Where queues live. */
@@ -292,6 +297,50 @@ public class ClockworkProperties {
 
         public void setDeadLetterStatus(String deadLetterStatus) {
             this.deadLetterStatus = deadLetterStatus;
+        }
+    }
+
+    /**
+     * The dashboard mounted in the application (with clockwork-dashboard on the classpath, in a servlet web
+     * application): a servlet under the path, behind the application's own security.
+     */
+    public static class DashboardProperties {
+
+        /**
+         * Whether the dashboard is mounted. It trusts the user that the application's security put on the request
+         * (getUserPrincipal) and refuses requests without one, so secure the path before enabling it.
+         */
+        private boolean enabled;
+        /** Where the dashboard is mounted, below the root, e.g. /clockwork or /ops/queues. */
+        private String path = "/clockwork";
+        /**
+         * Whether the dashboard only shows: no cancel, reschedule, requeue or purge, refused on the server too. Set
+         * false to allow these actions to every user the path's security lets in.
+         */
+        private boolean readOnly = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getPath() {
+            return path;
+        }
+
+        public void setPath(String path) {
+            this.path = path;
+        }
+
+        public boolean isReadOnly() {
+            return readOnly;
+        }
+
+        public void setReadOnly(boolean readOnly) {
+            this.readOnly = readOnly;
         }
     }
 }
