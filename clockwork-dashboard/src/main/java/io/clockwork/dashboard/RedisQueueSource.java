@@ -7,11 +7,13 @@ import io.clockwork.queue.QueueStats;
 import io.clockwork.redis.QueueNotFoundException;
 import io.clockwork.redis.RedisDelayedQueue;
 import io.clockwork.redis.RedisQueueBrowser;
+import io.clockwork.redis.RedisQueueBuilder;
 import io.clockwork.redis.RedisQueueRegistry;
 import io.clockwork.redis.RedisSchedules;
 import io.clockwork.schedule.ScheduleInfo;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,12 +21,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
- * The queues of one Redis server, found through its registry of queues ({@link RedisQueueRegistry}), each opened
- * once (as an existing queue, with raw byte values, so any producer's payload can be shown) and kept open until
- * {@link #close()}. The queues share one Lettuce client (its threads and event loops), each with its own
- * connection. Thread-safe.
+ * The queues of one Redis server or Redis Cluster, found through its registry of queues ({@link RedisQueueRegistry}),
+ * each opened once (as an existing queue, with raw byte values, so any producer's payload can be shown) and kept open
+ * until {@link #close()}. The queues share one Lettuce client (its threads and event loops; on a Cluster, a cluster
+ * client that finds the nodes from a seed node), each with its own connection. Thread-safe.
  *
  * <p>Each queue's schedules are read and paused through a {@link RedisSchedules} that is never started and whose
  * {@code fireDue} is never called: listing, pausing and resuming only read and write the schedules' state, so the
@@ -32,17 +35,20 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class RedisQueueSource implements QueueSource {
 
-    private final String uri;
     private final int maxAttempts;
     private final RedisQueueRegistry registry;
-    private final RedisClient client;
+    private final Function<String, RedisQueueBuilder<byte[]>> builders;
+    private final Runnable shutdown;
+    private final String description;
     private final Map<String, RedisView> open = new ConcurrentHashMap<>();
 
-    private RedisQueueSource(String uri, int maxAttempts) {
-        this.uri = uri;
+    private RedisQueueSource(int maxAttempts, RedisQueueRegistry registry,
+            Function<String, RedisQueueBuilder<byte[]>> builders, Runnable shutdown, String description) {
         this.maxAttempts = maxAttempts;
-        this.registry = RedisQueueRegistry.connect(uri); // first: it checks the URI and that the server answers
-        this.client = RedisClient.create(RedisURI.create(uri));
+        this.registry = registry;
+        this.builders = builders;
+        this.shutdown = shutdown;
+        this.description = description;
     }
 
     /**
@@ -57,11 +63,50 @@ public final class RedisQueueSource implements QueueSource {
      */
     public static RedisQueueSource connect(String redisUri, int maxAttempts) {
         Objects.requireNonNull(redisUri, "redisUri");
+        checkMaxAttempts(maxAttempts);
+        RedisQueueRegistry registry = RedisQueueRegistry.connect(redisUri); // first: it checks the URI and the server
+        RedisClient client = RedisClient.create(RedisURI.create(redisUri));
+        return new RedisQueueSource(maxAttempts, registry,
+                name -> RedisDelayedQueue.builder(client, name, Codec.bytes()), client::shutdown, registry.where());
+    }
+
+    /**
+     * Connects to a Redis Cluster through one of its nodes; the client finds the others from it.
+     *
+     * @param seedUri     a node of the Cluster (Lettuce URI syntax)
+     * @param maxAttempts as in {@link #connect(String, int)}
+     * @return the source
+     * @throws IllegalArgumentException if the URI is malformed or maxAttempts out of range
+     * @throws io.clockwork.redis.RedisQueueException if the Cluster cannot be reached
+     */
+    public static RedisQueueSource connectCluster(String seedUri, int maxAttempts) {
+        Objects.requireNonNull(seedUri, "seedUri");
+        checkMaxAttempts(maxAttempts);
+        RedisURI seed;
+        try {
+            seed = RedisURI.create(seedUri);
+        } catch (RuntimeException e) { // neither the URI nor Lettuce's message is shown: either may hold a password
+            throw new IllegalArgumentException("seedUri is not a Redis URI");
+        }
+        RedisClusterClient client = RedisClusterClient.create(seed);
+        RedisQueueRegistry registry;
+        try {
+            registry = RedisQueueRegistry.of(client);
+        } catch (RuntimeException e) {
+            client.shutdown();
+            throw e;
+        }
+        String host = seed.getHost() != null ? seed.getHost() + ":" + seed.getPort() : String.valueOf(seed.getSocket());
+        String description = "redis cluster, seed " + (seed.isSsl() ? "rediss" : "redis") + "://" + host;
+        return new RedisQueueSource(maxAttempts, registry,
+                name -> RedisDelayedQueue.builder(client, name, Codec.bytes()), client::shutdown, description);
+    }
+
+    private static void checkMaxAttempts(int maxAttempts) {
         if (maxAttempts < 1 || maxAttempts > QueueOptions.MAX_MAX_ATTEMPTS) {
             throw new IllegalArgumentException("maxAttempts must be 1 to " + QueueOptions.MAX_MAX_ATTEMPTS + ", was "
                     + maxAttempts);
         }
-        return new RedisQueueSource(redisUri, maxAttempts);
     }
 
     @Override
@@ -83,8 +128,8 @@ public final class RedisQueueSource implements QueueSource {
             v = open.get(name);
             if (v == null) {
                 try {
-                    v = new RedisView(RedisDelayedQueue.builder(client, name, Codec.bytes()).openExisting()
-                            .maxAttempts(maxAttempts).build(), registry.where());
+                    v = new RedisView(builders.apply(name).openExisting().maxAttempts(maxAttempts).build(),
+                            description);
                 } catch (QueueNotFoundException e) {
                     return Optional.empty(); // listed, then deleted
                 }
@@ -96,7 +141,7 @@ public final class RedisQueueSource implements QueueSource {
 
     @Override
     public String describe() {
-        return registry.where();
+        return description;
     }
 
     @Override
@@ -106,7 +151,7 @@ public final class RedisQueueSource implements QueueSource {
             open.clear();
         }
         registry.close();
-        client.shutdown();
+        shutdown.run();
     }
 
     /** One open Redis queue. Thread-safe. */

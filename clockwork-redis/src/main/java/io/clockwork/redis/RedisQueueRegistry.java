@@ -3,6 +3,7 @@ package io.clockwork.redis;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ValueScanCursor;
+import io.lettuce.core.cluster.RedisClusterClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,12 +11,13 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The names of the queues a Redis server holds, read from the registry every client writes when it builds a queue
- * ({@code cw:queues}, see {@link KeyLayout}), so that operators' tools find every queue without being told their
- * names. Thread-safe.
+ * The names of the queues a Redis server or Redis Cluster holds, read from the registry every client writes when it
+ * builds a queue ({@code cw:queues}, see {@link KeyLayout}), so that operators' tools find every queue without being
+ * told their names. Thread-safe.
  *
  * <p>A queue appears once some client has built it (since the registry exists) and leaves with
  * {@link RedisDelayedQueue#delete()}, or with {@link #forget} (a queue whose keys were removed by other means).
+ * On a Cluster the registry is one key, so every read and write of it goes to the master that owns its slot.
  */
 public final class RedisQueueRegistry implements AutoCloseable {
 
@@ -23,11 +25,11 @@ public final class RedisQueueRegistry implements AutoCloseable {
 
     private final Connections connections;
     private final ScriptRunner runner;
-    private final RedisURI uri;
+    private final String where;
 
-    private RedisQueueRegistry(Connections connections, RedisURI uri) {
+    private RedisQueueRegistry(Connections connections, String where) {
         this.connections = connections;
-        this.uri = uri;
+        this.where = where;
         this.runner = new ScriptRunner(connections, "(registry)", RedisQueueBuilder.DEFAULT_COMMAND_TIMEOUT,
                 Duration.ZERO, io.clockwork.time.Ticker.system());
     }
@@ -44,10 +46,30 @@ public final class RedisQueueRegistry implements AutoCloseable {
     public static RedisQueueRegistry connect(String redisUri) {
         RedisURI uri = Connections.parse(redisUri);
         try {
-            return new RedisQueueRegistry(Connections.owned(uri, RedisQueueBuilder.DEFAULT_CONNECT_TIMEOUT), uri);
+            return new RedisQueueRegistry(Connections.owned(uri, RedisQueueBuilder.DEFAULT_CONNECT_TIMEOUT),
+                    Connections.describe(uri));
         } catch (Connections.ConnectFailure e) {
             throw new RedisQueueException("cannot list queues on " + Connections.describe(uri) + ": "
                     + e.getMessage(), e.getCause());
+        }
+    }
+
+    /**
+     * Reads the registry of a Redis Cluster through a caller's client, which the registry leaves open on close (its
+     * options, timeouts included, rule).
+     *
+     * @param client the cluster's client, as given to {@link RedisDelayedQueue#builder(RedisClusterClient, String,
+     *               io.clockwork.queue.Codec)}
+     * @return the registry
+     * @throws RedisQueueException if the cluster cannot be reached
+     */
+    public static RedisQueueRegistry of(RedisClusterClient client) {
+        Objects.requireNonNull(client, "client");
+        try {
+            Connections c = Connections.shared(client);
+            return new RedisQueueRegistry(c, c.where());
+        } catch (Connections.ConnectFailure e) {
+            throw new RedisQueueException("cannot list queues on the redis cluster: " + e.getMessage(), e.getCause());
         }
     }
 
@@ -96,11 +118,15 @@ public final class RedisQueueRegistry implements AutoCloseable {
         }
     }
 
-    /** @return the server, without credentials, e.g. {@code redis://127.0.0.1:6379} */
+    /**
+     * @return the server, without credentials, e.g. {@code redis://127.0.0.1:6379}, or
+     *         {@code redis cluster (shared RedisClusterClient)}
+     */
     public String where() {
-        return Connections.describe(uri);
+        return where;
     }
 
+    /** Closes the registry's connection, and its client unless it is a caller's. */
     @Override
     public void close() {
         connections.close();
