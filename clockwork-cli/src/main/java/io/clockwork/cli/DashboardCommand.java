@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "dashboard", mixinStandardHelpOptions = true,
         description = {"Serves the web dashboard over every queue of a Redis server (found through its registry of "
                 + "queues): counts, charts, messages, dead letters, schedules and actions. Runs until interrupted "
-                + "(Ctrl-C).",
+                + "(Ctrl-C). With --cluster, --redis names one node of a Redis Cluster and the dashboard shows every "
+                + "queue of the Cluster.",
             "",
             "It binds 127.0.0.1 unless --host says otherwise; any other address needs a password or token, read "
                     + "from the environment variable " + DashboardCommand.PASSWORD_ENV + " or from --password-file "
@@ -52,6 +53,10 @@ public final class DashboardCommand implements Callable<Integer> {
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
             description = "The port, 0 for any free one (default: ${DEFAULT-VALUE}).")
     int port;
+
+    @Option(names = "--cluster",
+            description = "The --redis URI is a seed node of a Redis Cluster: the other nodes are found from it.")
+    boolean cluster;
 
     @Option(names = "--read-only", description = "Show no action and refuse every one.")
     boolean readOnly;
@@ -96,7 +101,8 @@ public final class DashboardCommand implements Callable<Integer> {
         RedisTarget redis = server.required();
         RedisQueueSource source;
         try {
-            source = RedisQueueSource.connect(redis.uri(), maxAttempts);
+            source = cluster ? RedisQueueSource.connectCluster(redis.uri(), maxAttempts)
+                    : RedisQueueSource.connect(redis.uri(), maxAttempts);
         } catch (RedisQueueException | IllegalArgumentException e) {
             throw new CliException(redis.redact(e.getMessage()), e);
         }
@@ -131,7 +137,8 @@ public final class DashboardCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(hook);
             PrintWriter out = spec.commandLine().getOut();
             String shown = host.contains(":") ? "[" + host + "]" : host;
-            out.println("Dashboard on http://" + shown + ":" + app.port() + "/ for the queues on " + redis.where()
+            out.println("Dashboard on http://" + shown + ":" + app.port() + "/ for the queues on "
+                    + (cluster ? "the redis cluster of " : "") + redis.where()
                     + (readOnly ? " (read-only)" : "") + (password != null ? " (sign-in required)" : ""));
             out.flush();
             try {
