@@ -137,13 +137,14 @@ public final class InProcessQueueSource implements QueueSource {
     }
 
     /** One queue of the application. Thread-safe as the queue. */
-    private static final class View implements QueueView {
+    private static final class View extends QueueActions {
 
         private final DelayedQueue<?> queue;
         private final String where;
         private final Schedules<?> schedules; // null: none handed in
 
         View(DelayedQueue<?> queue, String where, Schedules<?> schedules) {
+            super(queue);
             this.queue = queue;
             this.where = where;
             this.schedules = schedules;
@@ -197,31 +198,6 @@ public final class InProcessQueueSource implements QueueSource {
         @Override
         public boolean browsable() {
             return false;
-        }
-
-        @Override
-        public boolean cancel(String id) {
-            return queue.cancel(id);
-        }
-
-        @Override
-        public boolean reschedule(String id, Duration delay) {
-            return queue.reschedule(id, delay);
-        }
-
-        @Override
-        public boolean requeueDead(String id) {
-            return queue.requeueDead(id);
-        }
-
-        @Override
-        public long requeueAllDead() {
-            return DeadLetterRequeue.all(queue);
-        }
-
-        @Override
-        public long purgeDead() {
-            return queue.purgeDead();
         }
 
         @Override

@@ -155,7 +155,7 @@ public final class RedisQueueSource implements QueueSource {
     }
 
     /** One open Redis queue. Thread-safe. */
-    private static final class RedisView implements QueueView {
+    private static final class RedisView extends QueueActions {
 
         private final RedisDelayedQueue<byte[]> queue;
         private final RedisQueueBrowser browser;
@@ -163,6 +163,7 @@ public final class RedisQueueSource implements QueueSource {
         private final String where;
 
         RedisView(RedisDelayedQueue<byte[]> queue, String where) {
+            super(queue);
             this.queue = queue;
             this.browser = RedisQueueBrowser.of(queue);
             this.schedules = RedisSchedules.builder(queue).build(); // never started: see the class comment
@@ -220,31 +221,6 @@ public final class RedisQueueSource implements QueueSource {
         private static MessageRow row(RedisQueueBrowser.Entry e) {
             return new MessageRow(e.id(), MessageState.valueOf(e.state().name()), Optional.of(e.at()), e.attempts(),
                     e.headers(), e.payload(), e.evicted() ? "state evicted by Redis" : e.error());
-        }
-
-        @Override
-        public boolean cancel(String id) {
-            return queue.cancel(id);
-        }
-
-        @Override
-        public boolean reschedule(String id, Duration delay) {
-            return queue.reschedule(id, delay);
-        }
-
-        @Override
-        public boolean requeueDead(String id) {
-            return queue.requeueDead(id);
-        }
-
-        @Override
-        public long requeueAllDead() {
-            return DeadLetterRequeue.all(queue);
-        }
-
-        @Override
-        public long purgeDead() {
-            return queue.purgeDead();
         }
 
         @Override
