@@ -15,6 +15,10 @@ import java.nio.charset.StandardCharsets;
  * cw:{name:p}:seq       STRING counter: FIFO tie-break and delivery receipts
  * cw:{name:p}:lost      STRING messages dropped because Redis evicted part of their state
  * cw:{name:p}:counters  HASH  offered, delivered, acked, retried, dead: cumulative event counts (five fields)
+ * cw:{name:p}:cold      HASH  the compact store's state: entry count, index level and split pointer
+ * cw:{name:p}:chunks    ZSET  the compact store's chunk names by window start
+ * cw:{name:p}:c:&lt;chunk&gt; LIST  a chunk: up to 128 messages due in one second
+ * cw:{name:p}:x:&lt;n&gt;     HASH  an index shard: id -&gt; chunk name (include/cold.lua)
  * cw:{name:0}:signal    LIST  at most one wake-up token for blocked pollers (one per queue, in partition 0's slot)
  * cw:{name:0}:config    HASH  the queue's partition count, written when the queue is first created
  * cw:{name:p}:sched_def   HASH  schedule name -&gt; rule, misfire policy, spread (schedules hashing to p)
@@ -41,6 +45,8 @@ final class KeyLayout {
 
     private static final String[] PARTS = {"pending", "inflight", "dead", "meta", "reason", "seq", "lost", "counters"};
     private static final String[] SCHEDULE_PARTS = {"sched_def", "sched_msg", "sched_state", "sched_due"};
+    /** The compact store's fixed keys; its chunks and index shards are named by the scripts. */
+    private static final String[] COLD_PARTS = {"cold", "chunks"};
 
     private final byte[][][] keys;
     private final byte[] signalKey;
@@ -102,17 +108,22 @@ final class KeyLayout {
     /**
      * @param name      the queue's name
      * @param partition the partition
-     * @return every key the partition may have, and for partition 0 the queue's signal and configuration keys, all
+     * @return every fixed key the partition may have (not the compact store's chunks and index shards, which
+     *         {@code cold_drop.lua} deletes), and for partition 0 the queue's signal and configuration keys, all
      *         in the partition's slot
      */
     static byte[][] allKeys(String name, int partition) {
         int extra = partition == 0 ? 2 : 0;
-        byte[][] k = new byte[PARTS.length + SCHEDULE_PARTS.length + extra][];
+        int fixed = PARTS.length + SCHEDULE_PARTS.length;
+        byte[][] k = new byte[fixed + COLD_PARTS.length + extra][];
         for (int i = 0; i < PARTS.length; i++) {
             k[i] = bytes(prefix(name, partition) + PARTS[i]);
         }
         for (int i = 0; i < SCHEDULE_PARTS.length; i++) {
             k[PARTS.length + i] = bytes(prefix(name, partition) + SCHEDULE_PARTS[i]);
+        }
+        for (int i = 0; i < COLD_PARTS.length; i++) {
+            k[fixed + i] = bytes(prefix(name, partition) + COLD_PARTS[i]);
         }
         if (partition == 0) {
             k[k.length - 2] = bytes(prefix(name, 0) + "signal");

@@ -6,6 +6,7 @@ import io.clockwork.queue.spi.Delay;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,6 +24,8 @@ final class QueueScripts {
 
     /** Most expired deliveries one script call returns to the schedule. */
     static final int SWEEP_LIMIT = 100;
+    /** Most keys one {@code cold_drop.lua} call deletes. */
+    static final int DROP_LIMIT = 1_000;
     /** Most dead letters one purge call deletes. */
     static final int PURGE_BATCH = 1000;
     /** Most offers or acks one group-commit script call carries. */
@@ -220,11 +223,12 @@ final class QueueScripts {
     private final Batcher<Call>[] polls;
     private final Batcher<Call>[] ackPolls;
 
-    QueueScripts(ScriptRunner runner, Connections connections, Partitions partitions, QueueOptions<?> options) {
+    QueueScripts(ScriptRunner runner, Connections connections, Partitions partitions, QueueOptions<?> options,
+                 Duration compactAfter) {
         this.runner = runner;
         this.connections = connections;
         this.partitions = partitions;
-        this.maxAttemptsArg = settingsArg(options, partitions.count());
+        this.maxAttemptsArg = settingsArg(options, partitions.count(), compactAfter);
         this.visibilityArg = arg(options.visibilityTimeout().toMillis());
         this.offers = batchers(MAX_GROUP, batch -> offerArgs(batch), Script.OFFER, QueueScripts::splitOffers);
         this.acks = batchers(MAX_GROUP, this::ackGroupArgs, Script.ACK, QueueScripts::splitAcks);
@@ -239,13 +243,15 @@ final class QueueScripts {
     }
 
     /**
-     * ARGV[1] of every script of a partition: {@code "<maxAttempts> <dead-letter max age ms> <max count>"}, the count
-     * the queue's bound divided among its partitions, rounded up (see {@code include/retention.lua}).
+     * ARGV[1] of every script of a partition:
+     * {@code "<maxAttempts> <dead-letter max age ms> <max count> <compactAfter ms>"}, the count the queue's bound
+     * divided among its partitions, rounded up (see {@code include/retention.lua} and {@code include/cold.lua}).
      */
-    static byte[] settingsArg(QueueOptions<?> options, int partitions) {
+    static byte[] settingsArg(QueueOptions<?> options, int partitions, Duration compactAfter) {
         long count = options.deadLetterMaxCount();
         long perPartition = count / partitions + (count % partitions == 0 ? 0 : 1);
-        return arg(options.maxAttempts() + " " + options.deadLetterMaxAge().toMillis() + " " + perPartition);
+        return arg(options.maxAttempts() + " " + options.deadLetterMaxAge().toMillis() + " " + perPartition + " "
+                + compactAfter.toMillis());
     }
 
     /** @return ARGV[1] of this queue's partition scripts ({@link #settingsArg(QueueOptions, int)}) */
@@ -427,6 +433,28 @@ final class QueueScripts {
     boolean exists(int p) {
         Long r = runner.run("exists", Script.EXISTS, partitions.keys(p), maxAttemptsArg);
         return r != null && r > 0;
+    }
+
+    /**
+     * Deletes partition p's compact store but its state ({@code cold_drop.lua}), at most {@link #DROP_LIMIT} keys
+     * per script call.
+     *
+     * @return how many keys existed
+     * @throws RedisQueueException if Redis fails
+     */
+    long dropCompactStore(int p, String queueName) {
+        long deleted = 0;
+        try {
+            List<Long> r;
+            do {
+                r = runner.run("cold_drop", Script.COLD_DROP, partitions.keys(p), maxAttemptsArg, arg(DROP_LIMIT));
+                deleted += r.get(1);
+            } while (r.get(0) > 0);
+        } catch (RuntimeException e) {
+            throw new RedisQueueException("queue '" + queueName + "' on " + connections.where()
+                    + ": delete of partition " + p + " failed: " + e.getMessage(), e);
+        }
+        return deleted;
     }
 
     /**

@@ -90,13 +90,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private volatile boolean closed;
 
     RedisDelayedQueue(QueueSupport<V> support, Connections connections, ScriptRunner runner, int partitionCount,
-                      Ticker ticker, Duration recheckInterval) {
+                      Ticker ticker, Duration recheckInterval, Duration compactAfter) {
         this.support = support;
         this.connections = connections;
         this.runner = runner;
         this.partitions = new Partitions(new KeyLayout(support.name(), partitionCount, connections.cluster()),
                 ticker);
-        this.scripts = new QueueScripts(runner, connections, partitions, support.options());
+        this.scripts = new QueueScripts(runner, connections, partitions, support.options(), compactAfter);
         this.signals = new Signals(support.name(), connections, runner, partitions.signalKey(), ticker);
         this.pollLoop = new PollLoop<>(this, support, scripts, partitions, signals, ticker, recheckInterval,
                 connections.where());
@@ -719,6 +719,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         long deleted = 0;
         for (int p = 0; p < partitions.count(); p++) {
+            deleted += scripts.dropCompactStore(p, support.name());
             deleted += scripts.deletePartition(p, support.name());
         }
         StoredPartitions.unregister(runner, connections, support.name());

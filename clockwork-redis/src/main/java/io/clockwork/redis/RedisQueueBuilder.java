@@ -31,6 +31,9 @@ public final class RedisQueueBuilder<V> extends DelayedQueueBuilder<V, RedisQueu
      */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+    /** Default {@link #compactAfter(Duration)}. */
+    public static final Duration DEFAULT_COMPACT_AFTER = Duration.ofSeconds(10);
+    private static final Duration MAX_COMPACT_AFTER = Duration.ofDays(36_500);
 
     private final Function<Duration, Connections> connect;
     private final String where;
@@ -42,6 +45,7 @@ public final class RedisQueueBuilder<V> extends DelayedQueueBuilder<V, RedisQueu
     private Ticker ticker;
     private boolean allowEvictingServer;
     private boolean openExisting;
+    private Duration compactAfter;
 
     RedisQueueBuilder(Function<Duration, Connections> connect, String where, String name,
                     Codec<V> codec) {
@@ -162,6 +166,33 @@ public final class RedisQueueBuilder<V> extends DelayedQueueBuilder<V, RedisQueu
     }
 
     /**
+     * Sets how far ahead an offered message must be due to be kept in its partition's compact store: due-time
+     * chunks of up to 128 messages in Redis lists, found by id through an index of small hashes, instead of a
+     * sorted-set member and a hash field of its own. With 100-byte payloads a pending message then takes about
+     * half the memory (docs/redis-queue.md, "Memory"). A chunk moves whole into the per-message layout when its
+     * second starts, before any of its messages is due, so order and delivery times are the same either way.
+     * Looking up a compact message by id (cancel, reschedule, an offer that replaces or extends it, the dedup check
+     * of an id the client did not generate) scans its chunk: O(128) instead of O(log n). Retries, reschedules due
+     * sooner than this, requeued dead letters, schedules' occurrences, the Redisson face's elements and ids longer
+     * than 60 bytes use the per-message layout. Clients of one queue may use different values.
+     *
+     * @param after the shortest delay kept compactly, in [0, 36,500 days]; {@link Duration#ZERO} keeps every
+     *              delayed message compactly, a duration longer than any delay used keeps none; default
+     *              {@link #DEFAULT_COMPACT_AFTER}
+     * @return this builder
+     */
+    public RedisQueueBuilder<V> compactAfter(Duration after) {
+        Objects.requireNonNull(after, "compactAfter");
+        checkUnset(this.compactAfter != null, "compactAfter");
+        if (after.isNegative() || after.compareTo(MAX_COMPACT_AFTER) > 0) {
+            throw new IllegalArgumentException("compactAfter must be in [PT0S, " + MAX_COMPACT_AFTER + "], was "
+                    + after);
+        }
+        this.compactAfter = after;
+        return this;
+    }
+
+    /**
      * Makes {@link #build()} fail with {@link QueueNotFoundException}, writing nothing, if no client ever
      * created the queue on this server; for operators' tools, where a mistyped name must not create a queue.
      *
@@ -188,6 +219,7 @@ public final class RedisQueueBuilder<V> extends DelayedQueueBuilder<V, RedisQueu
         retryFor = retryFor != null ? retryFor : Duration.ZERO;
         recheckInterval = recheckInterval != null ? recheckInterval : DEFAULT_RECHECK_INTERVAL;
         ticker = ticker != null ? ticker : Ticker.system();
+        compactAfter = compactAfter != null ? compactAfter : DEFAULT_COMPACT_AFTER;
         QueueSupport<V> s = new QueueSupport<>(options(null, null));
         Connections c;
         try {
@@ -206,7 +238,7 @@ public final class RedisQueueBuilder<V> extends DelayedQueueBuilder<V, RedisQueu
                 EvictionCheck.requireNoEviction(c, scripts, s.name());
             }
             int stored = StoredPartitions.resolve(scripts, c, s.name(), partitions, openExisting);
-            return new RedisDelayedQueue<>(s, c, scripts, stored, ticker, recheckInterval);
+            return new RedisDelayedQueue<>(s, c, scripts, stored, ticker, recheckInterval, compactAfter);
         } catch (RuntimeException e) {
             c.close();
             throw e;

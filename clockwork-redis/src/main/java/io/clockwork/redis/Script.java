@@ -51,6 +51,7 @@ enum Script {
     DEAD_REQUEUE("dead_requeue", ScriptOutputType.MULTI),
     DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER),
     EXISTS("exists", ScriptOutputType.INTEGER),
+    COLD_DROP("cold_drop", ScriptOutputType.MULTI),
     /** Takes only the signal key, and includes no helper. */
     SIGNAL("signal", ScriptOutputType.INTEGER),
     /** Takes the config key, and includes no helper. */

@@ -21,9 +21,11 @@
          the state; four elements per listed message, in score order: its id, its score (due time, visibility
          deadline or time of death, server ms), its META value (see meta.lua; false if evicted or not this
          scheduling's) and, for a dead letter, its reason (else '').
-  Cost: O(log n + count).
+  Delayed messages in the cold store (cold.lua) are listed after those in PENDING, by window and within a window in
+  offer order; reaching a page deep among them costs one LLEN per chunk skipped.
+  Cost: O(log n + count), plus O(offset / CHUNK_CAP) for a page among the cold store's messages.
 ]]
--- include: keys, clock, member
+-- include: keys, clock, member, cold
 local now = now_ms()
 local state = ARGV[1]
 local offset = tonumber(ARGV[2])
@@ -31,11 +33,13 @@ local count = tonumber(ARGV[3])
 local key = PENDING
 local first = 0
 local total
+local hot_delayed = nil -- for delayed: how many of them are in PENDING, listed before the cold store's
 if state == 'ready' then
     total = redis.call('ZCOUNT', PENDING, '-inf', now)
 elseif state == 'delayed' then
     first = redis.call('ZCOUNT', PENDING, '-inf', now)
-    total = redis.call('ZCOUNT', PENDING, string.format('(%d', now), '(+inf')
+    hot_delayed = redis.call('ZCOUNT', PENDING, string.format('(%d', now), '(+inf')
+    total = hot_delayed + cold_load()
 elseif state == 'inflight' then
     key = INFLIGHT
     total = redis.call('ZCOUNT', INFLIGHT, '-inf', '(+inf')
@@ -50,7 +54,11 @@ local last = math.min(offset + count, total) - 1
 if last < offset then
     return result
 end
-local members = redis.call('ZRANGE', key, first + offset, first + last, 'WITHSCORES')
+local members = {}
+if hot_delayed == nil or offset < hot_delayed then
+    members = redis.call('ZRANGE', key, first + offset, first + math.min(last, (hot_delayed or last + 1) - 1),
+        'WITHSCORES')
+end
 for i = 1, #members, 2 do
     local m = members[i]
     local id = id_of(m)
@@ -63,5 +71,39 @@ for i = 1, #members, 2 do
     result[#result + 1] = tonumber(members[i + 1])
     result[#result + 1] = v or false
     result[#result + 1] = key == DEAD and (redis.call('HGET', REASON, id) or '') or ''
+end
+if hot_delayed and last >= hot_delayed then
+    -- The cold store's messages follow, window by window (chunks in creation order, entries in offer order): skip
+    -- whole chunks by their length, then list from the chunk the page starts in.
+    local skip = math.max(0, offset - hot_delayed)
+    local want = last - math.max(offset, hot_delayed) + 1
+    local start = 0
+    while want > 0 do
+        local c = redis.call('ZRANGE', CHUNKS, start, start + 63, 'WITHSCORES')
+        if not c[1] then
+            break
+        end
+        for j = 1, #c, 2 do
+            if want <= 0 then
+                break
+            end
+            local key_c = chunk_key(c[j])
+            local len = redis.call('LLEN', key_c)
+            if skip >= len then
+                skip = skip - len
+            else
+                for _, e in ipairs(redis.call('LRANGE', key_c, skip, skip + want - 1)) do
+                    local value, due = cold_meta({c[j], e, nil, tonumber(c[j + 1])})
+                    result[#result + 1] = select(4, parse_entry(e))
+                    result[#result + 1] = due
+                    result[#result + 1] = value
+                    result[#result + 1] = ''
+                    want = want - 1
+                end
+                skip = 0
+            end
+        end
+        start = start + 64
+    end
 end
 return result

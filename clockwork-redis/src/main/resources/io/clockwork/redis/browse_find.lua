@@ -16,12 +16,18 @@
   Reply: {} if the partition has no such message, else {where, scoreMs, meta, reason, nowMs}: where is pending,
          inflight or dead, scoreMs its score there (server ms), meta its META value (see meta.lua), reason why it
          died ('' unless dead).
-  Cost: O(log n).
+  A message in the cold store (cold.lua) is pending at its due time.
+  Cost: O(log n), or O(CHUNK_CAP) for a cold message.
 ]]
--- include: keys, clock, member
+-- include: keys, clock, member, cold
 local id = ARGV[1]
 local v = redis.call('HGET', META, id)
 if not v then
+    local found = cold_peek(id)
+    if found then
+        local value, due = cold_meta(found)
+        return {'pending', due, value, '', now_ms()}
+    end
     return {}
 end
 local seq = string.match(v, '^%a %d+ (%x+)')

@@ -1,5 +1,6 @@
 --[[
-  cancel: removes a live message, scheduled (its member in PENDING) or in flight (its member in INFLIGHT).
+  cancel: removes a live message, scheduled (its member in PENDING, or in the cold store: cold.lua) or in flight (its
+  member in INFLIGHT).
 
   KEYS[1] pending   ZSET   the member is removed from it, if scheduled
   KEYS[2] inflight  ZSET   or else from it, if in flight
@@ -15,12 +16,20 @@
   ARGV[2]           id
 
   Reply: 1 if removed, 0 if there is no live message with that id.
-  Cost: O(log n).
+  Cost: O(log n), or O(CHUNK_CAP) for a cold message.
 ]]
--- include: keys, member, meta
+-- include: keys, member, meta, cold
 local id = ARGV[2]
 local state, _, seq = get_meta(id)
-if state == nil or state == 'X' then
+if state == nil then
+    local found = cold_find(id)
+    if found then
+        cold_remove(found, id)
+        return 1
+    end
+    return 0
+end
+if state == 'X' then
     return 0
 end
 local m = member(seq, id)

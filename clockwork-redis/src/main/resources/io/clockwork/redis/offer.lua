@@ -41,10 +41,11 @@
         ZREM per replaced or extended message, and an HGET and a flush of the queued ZADD and HSET per repeated id
         that replaces or extends within the call.
 ]]
--- include: keys, clock, keep, meta, wake, counters
+-- include: keys, clock, keep, meta, wake, counters, cold
 local floor, ceil = now_floor_ceil()
 local common = ARGV[2]
 local flags = ARGV[3]
+local after = compact_after()
 local width = 2
 if common == '' then
     width = 3
@@ -91,6 +92,20 @@ local function flush()
         states = {KEEP_FIELD, KEEP_VALUE}
         n = 0
     end
+    cold_flush()
+end
+
+-- The earliest time a poller waits for before this call's writes: the head of PENDING or of the cold store.
+local function read_head()
+    local head = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+    head_read = true
+    if head[2] then
+        head_due = tonumber(head[2])
+    end
+    local c = cold_head()
+    if c and (head_due == nil or c < head_due) then
+        head_due = c
+    end
 end
 
 local uniform = 0 -- the policy of every message when flags are '' (48: '0') or '*' (49: '1')
@@ -103,8 +118,9 @@ for j = 1, m do
     local i = width * j + 4 - width
     local id = ARGV[i]
     local tail = ARGV[i + 1]
-    local prefix = 'D 0 '
+    local attempts = 0
     local code = 1
+    local in_meta = false -- a replaced or extended message whose META value must go if it moves to the cold store
     local c = checked[j]
     if c then
         local policy = uniform
@@ -121,18 +137,32 @@ for j = 1, m do
                 v = true
             end
         end
+        local found = nil
+        if not v then
+            found = cold_find(id)
+        end
         seen[id] = true
-        if v then
+        if v or found then
             if not moves then
                 code = 0 -- known id (also a second offer of the same id in this call): kept
             else
-                local state, attempts, hex, at = string.match(v, '^(%a) (%d+) (%x+)()')
-                if state ~= 'D' then
-                    code = 5
-                elseif redis.call('ZREM', PENDING, hex .. id) == 0 then
-                    code = 4 -- live, not scheduled: in flight
+                local old
+                if found then
+                    cold_remove(found, id)
+                    local _, _, a, _, t = parse_entry(found[2])
+                    attempts, old = a, t
                 else
-                    local old = string.sub(v, at)
+                    local state, a, hex, at = string.match(v, '^(%a) (%d+) (%x+)()')
+                    if state ~= 'D' then
+                        code = 5
+                    elseif redis.call('ZREM', PENDING, hex .. id) == 0 then
+                        code = 4 -- live, not scheduled: in flight
+                    else
+                        attempts, old = a, string.sub(v, at)
+                        in_meta = true
+                    end
+                end
+                if old then
                     if policy == 101 then
                         tail = old
                         code = 3
@@ -143,7 +173,6 @@ for j = 1, m do
                         end
                         code = 2
                     end
-                    prefix = 'D ' .. attempts .. ' '
                 end
             end
         end
@@ -153,26 +182,30 @@ for j = 1, m do
             due = due_at(tonumber(ARGV[i + 2]), floor, ceil)
             due_s = due
         end
+        local event = due
+        if goes_cold(id, due, floor, after) then
+            if in_meta then
+                redis.call('HDEL', META, id)
+            end
+            event = cold_add(id, due, base + j, attempts, tail)
+        else
+            local hex = string.format('%016x', base + j) -- the member's prefix and the META seq: formatted once
+            scored[n + 3] = due_s
+            scored[n + 4] = hex .. id -- (string.format's %s would cut an id or payload at a zero byte)
+            states[n + 3] = id
+            states[n + 4] = 'D ' .. attempts .. ' ' .. hex .. tail
+            n = n + 2
+        end
         if not waking then
-            if due <= floor then
+            if event <= floor then
                 waking = true
             else
-                if not head_read then -- nothing of this call is in PENDING yet: this is the old head
-                    local head = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-                    head_read = true
-                    if head[2] then
-                        head_due = tonumber(head[2])
-                    end
+                if not head_read then -- nothing of this call is stored yet: this is the old head
+                    read_head()
                 end
-                waking = head_due == nil or due < head_due
+                waking = head_due == nil or event < head_due
             end
         end
-        local hex = string.format('%016x', base + j) -- the member's prefix and the META seq: formatted once
-        scored[n + 3] = due_s
-        scored[n + 4] = hex .. id -- (string.format's %s would cut an id or payload at a zero byte)
-        states[n + 3] = id
-        states[n + 4] = prefix .. hex .. tail
-        n = n + 2
         stored = stored + 1
     end
     result[j] = code

@@ -18,17 +18,41 @@
 
   Reply: {moved 0/1, clientMustSignal 0/1}: clientMustSignal is 1 when a poller should wake and SIGNAL is in another
          slot.
-  Cost: O(log n).
+  Cost: O(log n), or O(CHUNK_CAP) for a cold message (cold.lua).
 ]]
--- include: keys, clock, member, meta, schedule, wake
+-- include: keys, clock, member, meta, schedule, wake, cold
 local id = ARGV[2]
 local state, attempts, seq, tail = get_meta(id)
--- Scheduled: live and its member in PENDING (an in-flight message's member is in INFLIGHT).
-if state ~= 'D' or redis.call('ZREM', PENDING, member(seq, id)) == 0 then
-    return {0, 0}
+if state == nil then
+    local found = cold_find(id)
+    if not found then
+        return {0, 0}
+    end
+    cold_remove(found, id)
+    local _
+    _, _, attempts, _, tail = parse_entry(found[2])
+else
+    -- Scheduled: live and its member in PENDING (an in-flight message's member is in INFLIGHT).
+    if state ~= 'D' or redis.call('ZREM', PENDING, member(seq, id)) == 0 then
+        return {0, 0}
+    end
 end
 local now, ceil = now_floor_ceil()
-if schedule(id, attempts, due_at(tonumber(ARGV[3]), now, ceil), now, tail) then
+local due = due_at(tonumber(ARGV[3]), now, ceil)
+local waking
+if goes_cold(id, due, now, compact_after()) then
+    local head = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+    local first = cold_head()
+    if state then
+        redis.call('HDEL', META, id)
+    end
+    local ws = cold_add(id, due, redis.call('INCR', SEQ), attempts, tail)
+    cold_flush()
+    waking = ws <= now or ((head[2] == nil or ws < tonumber(head[2])) and (first == nil or ws < first))
+else
+    waking = schedule(id, attempts, due, now, tail)
+end
+if waking then
     return {1, wake()}
 end
 return {1, 0}

@@ -20,23 +20,44 @@
   Reply: {delayed, ready, inFlight, dead, nextDueMs, lost, trimmed}: trimmed counts the dead letters the retention
          removed (retention.lua); nextDueMs is the ms until the next message not yet due
          falls due, or -1 if none.
-  Cost: O((1 + 2 sweep limit) log n): the sweep, and a retention trim of at most the sweep limit.
+  The cold store (cold.lua) is counted from its entry count; its chunks whose window has started are promoted first,
+  so its messages are all delayed.
+  Cost: O((1 + 2 sweep limit) log n): the sweep, and a retention trim of at most the sweep limit; plus the promotion
+        of the chunks whose window started since the last poll, and a scan of the first cold window's entries.
 ]]
--- include: keys, clock, keep, sweep, retention
+-- include: keys, clock, keep, sweep, retention, cold
 local now, ceil = now_floor_ceil()
 sweep(now, tonumber(ARGV[2]))
 trim_dead(now, tonumber(ARGV[2]))
-local pending = redis.call('ZCOUNT', PENDING, '-inf', '(+inf')
+promote(now, math.huge)
+local hot = redis.call('ZCOUNT', PENDING, '-inf', '(+inf')
+local pending = hot + cold_load()
 local ready = redis.call('ZCOUNT', PENDING, '-inf', now)
-local next_due = -1
+local next_at = nil
 local later = redis.call('ZRANGEBYSCORE', PENDING, string.format('(%d', now), '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
 if later[2] then
+    next_at = tonumber(later[2])
+end
+local first = cold_head()
+if first and (next_at == nil or first < next_at) then
+    -- The earliest due time of the first window's chunks (every cold message is due at or after its window start).
+    for _, name in ipairs(redis.call('ZRANGEBYSCORE', CHUNKS, first, first)) do
+        for _, e in ipairs(redis.call('LRANGE', chunk_key(name), 0, -1)) do
+            local _, offset = parse_entry(e)
+            if next_at == nil or first + offset < next_at then
+                next_at = first + offset
+            end
+        end
+    end
+end
+local next_due = -1
+if next_at then
     -- From the clock rounded up, like due times: never more than the delay an offer asked for.
-    next_due = math.max(0, tonumber(later[2]) - ceil)
+    next_due = math.max(0, next_at - ceil)
 end
 local in_flight = redis.call('ZCOUNT', INFLIGHT, '-inf', '(+inf')
 local dead = redis.call('ZCARD', DEAD)
 local states = redis.call('HLEN', META) - redis.call('HEXISTS', META, KEEP_FIELD)
-local orphans = math.max(0, states - pending - in_flight - dead)
+local orphans = math.max(0, states - hot - in_flight - dead)
 return {pending - ready, ready, in_flight, dead, next_due, tonumber(redis.call('GET', LOST) or '0') + orphans,
     tonumber(redis.call('HGET', REASON, TRIMMED_FIELD) or '0')}

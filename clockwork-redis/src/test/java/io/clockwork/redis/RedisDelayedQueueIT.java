@@ -37,9 +37,14 @@ class RedisDelayedQueueIT extends DelayedQueueContract {
         RedisQueueBuilder<V> builder =
                 RedisDelayedQueue.builder(redis.uri(), "contract-" + NAMES.incrementAndGet(), codec);
         options.accept(builder);
+        configure(builder);
         RedisDelayedQueue<V> q = builder.build();
         queues.add(q);
         return q;
+    }
+
+    /** Sets options every queue of this run takes; none here. */
+    <V> void configure(RedisQueueBuilder<V> builder) {
     }
 
     @Override

@@ -7,7 +7,7 @@
   sends only maxAttempts) nothing is trimmed.
 ]]
 -- include: keys, member
-local RETENTION_AGE, RETENTION_COUNT = string.match(ARGV[1], '^%d+ (%d+) (%d+)$')
+local RETENTION_AGE, RETENTION_COUNT = string.match(ARGV[1], '^%d+ (%d+) (%d+)')
 RETENTION_AGE = tonumber(RETENTION_AGE)
 RETENTION_COUNT = tonumber(RETENTION_COUNT)
 local TRIMMED_FIELD = ''

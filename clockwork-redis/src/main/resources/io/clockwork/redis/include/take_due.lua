@@ -1,14 +1,22 @@
 --[[
   take_due: what poll.lua does after its header (see there): sweeps expired deliveries, then takes up to n due messages.
 ]]
--- include: keys, clock, member, lost, sweep, wake, keep, counters
+-- include: keys, clock, member, lost, sweep, wake, keep, counters, cold
 
--- Milliseconds until the partition's next event (a due message or an expiring delivery), or -1 if none.
+-- Milliseconds until the partition's next event (a due message, a cold chunk's window start or an expiring
+-- delivery), or -1 if none.
 local function next_event_in(now)
     local result = -1
     local p = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
     if p[2] then
         result = math.max(0, tonumber(p[2]) - now)
+    end
+    local c = cold_head()
+    if c then
+        c = math.max(0, c - now)
+        if result < 0 or c < result then
+            result = c
+        end
     end
     local f = redis.call('ZRANGEBYSCORE', INFLIGHT, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
     if f[2] then
@@ -20,11 +28,13 @@ local function next_event_in(now)
     return result
 end
 
--- Sweeps at most sweep_limit expired deliveries, then takes up to n due messages, each visible again after
+-- Sweeps at most sweep_limit expired deliveries, promotes the cold chunks whose window has started (cold.lua, at
+-- least PROMOTE_LIMIT messages when there are as many), then takes up to n due messages, each visible again after
 -- visibility_ms unless settled; returns poll.lua's reply.
 local function take_due(n, sweep_limit, visibility_ms)
     local now = now_ms()
     sweep(now, sweep_limit)
+    promote(now, PROMOTE_LIMIT)
     local heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now, 'LIMIT', 0, n + 1)
     local k = math.min(n, #heads)
     local result = {0, -1, 0, 0}
@@ -59,7 +69,7 @@ local function take_due(n, sweep_limit, visibility_ms)
     result[4] = lost_now
     if taken < n then
         result[2] = next_event_in(now)
-    elseif #heads > k then
+    elseif #heads > k or (cold_head() or now + 1) <= now then
         -- More is ready: pass the wake-up on so another blocked poller takes it.
         result[3] = wake()
     end
