@@ -1,5 +1,6 @@
 package io.clockwork.redis;
 
+import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.spi.Delay;
@@ -245,13 +246,15 @@ final class QueueScripts {
     /**
      * ARGV[1] of every script of a partition:
      * {@code "<maxAttempts> <dead-letter max age ms> <max count> <compactAfter ms>"}, the count the queue's bound
-     * divided among its partitions, rounded up (see {@code include/retention.lua} and {@code include/cold.lua}).
+     * divided among its partitions, rounded up (see {@code include/retention.lua}), compactAfter -1 (never) when
+     * longer than any delay (see {@code include/cold.lua}).
      */
     static byte[] settingsArg(QueueOptions<?> options, int partitions, Duration compactAfter) {
         long count = options.deadLetterMaxCount();
         long perPartition = count / partitions + (count % partitions == 0 ? 0 : 1);
+        long compact = compactAfter.compareTo(DelayedQueue.MAX_DELAY) > 0 ? -1 : compactAfter.toMillis();
         return arg(options.maxAttempts() + " " + options.deadLetterMaxAge().toMillis() + " " + perPartition + " "
-                + compactAfter.toMillis());
+                + compact);
     }
 
     /** @return ARGV[1] of this queue's partition scripts ({@link #settingsArg(QueueOptions, int)}) */

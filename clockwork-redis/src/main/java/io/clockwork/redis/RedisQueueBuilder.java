@@ -33,7 +33,6 @@ public final class RedisQueueBuilder<V> extends DelayedQueueBuilder<V, RedisQueu
     private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
     /** Default {@link #compactAfter(Duration)}. */
     public static final Duration DEFAULT_COMPACT_AFTER = Duration.ofSeconds(10);
-    private static final Duration MAX_COMPACT_AFTER = Duration.ofDays(36_500);
 
     private final Function<Duration, Connections> connect;
     private final String where;
@@ -176,17 +175,16 @@ public final class RedisQueueBuilder<V> extends DelayedQueueBuilder<V, RedisQueu
      * sooner than this, requeued dead letters, schedules' occurrences, the Redisson face's elements and ids longer
      * than 60 bytes use the per-message layout. Clients of one queue may use different values.
      *
-     * @param after the shortest delay kept compactly, in [0, 36,500 days]; {@link Duration#ZERO} keeps every
-     *              delayed message compactly, a duration longer than any delay used keeps none; default
-     *              {@link #DEFAULT_COMPACT_AFTER}
+     * @param after the shortest delay kept compactly, not negative; {@link Duration#ZERO} keeps every delayed
+     *              message compactly, a duration longer than {@link io.clockwork.queue.DelayedQueue#MAX_DELAY}
+     *              keeps none; default {@link #DEFAULT_COMPACT_AFTER}
      * @return this builder
      */
     public RedisQueueBuilder<V> compactAfter(Duration after) {
         Objects.requireNonNull(after, "compactAfter");
         checkUnset(this.compactAfter != null, "compactAfter");
-        if (after.isNegative() || after.compareTo(MAX_COMPACT_AFTER) > 0) {
-            throw new IllegalArgumentException("compactAfter must be in [PT0S, " + MAX_COMPACT_AFTER + "], was "
-                    + after);
+        if (after.isNegative()) {
+            throw new IllegalArgumentException("compactAfter must not be negative, was " + after);
         }
         this.compactAfter = after;
         return this;

@@ -39,6 +39,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @ExtendWith(RedisExtension.class)
 class RedisDelayedQueueRedisIT {
 
+    /** A compactAfter that keeps every message in the per-message layout these tests read (RedisCompactStoreIT). */
+    private static final Duration PER_MESSAGE = DelayedQueue.MAX_DELAY.plusMillis(1);
+
     /**
      * Scores of messages (due times in ms, below 2^53), not +inf, where keep.lua's member keeps a sorted set in
      * skiplist encoding (Lettuce sends an excluded infinite bound as included, hence a finite one).
@@ -183,7 +186,8 @@ class RedisDelayedQueueRedisIT {
     @Test
     void headersAreStoredInTheMetaValueAsTheDocumentedBlock() {
         String name = uniqueName("meta-headers");
-        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string())
+                .compactAfter(PER_MESSAGE).build());
         q.offer(Message.of("p:1").id("h").delay(FAR).header("tenant", "acme").header("n", "\u00e9:2"));
         q.offer(Message.of("p:2").id("plain").delay(FAR));
         String meta = KeyLayout.prefix(name, 0) + "meta";
@@ -195,7 +199,8 @@ class RedisDelayedQueueRedisIT {
     @Test
     void dueTimeIsTheServersClockPlusTheDelay() {
         String name = uniqueName("clock");
-        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string())
+                .compactAfter(PER_MESSAGE).build());
         long before = clock.nowMillis();
         assertThat(q.offer("m-1", "v", Duration.ofSeconds(10))).isTrue();
         long after = ceilMillis(clock.nowMicros()); // a delay counts from the server's clock rounded up to 1 ms

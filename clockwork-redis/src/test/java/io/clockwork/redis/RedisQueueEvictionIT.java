@@ -1,6 +1,7 @@
 package io.clockwork.redis;
 
 import io.clockwork.queue.Codec;
+import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.redis.fixture.RedisServerProcess;
@@ -84,7 +85,9 @@ class RedisQueueEvictionIT {
         RedisServerProcess redis = server();
         String name = "half-gone";
         String p = KeyLayout.prefix(name, 0);
-        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
+        // The per-message layout (RedisCompactStoreIT evicts a compact store's chunk).
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string())
+                .compactAfter(DelayedQueue.MAX_DELAY.plusMillis(1)).build());
         for (int i = 0; i < 10; i++) {
             q.offer("gone-" + i, "v", Duration.ZERO);
         }

@@ -33,6 +33,11 @@ local COLD_ID_MAX = 60 -- longer ids stay in META: a listpack value is at most 6
 local PROMOTE_LIMIT = 512
 
 local cold_n, ix_level, ix_split -- the store's state, read once per call by cold_load
+-- Chunks written by this call: window start -> {name, length, k}; entries buffered per chunk name, and how many
+-- (indexed already, counted in n by cold_flush).
+local cold_open = {}
+local cold_buffer = {}
+local cold_added = 0
 
 local function cold_load()
     if cold_n == nil then
@@ -77,21 +82,13 @@ local function chunk_name(w, k)
     return string.format('%x.', w) .. #kh .. kh
 end
 
--- Adds delta to the store's entry count. Splits index shards while the mean load passes SHARD_LOAD; resets the index
--- to one shard when the store empties (every shard is then empty, and Redis has deleted it).
-local function cold_count(delta)
-    if delta == 0 then
-        return
-    end
+-- Splits index shards, in linear hashing's order, until `entries` ids average at most SHARD_LOAD per shard. Called
+-- before ids are added, so that no shard passes hash-max-listpack-entries on the way (Redis never converts a hash
+-- back to a listpack).
+local function ix_grow(entries)
     cold_load()
-    cold_n = redis.call('HINCRBY', COLD, 'n', delta)
-    if cold_n <= 0 then
-        redis.call('HDEL', COLD, 'n', 'L', 's')
-        cold_n, ix_level, ix_split = 0, 0, 0
-        return
-    end
     local grown = false
-    while cold_n > SHARD_LOAD * (2 ^ ix_level + ix_split) do
+    while entries > SHARD_LOAD * (2 ^ ix_level + ix_split) do
         local size = 2 ^ ix_level
         local from = shard_key(ix_split)
         local all = redis.call('HGETALL', from)
@@ -119,6 +116,20 @@ local function cold_count(delta)
     end
 end
 
+-- Adds delta to the store's entry count; resets the index to one shard when the store empties (every shard is then
+-- empty, and Redis has deleted it), unless this call has indexed ids it has not counted yet.
+local function cold_count(delta)
+    if delta == 0 then
+        return
+    end
+    cold_load()
+    cold_n = redis.call('HINCRBY', COLD, 'n', delta)
+    if cold_n <= 0 and cold_added == 0 then
+        redis.call('HDEL', COLD, 'n', 'L', 's')
+        cold_n, ix_level, ix_split = 0, 0, 0
+    end
+end
+
 local function cold_entry(seq, offset, attempts, id, tail)
     return string.format('%x,%d,%d,%d,', seq, offset, attempts, #id) .. id .. tail
 end
@@ -136,11 +147,6 @@ local function goes_cold(id, due, floor, after)
     return after >= 0 and due > floor and due - floor >= after and #id <= COLD_ID_MAX
 end
 
--- Chunks written by this call: window start -> {name, length, k}; entries buffered per chunk name.
-local cold_open = {}
-local cold_buffer = {}
-local cold_added = 0
-
 -- Files a message in the store (the chunk write is buffered until cold_flush); returns its window start.
 local function cold_add(id, due, seq, attempts, tail)
     local ws = due - due % WINDOW_MS
@@ -150,39 +156,39 @@ local function cold_add(id, due, seq, attempts, tail)
         if last[1] then
             c = {last[1], redis.call('LLEN', chunk_key(last[1])), tonumber(string.match(last[1], '%.%d(%x+)$'), 16)}
         else
-            c = {chunk_name(ws / WINDOW_MS, 0), 0, 0, true}
+            c = {chunk_name(ws / WINDOW_MS, 0), 0, 0}
         end
         cold_open[ws] = c
     end
     if c[2] >= CHUNK_CAP then
-        c = {chunk_name(ws / WINDOW_MS, c[3] + 1), 0, c[3] + 1, true}
+        c = {chunk_name(ws / WINDOW_MS, c[3] + 1), 0, c[3] + 1}
         cold_open[ws] = c
     end
     local name = c[1]
     local b = cold_buffer[name]
     if b == nil then
-        b = {ws, c[4] or false}
+        b = {ws}
         cold_buffer[name] = b
-        c[4] = nil
     end
     b[#b + 1] = cold_entry(seq, due - ws, attempts, id, tail)
     c[2] = c[2] + 1
-    redis.call('HSET', ix_key(ix_hash(id)), id, name)
     cold_added = cold_added + 1
+    ix_grow(cold_load() + cold_added)
+    redis.call('HSET', ix_key(ix_hash(id)), id, name)
     return ws
 end
 
--- Writes the buffered chunk entries and counts them.
+-- Writes the buffered chunk entries and counts them. Each written chunk is (re)added to CHUNKS: a removal in this
+-- call may have emptied it, and so deleted it, after this call chose it.
 local function cold_flush()
     for name, b in pairs(cold_buffer) do
-        redis.call('RPUSH', chunk_key(name), unpack(b, 3))
-        if b[2] then
-            redis.call('ZADD', CHUNKS, b[1], name)
-        end
+        redis.call('RPUSH', chunk_key(name), unpack(b, 2))
+        redis.call('ZADD', CHUNKS, b[1], name)
     end
     cold_buffer = {}
-    cold_count(cold_added)
+    local added = cold_added
     cold_added = 0
+    cold_count(added)
 end
 
 -- Finds a message in the store without writing: {chunk name, entry, shard key, window start}, or nil and the shard

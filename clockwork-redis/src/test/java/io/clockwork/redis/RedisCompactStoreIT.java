@@ -1,0 +1,262 @@
+package io.clockwork.redis;
+
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Message;
+import io.clockwork.queue.Offered;
+import io.clockwork.queue.QueueStats;
+import io.clockwork.redis.fixture.RedisExtension;
+import io.clockwork.redis.fixture.RedisServerProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The compact store (include/cold.lua) seen from Redis itself: what it writes for messages due far ahead, that its
+ * index shards split so that each stays a listpack, that every lookup by id finds a compact message, that a chunk
+ * moves into the per-message layout when its second starts, and that {@link RedisDelayedQueue#delete()} removes it.
+ */
+@ExtendWith(RedisExtension.class)
+class RedisCompactStoreIT {
+
+    private static final Duration HOUR = Duration.ofHours(1);
+
+    private final RedisServerProcess redis;
+
+    RedisCompactStoreIT(RedisServerProcess redis) {
+        this.redis = redis;
+    }
+
+    private RedisDelayedQueue<String> queue(String name, Duration compactAfter) {
+        return RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).compactAfter(compactAfter).build();
+    }
+
+    private String prefix(String name) {
+        return KeyLayout.prefix(name, 0);
+    }
+
+    private long number(Object reply) {
+        return reply == null ? 0 : Long.parseLong(reply.toString());
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Object> list(Object reply) {
+        return (List<Object>) reply;
+    }
+
+    @Test
+    void messagesDueFarAheadLiveInChunksAndAnIndexOfListpackShards() {
+        String name = "compact-layout";
+        int count = 6_000;
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
+            for (int i = 0; i < count; i += 1_000) {
+                List<Message<String>> batch = new ArrayList<>();
+                for (int j = i; j < i + 1_000; j++) {
+                    batch.add(Message.of("payload-" + j).id("order-" + j).delay(HOUR.plusMillis(j)));
+                }
+                q.offerAll(batch);
+            }
+            q.offer(Message.of("soon").id("soon").delay(Duration.ofSeconds(5)));
+
+            String p = prefix(name);
+            assertThat(number(redis.call("HLEN", p + "meta"))).as("only the message due in 5 s has a META field "
+                    + "(besides the encoding keeper)").isEqualTo(2);
+            assertThat(number(redis.call("ZCARD", p + "pending"))).isEqualTo(2);
+            assertThat(number(redis.call("HGET", p + "cold", "n"))).isEqualTo(count);
+            long level = number(redis.call("HGET", p + "cold", "L"));
+            long split = number(redis.call("HGET", p + "cold", "s"));
+            long shards = (1L << level) + split;
+            assertThat(shards).as("about 40 ids per shard").isBetween(count / 40L - 1, count / 40L + 1);
+            long indexed = 0;
+            for (long b = 0; b < shards; b++) {
+                String key = p + "x:" + b;
+                long len = number(redis.call("HLEN", key));
+                indexed += len;
+                assertThat(len).as(key).isLessThanOrEqualTo(128);
+                assertThat(redis.call("OBJECT", "ENCODING", key)).as(key).isEqualTo("listpack");
+            }
+            assertThat(indexed).isEqualTo(count);
+            long chunked = 0;
+            for (Object chunk : list(redis.call("ZRANGE", p + "chunks", "0", "-1"))) {
+                long len = number(redis.call("LLEN", p + "c:" + chunk));
+                assertThat(len).isBetween(1L, 128L);
+                chunked += len;
+            }
+            assertThat(chunked).isEqualTo(count);
+
+            QueueStats stats = q.stats();
+            assertThat(stats.delayed()).isEqualTo(count + 1);
+            assertThat(stats.nextDueIn()).hasValueSatisfying(d -> assertThat(d).isLessThanOrEqualTo(Duration.ofSeconds(5)));
+            assertThat(RedisQueueBrowser.of(q).find("order-4321")).hasValueSatisfying(e -> {
+                assertThat(e.state()).isEqualTo(RedisQueueBrowser.State.DELAYED);
+                assertThat(new String(e.payload())).isEqualTo("payload-4321");
+            });
+        }
+    }
+
+    @Test
+    void everyLookupByIdFindsACompactMessage() throws Exception {
+        String name = "compact-lookups";
+        int count = 3_000;
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
+            for (int i = 0; i < count; i += 100) {
+                List<Message<String>> batch = new ArrayList<>();
+                for (int j = i; j < i + 100; j++) {
+                    batch.add(Message.of("v" + j).id("id-" + j).delay(HOUR));
+                }
+                q.offerAll(batch);
+            }
+            for (int i = 0; i < count; i += 7) {
+                assertThat(q.offer(Message.of("again").id("id-" + i).delay(HOUR)).outcome())
+                        .as("dedup of id-%d", i).isEqualTo(Offered.Outcome.KEPT);
+            }
+            Set<String> cancelled = new HashSet<>();
+            for (int i = 0; i < count; i += 3) {
+                assertThat(q.cancel("id-" + i)).as("cancel id-%d", i).isTrue();
+                assertThat(q.cancel("id-" + i)).isFalse();
+                cancelled.add("id-" + i);
+            }
+            assertThat(q.stats().delayed()).isEqualTo(count - cancelled.size());
+            assertThat(q.offer(Message.of("replaced").id("id-1").delay(Duration.ZERO)
+                    .onConflict(Message.Conflict.REPLACE)).outcome()).isEqualTo(Offered.Outcome.REPLACED);
+            assertThat(q.reschedule("id-2", Duration.ZERO)).isTrue();
+            assertThat(q.offer(Message.of("ignored").id("id-4").delay(Duration.ofHours(2))
+                    .onConflict(Message.Conflict.EXTEND)).outcome()).isEqualTo(Offered.Outcome.EXTENDED);
+
+            List<Delivery<String>> due = q.poll(10, Duration.ZERO);
+            assertThat(due).extracting(Delivery::id).containsExactly("id-1", "id-2");
+            assertThat(due.get(0).value()).isEqualTo("replaced");
+            assertThat(due.get(1).value()).isEqualTo("v2");
+            due.forEach(Delivery::ack);
+            assertThat(q.stats().delayed()).isEqualTo(count - cancelled.size() - 2);
+            assertThat(q.stats().lost()).isZero();
+        }
+    }
+
+    @Test
+    void idsIndexedInTheCallThatEmptiesTheStoreStayFindable() throws Exception {
+        String name = "compact-refill";
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
+            q.offer(Message.of("only").id("only").delay(HOUR));
+            List<Message<String>> batch = new ArrayList<>();
+            for (int i = 0; i < 500; i++) { // enough to split the index while the call runs
+                batch.add(Message.of("v").id("new-" + i).delay(HOUR));
+            }
+            batch.add(Message.of("now").id("only").delay(Duration.ZERO).onConflict(Message.Conflict.REPLACE));
+            q.offerAll(batch); // moves "only" out of the store (its count reaches 0) after 500 ids were indexed
+            assertThat(number(redis.call("HGET", prefix(name) + "cold", "n"))).isEqualTo(500);
+            for (int i = 0; i < 500; i++) {
+                assertThat(q.cancel("new-" + i)).as("new-%d", i).isTrue();
+            }
+            assertThat(q.poll(Duration.ZERO).id()).isEqualTo("only");
+            assertThat(redis.call("HGET", prefix(name) + "cold", "n")).isNull();
+        }
+    }
+
+    @Test
+    void aChunkMovesIntoThePerMessageLayoutWhenItsSecondStartsAndKeepsOfferOrder() throws Exception {
+        String name = "compact-promotion";
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ZERO)) {
+            List<Message<String>> batch = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                batch.add(Message.of("m" + i).id("same-due-" + i).delay(Duration.ofMillis(1_500)));
+            }
+            q.offerAll(batch); // one call: one due time, three chunks of at most 128
+            assertThat(number(redis.call("ZCARD", prefix(name) + "chunks"))).isEqualTo(3);
+            List<String> got = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (got.size() < 300 && System.nanoTime() < deadline) {
+                for (Delivery<String> d : q.poll(50, Duration.ofSeconds(1))) {
+                    got.add(d.id());
+                    d.ack();
+                }
+            }
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                expected.add("same-due-" + i);
+            }
+            assertThat(got).isEqualTo(expected);
+            assertThat(number(redis.call("EXISTS", prefix(name) + "chunks", prefix(name) + "x:0"))).isZero();
+            assertThat(redis.call("HGET", prefix(name) + "cold", "n")).as("reset when empty").isNull();
+        }
+    }
+
+    @Test
+    void anEvictedChunkIsCountedLostNotWedged() throws Exception {
+        String name = "compact-evicted";
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ZERO)) {
+            q.offer(Message.of("gone").id("gone").delay(Duration.ofMillis(1_200)));
+            q.offer(Message.of("also-gone").id("also-gone").delay(Duration.ofMillis(1_200)));
+            q.offer(Message.of("kept").id("kept").delay(Duration.ofMillis(3_500)));
+            String first = list(redis.call("ZRANGE", prefix(name) + "chunks", "0", "0")).get(0).toString();
+            redis.call("DEL", prefix(name) + "c:" + first); // what Redis's eviction of that key does
+            assertThat(q.cancel("gone")).as("the index names a chunk that no longer holds it").isFalse();
+            assertThat(q.stats().lost()).isGreaterThanOrEqualTo(1);
+            Delivery<String> d = null;
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (d == null && System.nanoTime() < deadline) {
+                d = q.poll(Duration.ofSeconds(1));
+            }
+            assertThat(d).isNotNull();
+            assertThat(d.id()).isEqualTo("kept");
+        }
+    }
+
+    @Test
+    void deleteRemovesTheChunksAndTheIndex() {
+        String name = "compact-delete";
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
+            for (int i = 0; i < 2_000; i += 1_000) {
+                List<Message<String>> batch = new ArrayList<>();
+                for (int j = i; j < i + 1_000; j++) {
+                    batch.add(Message.of("v").id("d-" + j).delay(HOUR.plusSeconds(j % 5)));
+                }
+                q.offerAll(batch);
+            }
+            assertThat(list(redis.call("KEYS", "cw:{" + name + ":*")).size()).isGreaterThan(50);
+            long deleted = q.delete();
+            assertThat(deleted).isGreaterThan(50);
+            assertThat(list(redis.call("KEYS", "cw:{" + name + ":*"))).isEmpty();
+        }
+    }
+
+    @Test
+    void aCompactMessageIsDueAtTheServersClockPlusTheDelayUpToTheLongestDelay() {
+        String name = "compact-clock";
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ZERO);
+             ServerClock clock = new ServerClock(redis.uri())) {
+            for (Duration delay : List.of(Duration.ofSeconds(10), DelayedQueue.MAX_DELAY)) {
+                String id = "at-" + delay.toMillis();
+                long before = clock.nowMillis();
+                q.offer(Message.of("v").id(id).delay(delay));
+                long after = clock.nowMillis() + 1; // a delay counts from the server's clock rounded up to 1 ms
+                assertThat(RedisQueueBrowser.of(q).find(id)).hasValueSatisfying(e -> assertThat(e.at().toEpochMilli())
+                        .isBetween(before + delay.toMillis(), after + delay.toMillis()));
+            }
+            assertThat(q.stats().nextDueIn()).hasValueSatisfying(d ->
+                    assertThat(d).isBetween(Duration.ofSeconds(9), Duration.ofSeconds(10)));
+            assertThat(q.stats().delayed()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void compactAfterOutsideItsRangeIsRefused() {
+        assertThatThrownBy(() -> RedisDelayedQueue.builder(redis.uri(), "x", Codec.string())
+                .compactAfter(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("compactAfter");
+        assertThatThrownBy(() -> RedisDelayedQueue.builder(redis.uri(), "x", Codec.string()).compactAfter(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("compactAfter");
+        assertThatThrownBy(() -> RedisDelayedQueue.builder(redis.uri(), "x", Codec.string())
+                .compactAfter(Duration.ZERO).compactAfter(Duration.ZERO))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("compactAfter");
+    }
+}
