@@ -15,8 +15,9 @@ import java.nio.charset.StandardCharsets;
  * cw:{name:p}:seq       STRING counter: FIFO tie-break and delivery receipts
  * cw:{name:p}:lost      STRING messages dropped because Redis evicted part of their state
  * cw:{name:p}:counters  HASH  offered, delivered, acked, retried, dead: cumulative event counts (five fields)
- * cw:{name:p}:cold      HASH  the compact store's state: entry count, index level and split pointer
- * cw:{name:p}:chunks    ZSET  the compact store's chunk names by window start
+ * cw:{name:p}:cold      HASH  the compact store's state: entry count, index level and split pointer, chunk counter
+ * cw:{name:p}:chunks    ZSET  the compact store's chunk names by their earliest due time
+ * cw:{name:p}:open      HASH  window -&gt; the chunk offers due in that second append to
  * cw:{name:p}:c:&lt;chunk&gt; LIST  a chunk: up to 128 messages due in one second
  * cw:{name:p}:x:&lt;n&gt;     HASH  an index shard: id -&gt; chunk name (include/cold.lua)
  * cw:{name:0}:signal    LIST  at most one wake-up token for blocked pollers (one per queue, in partition 0's slot)
@@ -46,7 +47,7 @@ final class KeyLayout {
     private static final String[] PARTS = {"pending", "inflight", "dead", "meta", "reason", "seq", "lost", "counters"};
     private static final String[] SCHEDULE_PARTS = {"sched_def", "sched_msg", "sched_state", "sched_due"};
     /** The compact store's fixed keys; its chunks and index shards are named by the scripts. */
-    private static final String[] COLD_PARTS = {"cold", "chunks"};
+    private static final String[] COLD_PARTS = {"cold", "chunks", "open"};
 
     private final byte[][][] keys;
     private final byte[] signalKey;

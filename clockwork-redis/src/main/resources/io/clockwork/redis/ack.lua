@@ -14,7 +14,7 @@
   KEYS[8] counters  HASH   acked incremented by the messages deleted (one HINCRBY)
   KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2j]          id of delivery j, for j = 1..m
   ARGV[2j+1]        its in-flight member <receipt as 16 hex digits><id>
 

@@ -14,7 +14,7 @@
                            the sweep (one HINCRBY each at most)
   KEYS[9] signal    LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": maxAttempts
   ARGV[2]           sweep limit: at most this many expired deliveries are handled
   ARGV[3]           visibility ms of the taken messages
   ARGV[4]           n: at most this many messages are taken

@@ -21,8 +21,9 @@
          the state; four elements per listed message, in score order: its id, its score (due time, visibility
          deadline or time of death, server ms), its META value (see meta.lua; false if evicted or not this
          scheduling's) and, for a dead letter, its reason (else '').
-  Delayed messages in the cold store (cold.lua) are listed after those in PENDING, by window and within a window in
-  offer order; reaching a page deep among them costs one LLEN per chunk skipped.
+  Delayed messages in the cold store (cold.lua) are listed after those in PENDING, chunk by chunk (by their
+  earliest due time) and in offer order within a chunk; reaching a page deep among them costs one LLEN per chunk
+  skipped.
   Cost: O(log n + count), plus O(offset / CHUNK_CAP) for a page among the cold store's messages.
 ]]
 -- include: keys, clock, member, cold
@@ -73,17 +74,17 @@ for i = 1, #members, 2 do
     result[#result + 1] = key == DEAD and (redis.call('HGET', REASON, id) or '') or ''
 end
 if hot_delayed and last >= hot_delayed then
-    -- The cold store's messages follow, window by window (chunks in creation order, entries in offer order): skip
+    -- The cold store's messages follow, chunk by chunk (by their earliest due time, entries in offer order): skip
     -- whole chunks by their length, then list from the chunk the page starts in.
     local skip = math.max(0, offset - hot_delayed)
     local want = last - math.max(offset, hot_delayed) + 1
     local start = 0
     while want > 0 do
-        local c = redis.call('ZRANGE', CHUNKS, start, start + 63, 'WITHSCORES')
+        local c = redis.call('ZRANGE', CHUNKS, start, start + 63)
         if not c[1] then
             break
         end
-        for j = 1, #c, 2 do
+        for j = 1, #c do
             if want <= 0 then
                 break
             end
@@ -93,7 +94,7 @@ if hot_delayed and last >= hot_delayed then
                 skip = skip - len
             else
                 for _, e in ipairs(redis.call('LRANGE', key_c, skip, skip + want - 1)) do
-                    local value, due = cold_meta({c[j], e, nil, tonumber(c[j + 1])})
+                    local value, due = cold_meta(c[j], e)
                     result[#result + 1] = select(4, parse_entry(e))
                     result[#result + 1] = due
                     result[#result + 1] = value

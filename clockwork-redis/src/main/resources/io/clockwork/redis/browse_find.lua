@@ -25,7 +25,7 @@ local v = redis.call('HGET', META, id)
 if not v then
     local found = cold_peek(id)
     if found then
-        local value, due = cold_meta(found)
+        local value, due = cold_meta(found[1], found[2])
         return {'pending', due, value, '', now_ms()}
     end
     return {}

@@ -12,7 +12,7 @@
   KEYS[8] counters  HASH   not used
   KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           id
 
   Reply: 1 if removed, 0 if there is no live message with that id.

@@ -13,7 +13,7 @@
   KEYS[8] counters  HASH   retried and dead incremented by the sweep (one HINCRBY each at most)
   KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": maxAttempts
   ARGV[2]           sweep limit: at most this many expired deliveries are handled
   ARGV[3]           limit: how many dead letters to list
 

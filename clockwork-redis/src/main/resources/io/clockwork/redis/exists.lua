@@ -12,7 +12,7 @@
   KEYS[8] counters  HASH   not used
   KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
 
   Reply: 1 if the partition exists, else 0.
   Cost: O(1).

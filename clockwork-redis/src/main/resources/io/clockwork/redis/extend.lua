@@ -13,7 +13,7 @@
   KEYS[8] counters  HASH   not used
   KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           id
   ARGV[3]           receipt: the delivery's sequence, in decimal
   ARGV[4]           visibility ms: the new deadline is the server's clock plus this

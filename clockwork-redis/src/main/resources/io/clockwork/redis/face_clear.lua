@@ -13,7 +13,7 @@
   KEYS[10] order     ZSET   the removed elements' entries removed
   KEYS[11] values   ZSET   the removed elements' entries removed
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           scope: 'delayed' or 'due'
 
   Reply: {removed}.

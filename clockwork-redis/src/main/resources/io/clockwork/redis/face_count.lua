@@ -14,7 +14,7 @@
   KEYS[10] order     ZSET   not used
   KEYS[11] values   ZSET   not used
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
 
   Reply: {delayed, due}.
   Cost: O(log n).

@@ -15,7 +15,7 @@
   KEYS[10] order     ZSET   read from the chosen end; removed and stale entries removed
   KEYS[11] values   ZSET   the removed elements' entries removed
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           limit, at least 1 (a peek reads one)
   ARGV[3]           end: 'head' or 'tail'
   ARGV[4]           remove: '1' to remove the elements, '0' to peek

@@ -15,7 +15,7 @@
   KEYS[10] order     ZSET   removed elements' entries removed
   KEYS[11] values   ZSET   ranged by each value's digest; removed and stale entries removed
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           scope: 'delayed' or 'due'
   ARGV[3]           the most copies of each value to count (0: all)
   ARGV[4]           remove: '1' to remove the copies counted, '0' to count them

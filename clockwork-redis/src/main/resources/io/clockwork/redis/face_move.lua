@@ -21,7 +21,7 @@
   KEYS[15] target signal  LIST  pushed to wake a taker of the target
   KEYS[16] target values  ZSET  its new entry added
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           the source's scope: 'delayed' or 'due'
 
   Reply: {} if the scope was empty, else {payload}.

@@ -15,7 +15,7 @@
   KEYS[10] order     ZSET   the element's member added when it has a delay
   KEYS[11] values   ZSET   the element's value entry added
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           delay in ms, or 'first'
   ARGV[3]           the payload
 

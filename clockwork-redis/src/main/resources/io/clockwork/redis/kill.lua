@@ -13,7 +13,7 @@
   KEYS[8] counters  HASH   dead incremented by 1
   KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": the dead-letter bounds
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": dead-letter bounds
   ARGV[2]           id
   ARGV[3]           receipt: the delivery's sequence, in decimal
   ARGV[4]           reason: why it dies (a consumer's at most 1,024 chars, bounded by the client)

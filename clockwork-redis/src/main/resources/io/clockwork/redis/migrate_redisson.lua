@@ -23,7 +23,7 @@
   KEYS[13] redisson list    LIST  redisson_delay_queue:{NAME}: the same members, in offer order
   KEYS[14] redisson destination LIST  NAME: values already due
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           batch: the most elements moved by this call, at least 1
 
   Reply: {movedDue, movedDelayed, skipped, remaining}: skipped counts delayed-list entries whose element had already

@@ -14,7 +14,7 @@
   KEYS[8] counters  HASH   retried or dead incremented by 1
   KEYS[9] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": maxAttempts
   ARGV[2]           id
   ARGV[3]           receipt: the delivery's sequence, in decimal
   ARGV[4]           retry delay ms (0: due at once)

@@ -6,7 +6,8 @@
   replace and extend leave a message in flight or dead alone. A replaced or extended message is filed again under a
   new sequence, like a reschedule, so an earlier delivery's receipt no longer holds it. A message with a positive
   delay is due at the server's clock rounded up to the next millisecond plus the delay, so never early; with no
-  delay it is due at once.
+  delay it is due at once. A message due at least compactAfter ahead (ARGV[1]) is filed in the cold store
+  (cold.lua) instead of PENDING and META; an id the check does not find in META is looked up there too.
   Flags say per message what to check: only the client's first attempt of ids its IdGenerator just made (a
   per-client random 128-bit prefix and a counter: unique) is sent as fresh, without a dedup read; a retry, which may
   follow an attempt that ran, always checks. A second offer of the same id within one call meets the first as a
@@ -26,7 +27,7 @@
   KEYS[8] counters  HASH   offered incremented by the messages stored (added, replaced or extended)
   KEYS[9] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": compactAfter
   ARGV[2]           delay ms of every message, or '' if each message carries its own
   ARGV[3]           flags: '' (every id is checked, policy keep), '*' (no id needs checking) or one character per
                     message: '1' a fresh id (no check), '0' keep, 'r' replace, 'e' extend
@@ -35,11 +36,16 @@
 
   Reply: {code1, ..., codem, clientMustSignal}: code is 0 kept (the id is known, policy keep), 1 added, 2 replaced,
          3 extended, 4 in flight and 5 dead (replace or extend found it so; nothing changed); clientMustSignal is 1
-         when a message is due now or earlier than the previous head and SIGNAL is in another slot.
-  Cost: O(m log n); commands, whatever m: TIME, HMGET of the ids that need a check (none when all are fresh),
-        INCRBY, one ZADD, one HSET and one HINCRBY for all stored messages, at most one ZRANGE of the head; plus a
-        ZREM per replaced or extended message, and an HGET and a flush of the queued ZADD and HSET per repeated id
-        that replaces or extends within the call.
+         when a message is due now or earlier than the heads of PENDING and of the cold store, and SIGNAL is in
+         another slot.
+  Cost: O(m log n), plus O(CHUNK_CAP) per checked id found in the cold store; commands, whatever m: TIME, HMGET of
+        the ids that need a check (none when all are fresh), INCRBY, one ZADD, one HSET and one HINCRBY for all
+        messages stored in PENDING and META, at most one read each of the heads of PENDING and of the cold store;
+        for the cold store one HMGET of its state, an HSET of an index shard per message, per window an HGET, a
+        ZSCORE and an LLEN (or an HINCRBY and an HSET for a new chunk), per chunk an RPUSH and a ZADD when its
+        earliest due time moves, one HINCRBY; plus a ZREM per
+        replaced or extended message, an index HGET and a chunk LRANGE per checked id not in META, and an HGET and
+        a flush of the queued writes per repeated id that replaces or extends within the call.
 ]]
 -- include: keys, clock, keep, meta, wake, counters, cold
 local floor, ceil = now_floor_ceil()
@@ -73,8 +79,6 @@ local scored = {'+inf', KEEP_MEMBER}
 local states = {KEEP_FIELD, KEEP_VALUE}
 local seen = {}
 local waking = false
-local head_read = false
-local head_due = nil
 local due, due_s
 if width == 2 then
     due = due_at(tonumber(common), floor, ceil)
@@ -95,17 +99,22 @@ local function flush()
     cold_flush()
 end
 
--- The earliest time a poller waits for before this call's writes: the head of PENDING or of the cold store.
-local function read_head()
-    local head = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-    head_read = true
-    if head[2] then
-        head_due = tonumber(head[2])
+-- Whether an event at `event` (a due time) is earlier than every head a blocked poller
+-- may be waiting for: the first of PENDING and of the cold store's chunks, each read at most once, before this
+-- call stores anything (a later head never wakes anyone sooner).
+local head_pending, head_chunks = false, false -- false: not read yet; nil: empty
+local function earlier_than_heads(event)
+    if head_chunks == false then
+        head_chunks = cold_head()
     end
-    local c = cold_head()
-    if c and (head_due == nil or c < head_due) then
-        head_due = c
+    if head_chunks and event >= head_chunks then
+        return false
     end
+    if head_pending == false then
+        local head = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+        head_pending = head[2] and tonumber(head[2])
+    end
+    return head_pending == nil or event < head_pending
 end
 
 local uniform = 0 -- the policy of every message when flags are '' (48: '0') or '*' (49: '1')
@@ -148,6 +157,10 @@ for j = 1, m do
             else
                 local old
                 if found then
+                    if cold_added > 0 then
+                        flush() -- cold_remove needs every entry of the chunk stored and read
+                        found = cold_find(id)
+                    end
                     cold_remove(found, id)
                     local _, _, a, _, t = parse_entry(found[2])
                     attempts, old = a, t
@@ -182,12 +195,11 @@ for j = 1, m do
             due = due_at(tonumber(ARGV[i + 2]), floor, ceil)
             due_s = due
         end
-        local event = due
         if goes_cold(id, due, floor, after) then
             if in_meta then
                 redis.call('HDEL', META, id)
             end
-            event = cold_add(id, due, base + j, attempts, tail)
+            cold_add(id, due, base + j, attempts, tail)
         else
             local hex = string.format('%016x', base + j) -- the member's prefix and the META seq: formatted once
             scored[n + 3] = due_s
@@ -197,14 +209,7 @@ for j = 1, m do
             n = n + 2
         end
         if not waking then
-            if event <= floor then
-                waking = true
-            else
-                if not head_read then -- nothing of this call is stored yet: this is the old head
-                    read_head()
-                end
-                waking = head_due == nil or event < head_due
-            end
+            waking = due <= floor or earlier_than_heads(due)
         end
         stored = stored + 1
     end

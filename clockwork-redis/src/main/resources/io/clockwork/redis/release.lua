@@ -14,7 +14,7 @@
   KEYS[8] counters  HASH   not used
   KEYS[9] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           id
   ARGV[3]           receipt: the delivery's sequence, in decimal
 

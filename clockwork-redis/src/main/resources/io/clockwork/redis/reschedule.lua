@@ -12,7 +12,7 @@
   KEYS[8] counters  HASH   not used
   KEYS[9] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": compactAfter
   ARGV[2]           id
   ARGV[3]           delay ms (0: due at once)
 
@@ -46,9 +46,9 @@ if goes_cold(id, due, now, compact_after()) then
     if state then
         redis.call('HDEL', META, id)
     end
-    local ws = cold_add(id, due, redis.call('INCR', SEQ), attempts, tail)
+    cold_add(id, due, redis.call('INCR', SEQ), attempts, tail)
     cold_flush()
-    waking = ws <= now or ((head[2] == nil or ws < tonumber(head[2])) and (first == nil or ws < first))
+    waking = due <= now or ((head[2] == nil or due < tonumber(head[2])) and (first == nil or due < first))
 else
     waking = schedule(id, attempts, due, now, tail)
 end

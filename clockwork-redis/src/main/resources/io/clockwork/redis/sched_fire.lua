@@ -25,7 +25,7 @@
   KEYS[12] sched_state HASH  compared and written
   KEYS[13] sched_due  ZSET   each schedule's next look time is set
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts (not used)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           the poll interval, ms: when a fixed-delay schedule with a live occurrence is looked at again
   ARGV[3..]         per schedule, either
                     'r', name, version, next ('-': never again), k, then k times (fire ms, id, due ms), or

@@ -14,16 +14,16 @@
   KEYS[8] counters  HASH   retried and dead incremented by the sweep (one HINCRBY each at most)
   KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count>": maxAttempts
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": maxAttempts
   ARGV[2]           sweep limit: at most this many expired deliveries are handled
 
   Reply: {delayed, ready, inFlight, dead, nextDueMs, lost, trimmed}: trimmed counts the dead letters the retention
          removed (retention.lua); nextDueMs is the ms until the next message not yet due
          falls due, or -1 if none.
-  The cold store (cold.lua) is counted from its entry count; its chunks whose window has started are promoted first,
-  so its messages are all delayed.
+  The cold store (cold.lua) is counted from its entry count; its chunks whose earliest message is due are promoted
+  first, so its messages are all delayed.
   Cost: O((1 + 2 sweep limit) log n): the sweep, and a retention trim of at most the sweep limit; plus the promotion
-        of the chunks whose window started since the last poll, and a scan of the first cold window's entries.
+        of the chunks whose earliest message fell due since the last poll.
 ]]
 -- include: keys, clock, keep, sweep, retention, cold
 local now, ceil = now_floor_ceil()
@@ -40,15 +40,7 @@ if later[2] then
 end
 local first = cold_head()
 if first and (next_at == nil or first < next_at) then
-    -- The earliest due time of the first window's chunks (every cold message is due at or after its window start).
-    for _, name in ipairs(redis.call('ZRANGEBYSCORE', CHUNKS, first, first)) do
-        for _, e in ipairs(redis.call('LRANGE', chunk_key(name), 0, -1)) do
-            local _, offset = parse_entry(e)
-            if next_at == nil or first + offset < next_at then
-                next_at = first + offset
-            end
-        end
-    end
+    next_at = first
 end
 local next_due = -1
 if next_at then

@@ -143,6 +143,23 @@ class RedisCompactStoreIT {
     }
 
     @Test
+    void replacingAMessageOutOfAChunkThatThisCallAppendsToKeepsTheAppendedOne() {
+        String name = "compact-same-chunk";
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
+            q.offer(Message.of("first").id("x").delay(HOUR));
+            // One call: "a" is appended to x's chunk, then x leaves it (the chunk's only stored entry).
+            q.offerAll(List.of(Message.of("a").id("a").delay(HOUR),
+                    Message.of("now").id("x").delay(Duration.ZERO).onConflict(Message.Conflict.REPLACE)));
+            assertThat(q.stats().delayed()).isEqualTo(1);
+            assertThat(q.stats().nextDueIn()).hasValueSatisfying(d -> assertThat(d).isGreaterThan(Duration.ofMinutes(59)));
+            assertThat(RedisQueueBrowser.of(q).find("a")).isPresent();
+            assertThat(number(redis.call("ZCARD", prefix(name) + "chunks"))).isEqualTo(1);
+            assertThat(q.cancel("a")).isTrue();
+            assertThat(number(redis.call("EXISTS", prefix(name) + "chunks", prefix(name) + "open"))).isZero();
+        }
+    }
+
+    @Test
     void idsIndexedInTheCallThatEmptiesTheStoreStayFindable() throws Exception {
         String name = "compact-refill";
         try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
@@ -185,7 +202,8 @@ class RedisCompactStoreIT {
                 expected.add("same-due-" + i);
             }
             assertThat(got).isEqualTo(expected);
-            assertThat(number(redis.call("EXISTS", prefix(name) + "chunks", prefix(name) + "x:0"))).isZero();
+            assertThat(number(redis.call("EXISTS", prefix(name) + "chunks", prefix(name) + "x:0",
+                    prefix(name) + "open"))).isZero();
             assertThat(redis.call("HGET", prefix(name) + "cold", "n")).as("reset when empty").isNull();
         }
     }
@@ -201,13 +219,16 @@ class RedisCompactStoreIT {
             redis.call("DEL", prefix(name) + "c:" + first); // what Redis's eviction of that key does
             assertThat(q.cancel("gone")).as("the index names a chunk that no longer holds it").isFalse();
             assertThat(q.stats().lost()).isGreaterThanOrEqualTo(1);
-            Delivery<String> d = null;
+            Set<String> delivered = new HashSet<>();
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (d == null && System.nanoTime() < deadline) {
-                d = q.poll(Duration.ofSeconds(1));
+            while (!delivered.contains("kept") && System.nanoTime() < deadline) {
+                Delivery<String> d = q.poll(Duration.ofSeconds(1));
+                if (d != null) {
+                    delivered.add(d.id());
+                    d.ack();
+                }
             }
-            assertThat(d).isNotNull();
-            assertThat(d.id()).isEqualTo("kept");
+            assertThat(delivered).contains("kept").doesNotContain("gone");
         }
     }
 

@@ -2,30 +2,32 @@
   cold: the compact store of messages due far ahead. A sorted-set member costs about 100 bytes and a field of a large
   hash about 90 whatever their content, so one member and one field per message cost more than a 100-byte payload.
   Lists have no element size limit and small hashes stay listpacks, so an offer due at least the queue's compactAfter
-  ahead (the fourth word of ARGV[1]) is filed in three small structures instead of PENDING and META:
+  ahead (the fourth word of ARGV[1]) is filed in small structures instead of PENDING and META:
 
-    <prefix>chunks   ZSET  chunk names by window start: a chunk holds messages due in one WINDOW_MS window, at most
-                           CHUNK_CAP of them; the name is "<window number hex>.<k>", k counting the window's chunks
-                           (its hex digits after their count, so names of one window sort in creation order)
+    <prefix>chunks   ZSET  chunk names by the earliest due time among their entries: a chunk holds up to CHUNK_CAP
+                           messages due in one WINDOW_MS window; its name is "<window number hex>.<k hex>", k from
+                           the store's chunk counter
     <prefix>c:<name> LIST  the chunk's entries "<seq hex>,<due - window start>,<attempts>,<id bytes>,<id><tail>"
                            in offer order (tail as in meta.lua)
+    <prefix>open     HASH  window number hex -> the window's chunk that offers append to, while it exists
     <prefix>x:<b>    HASH  id -> chunk name: the index, split over shards by linear hashing on the first 32 bits of
                            the id's SHA-1, so each shard holds about SHARD_LOAD ids (a listpack while at most
                            hash-max-listpack-entries, 128 by default)
-    <prefix>cold     HASH  n (entries in the store), L and s (the index's level and split pointer), d (the next shard
-                           a drop deletes)
+    <prefix>cold     HASH  n (entries in the store), L and s (the index's level and split pointer), k (the chunk
+                           counter), d (the next shard a drop deletes)
 
   All live in the partition's hash tag (a Cluster's slot), named from PENDING's key, so scripts reach them without
   naming them in KEYS. Every id is in exactly one place: META (scheduled, in flight or dead) or the cold store.
   A chunk is promoted whole into PENDING and META, under each message's own sequence and due time, by the first
-  poll at or after its window's start, before any of its messages is due; order by (due, seq) is kept. Lookups by
-  id (dedup, cancel, reschedule, replace) read the index shard and scan one chunk: O(CHUNK_CAP).
+  poll at or after its earliest due time, so order by (due, seq) and delivery times are the per-message layout's.
+  Lookups by id (dedup, cancel, reschedule, replace) read the index shard and scan one chunk: O(CHUNK_CAP).
 ]]
 -- include: keys, keep, lost
 
 local COLD_BASE = string.sub(PENDING, 1, #PENDING - 7) -- PENDING is <prefix>pending
 local COLD = COLD_BASE .. 'cold'
 local CHUNKS = COLD_BASE .. 'chunks'
+local OPEN = COLD_BASE .. 'open'
 local WINDOW_MS = 1000
 local CHUNK_CAP = 128
 local SHARD_LOAD = 40
@@ -33,8 +35,8 @@ local COLD_ID_MAX = 60 -- longer ids stay in META: a listpack value is at most 6
 local PROMOTE_LIMIT = 512
 
 local cold_n, ix_level, ix_split -- the store's state, read once per call by cold_load
--- Chunks written by this call: window start -> {name, length, k}; entries buffered per chunk name, and how many
--- (indexed already, counted in n by cold_flush).
+-- Chunks this call appends to: window number -> {name, length, earliest due or nil, whether its score must be
+-- written}; entries buffered per chunk name ({chunk, entry...}); how many (indexed already, counted by cold_flush).
 local cold_open = {}
 local cold_buffer = {}
 local cold_added = 0
@@ -77,9 +79,10 @@ local function chunk_key(name)
     return COLD_BASE .. 'c:' .. name
 end
 
-local function chunk_name(w, k)
-    local kh = string.format('%x', k)
-    return string.format('%x.', w) .. #kh .. kh
+-- The window number of a chunk name and the window's start.
+local function window_of(name)
+    local w = tonumber(string.match(name, '^(%x+)%.'), 16)
+    return w, w * WINDOW_MS
 end
 
 -- Splits index shards, in linear hashing's order, until `entries` ids average at most SHARD_LOAD per shard. Called
@@ -147,43 +150,49 @@ local function goes_cold(id, due, floor, after)
     return after >= 0 and due > floor and due - floor >= after and #id <= COLD_ID_MAX
 end
 
--- Files a message in the store (the chunk write is buffered until cold_flush); returns its window start.
+-- Files a message in the store (the chunk write is buffered until cold_flush).
 local function cold_add(id, due, seq, attempts, tail)
     local ws = due - due % WINDOW_MS
-    local c = cold_open[ws]
+    local w = ws / WINDOW_MS
+    local c = cold_open[w]
     if c == nil then
-        local last = redis.call('ZREVRANGEBYSCORE', CHUNKS, ws, ws, 'LIMIT', 0, 1)
-        if last[1] then
-            c = {last[1], redis.call('LLEN', chunk_key(last[1])), tonumber(string.match(last[1], '%.%d(%x+)$'), 16)}
-        else
-            c = {chunk_name(ws / WINDOW_MS, 0), 0, 0}
+        local name = redis.call('HGET', OPEN, string.format('%x', w))
+        if name then
+            local score = redis.call('ZSCORE', CHUNKS, name)
+            c = {name, redis.call('LLEN', chunk_key(name)), score and tonumber(score), false}
         end
-        cold_open[ws] = c
     end
-    if c[2] >= CHUNK_CAP then
-        c = {chunk_name(ws / WINDOW_MS, c[3] + 1), 0, c[3] + 1}
-        cold_open[ws] = c
+    if c == nil or c[2] >= CHUNK_CAP then
+        local name = string.format('%x.%x', w, redis.call('HINCRBY', COLD, 'k', 1))
+        redis.call('HSET', OPEN, string.format('%x', w), name)
+        c = {name, 0, nil, false}
     end
-    local name = c[1]
-    local b = cold_buffer[name]
+    cold_open[w] = c
+    local b = cold_buffer[c[1]]
     if b == nil then
-        b = {ws}
-        cold_buffer[name] = b
+        b = {c}
+        cold_buffer[c[1]] = b
     end
     b[#b + 1] = cold_entry(seq, due - ws, attempts, id, tail)
     c[2] = c[2] + 1
+    if c[3] == nil or due < c[3] then
+        c[3] = due
+        c[4] = true
+    end
     cold_added = cold_added + 1
     ix_grow(cold_load() + cold_added)
-    redis.call('HSET', ix_key(ix_hash(id)), id, name)
-    return ws
+    redis.call('HSET', ix_key(ix_hash(id)), id, c[1])
 end
 
--- Writes the buffered chunk entries and counts them. Each written chunk is (re)added to CHUNKS: a removal in this
--- call may have emptied it, and so deleted it, after this call chose it.
+-- Writes the buffered chunk entries, the chunks' new earliest due times, and counts the entries.
 local function cold_flush()
     for name, b in pairs(cold_buffer) do
+        local c = b[1]
         redis.call('RPUSH', chunk_key(name), unpack(b, 2))
-        redis.call('ZADD', CHUNKS, b[1], name)
+        if c[4] then
+            redis.call('ZADD', CHUNKS, string.format('%d', c[3]), name)
+            c[4] = false
+        end
     end
     cold_buffer = {}
     local added = cold_added
@@ -191,8 +200,21 @@ local function cold_flush()
     cold_count(added)
 end
 
--- Finds a message in the store without writing: {chunk name, entry, shard key, window start}, or nil and the shard
--- key if the index names a chunk that no longer holds it (the chunk's key was evicted), or nil.
+-- Forgets a chunk that no longer exists: the window's open chunk if it is that one, and this call's cache of it.
+local function cold_close(name)
+    local w = window_of(name)
+    local wh = string.format('%x', w)
+    if redis.call('HGET', OPEN, wh) == name then
+        redis.call('HDEL', OPEN, wh)
+    end
+    if cold_open[w] and cold_open[w][1] == name then
+        cold_open[w] = nil
+    end
+end
+
+-- Finds a message in the store without writing: {chunk name, entry, shard key, the chunk's entries, the entry's
+-- index among them}, or nil and the shard key if the index names a chunk that no longer holds it (the chunk's key
+-- was evicted), or nil.
 local function cold_peek(id)
     if cold_load() == 0 then
         return nil
@@ -203,9 +225,10 @@ local function cold_peek(id)
         return nil
     end
     local needle = ',' .. #id .. ',' .. id
-    for _, e in ipairs(redis.call('LRANGE', chunk_key(name), 0, -1)) do
+    local entries = redis.call('LRANGE', chunk_key(name), 0, -1)
+    for i, e in ipairs(entries) do
         if string.find(e, needle, 1, true) and select(4, parse_entry(e)) == id then
-            return {name, e, xk, tonumber(redis.call('ZSCORE', CHUNKS, name) or '0')}
+            return {name, e, xk, entries, i}
         end
     end
     return nil, xk
@@ -222,43 +245,66 @@ local function cold_find(id)
     return found
 end
 
--- Removes a message cold_find found.
+-- Removes a message cold_find found. The caller has flushed this call's buffered entries, so the chunk's entries
+-- are all in `found`: the chunk's score moves to the earliest of the rest, or the chunk is gone with its last entry.
 local function cold_remove(found, id)
-    local key = chunk_key(found[1])
-    redis.call('LREM', key, 1, found[2])
-    if redis.call('EXISTS', key) == 0 then
-        redis.call('ZREM', CHUNKS, found[1])
-    end
+    local name = found[1]
+    redis.call('LREM', chunk_key(name), 1, found[2])
     redis.call('HDEL', found[3], id)
     cold_count(-1)
+    local _, ws = window_of(name)
+    local earliest = nil
+    local removed = nil
+    for i, e in ipairs(found[4]) do
+        local _, offset = parse_entry(e)
+        if i == found[5] then
+            removed = ws + offset
+        elseif earliest == nil or ws + offset < earliest then
+            earliest = ws + offset
+        end
+    end
+    if earliest == nil then
+        redis.call('ZREM', CHUNKS, name)
+        cold_close(name)
+    elseif removed < earliest then
+        redis.call('ZADD', CHUNKS, string.format('%d', earliest), name)
+        local c = cold_open[window_of(name)]
+        if c and c[1] == name then
+            c[2] = c[2] - 1
+            c[3] = earliest
+        end
+    end
 end
 
 -- The META value a cold message would have (see meta.lua), with its due time.
-local function cold_meta(found)
-    local seq, offset, attempts, _, tail = parse_entry(found[2])
-    return 'D ' .. attempts .. ' ' .. string.format('%016x', seq) .. tail, found[4] + offset
+local function cold_meta(name, entry)
+    local seq, offset, attempts, _, tail = parse_entry(entry)
+    local _, ws = window_of(name)
+    return 'D ' .. attempts .. ' ' .. string.format('%016x', seq) .. tail, ws + offset
 end
 
--- The earliest chunk's window start, or nil: when a poller must next promote.
+-- The earliest due time in the store, or nil: when a poller must next promote.
 local function cold_head()
     local c = redis.call('ZRANGE', CHUNKS, 0, 0, 'WITHSCORES')
     return c[2] and tonumber(c[2])
 end
 
--- Promotes the chunks whose window has started by `now` into PENDING and META, whole chunks until at least `limit`
--- messages moved; returns how many moved.
+-- Promotes the chunks whose earliest message is due by `now` into PENDING and META, whole chunks until at least
+-- `limit` messages moved; returns how many moved.
 local function promote(now, limit)
     local moved = 0
     while moved < limit do
-        local c = redis.call('ZRANGEBYSCORE', CHUNKS, '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1)
+        local c = redis.call('ZRANGEBYSCORE', CHUNKS, '-inf', now, 'LIMIT', 0, 1)
         if not c[1] then
             break
         end
-        local key = chunk_key(c[1])
-        local ws = tonumber(c[2])
+        local name = c[1]
+        local key = chunk_key(name)
+        local _, ws = window_of(name)
         local entries = redis.call('LRANGE', key, 0, -1)
         redis.call('DEL', key)
-        redis.call('ZREM', CHUNKS, c[1])
+        redis.call('ZREM', CHUNKS, name)
+        cold_close(name)
         local scored = {'+inf', KEEP_MEMBER}
         local states = {KEEP_FIELD, KEEP_VALUE}
         for i, e in ipairs(entries) do

@@ -3,7 +3,7 @@
 ]]
 -- include: keys, clock, member, lost, sweep, wake, keep, counters, cold
 
--- Milliseconds until the partition's next event (a due message, a cold chunk's window start or an expiring
+-- Milliseconds until the partition's next event (a due message, in PENDING or in the cold store, or an expiring
 -- delivery), or -1 if none.
 local function next_event_in(now)
     local result = -1
@@ -28,7 +28,7 @@ local function next_event_in(now)
     return result
 end
 
--- Sweeps at most sweep_limit expired deliveries, promotes the cold chunks whose window has started (cold.lua, at
+-- Sweeps at most sweep_limit expired deliveries, promotes the cold chunks whose earliest message is due (cold.lua, at
 -- least PROMOTE_LIMIT messages when there are as many), then takes up to n due messages, each visible again after
 -- visibility_ms unless settled; returns poll.lua's reply.
 local function take_due(n, sweep_limit, visibility_ms)
