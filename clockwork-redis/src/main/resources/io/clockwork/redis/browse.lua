@@ -40,7 +40,7 @@ if state == 'ready' then
 elseif state == 'delayed' then
     first = redis.call('ZCOUNT', PENDING, '-inf', now)
     hot_delayed = redis.call('ZCOUNT', PENDING, string.format('(%d', now), '(+inf')
-    total = hot_delayed + cold_load()
+    total = hot_delayed + cold_store().load()
 elseif state == 'inflight' then
     key = INFLIGHT
     total = redis.call('ZCOUNT', INFLIGHT, '-inf', '(+inf')
@@ -88,14 +88,14 @@ if hot_delayed and last >= hot_delayed then
             if want <= 0 then
                 break
             end
-            local key_c = chunk_key(c[j])
+            local key_c = cold.chunk_key(c[j])
             local len = redis.call('LLEN', key_c)
             if skip >= len then
                 skip = skip - len
             else
                 for _, e in ipairs(redis.call('LRANGE', key_c, skip, skip + want - 1)) do
-                    local value, due = cold_meta(c[j], e)
-                    result[#result + 1] = select(4, parse_entry(e))
+                    local value, due = cold.meta(c[j], e)
+                    result[#result + 1] = select(4, cold.parse(e))
                     result[#result + 1] = due
                     result[#result + 1] = value
                     result[#result + 1] = ''

@@ -23,9 +23,9 @@
 local id = ARGV[1]
 local v = redis.call('HGET', META, id)
 if not v then
-    local found = cold_peek(id)
+    local found = cold_store().peek(id)
     if found then
-        local value, due = cold_meta(found[1], found[2])
+        local value, due = cold.meta(found[1], found[2])
         return {'pending', due, value, '', now_ms()}
     end
     return {}

@@ -22,9 +22,9 @@
 local id = ARGV[2]
 local state, _, seq = get_meta(id)
 if state == nil then
-    local found = cold_find(id)
+    local found = cold_store().find(id)
     if found then
-        cold_remove(found, id)
+        cold.remove(found, id)
         return 1
     end
     return 0

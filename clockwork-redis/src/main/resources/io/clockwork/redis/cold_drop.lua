@@ -24,19 +24,21 @@
 local limit = tonumber(ARGV[2])
 local deleted = 0
 local chunks = redis.call('ZRANGE', CHUNKS, 0, limit - 1)
+local store = cold_store()
 for _, name in ipairs(chunks) do
-    deleted = deleted + redis.call('DEL', chunk_key(name))
+    deleted = deleted + redis.call('DEL', store.chunk_key(name))
 end
 if #chunks > 0 then
     redis.call('ZREM', CHUNKS, unpack(chunks))
     return {1, deleted}
 end
-cold_load()
-local shards = 2 ^ ix_level + ix_split
+store.load()
+local level, split = store.state()
+local shards = 2 ^ level + split
 local from = tonumber(redis.call('HGET', COLD, 'd') or '0')
 local to = math.min(shards, from + limit)
 for b = from, to - 1 do
-    deleted = deleted + redis.call('DEL', shard_key(b))
+    deleted = deleted + redis.call('DEL', store.shard_key(b))
 end
 if to > from then
     redis.call('HSET', COLD, 'd', to)

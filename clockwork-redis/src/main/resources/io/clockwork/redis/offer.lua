@@ -96,7 +96,9 @@ local function flush()
         states = {KEEP_FIELD, KEEP_VALUE}
         n = 0
     end
-    cold_flush()
+    if cold then
+        cold.flush()
+    end
 end
 
 -- Whether an event at `event` (a due time) is earlier than every head a blocked poller
@@ -148,7 +150,7 @@ for j = 1, m do
         end
         local found = nil
         if not v then
-            found = cold_find(id)
+            found = cold_store().find(id)
         end
         seen[id] = true
         if v or found then
@@ -157,12 +159,12 @@ for j = 1, m do
             else
                 local old
                 if found then
-                    if cold_added > 0 then
-                        flush() -- cold_remove needs every entry of the chunk stored and read
-                        found = cold_find(id)
+                    if cold.added() > 0 then
+                        flush() -- remove needs every entry of the chunk stored and read
+                        found = cold.find(id)
                     end
-                    cold_remove(found, id)
-                    local _, _, a, _, t = parse_entry(found[2])
+                    cold.remove(found, id)
+                    local _, _, a, _, t = cold.parse(found[2])
                     attempts, old = a, t
                 else
                     local state, a, hex, at = string.match(v, '^(%a) (%d+) (%x+)()')
@@ -199,7 +201,7 @@ for j = 1, m do
             if in_meta then
                 redis.call('HDEL', META, id)
             end
-            cold_add(id, due, base + j, attempts, tail)
+            cold_store().add(id, due, base + j, attempts, tail)
         else
             local hex = string.format('%016x', base + j) -- the member's prefix and the META seq: formatted once
             scored[n + 3] = due_s

@@ -24,13 +24,13 @@
 local id = ARGV[2]
 local state, attempts, seq, tail = get_meta(id)
 if state == nil then
-    local found = cold_find(id)
+    local found = cold_store().find(id)
     if not found then
         return {0, 0}
     end
-    cold_remove(found, id)
+    cold.remove(found, id)
     local _
-    _, _, attempts, _, tail = parse_entry(found[2])
+    _, _, attempts, _, tail = cold.parse(found[2])
 else
     -- Scheduled: live and its member in PENDING (an in-flight message's member is in INFLIGHT).
     if state ~= 'D' or redis.call('ZREM', PENDING, member(seq, id)) == 0 then
@@ -46,8 +46,8 @@ if goes_cold(id, due, now, compact_after()) then
     if state then
         redis.call('HDEL', META, id)
     end
-    cold_add(id, due, redis.call('INCR', SEQ), attempts, tail)
-    cold_flush()
+    cold_store().add(id, due, redis.call('INCR', SEQ), attempts, tail)
+    cold.flush()
     waking = due <= now or ((head[2] == nil or due < tonumber(head[2])) and (first == nil or due < first))
 else
     waking = schedule(id, attempts, due, now, tail)

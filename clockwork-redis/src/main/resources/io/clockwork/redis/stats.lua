@@ -29,16 +29,19 @@
 local now, ceil = now_floor_ceil()
 sweep(now, tonumber(ARGV[2]))
 trim_dead(now, tonumber(ARGV[2]))
-promote(now, math.huge)
+local first = cold_head()
+if first and first <= now then
+    cold_store().promote(now, math.huge)
+    first = cold_head()
+end
 local hot = redis.call('ZCOUNT', PENDING, '-inf', '(+inf')
-local pending = hot + cold_load()
+local pending = hot + tonumber(redis.call('HGET', COLD, 'n') or '0')
 local ready = redis.call('ZCOUNT', PENDING, '-inf', now)
 local next_at = nil
 local later = redis.call('ZRANGEBYSCORE', PENDING, string.format('(%d', now), '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
 if later[2] then
     next_at = tonumber(later[2])
 end
-local first = cold_head()
 if first and (next_at == nil or first < next_at) then
     next_at = first
 end

@@ -88,6 +88,11 @@ public class ClockworkProperties {
         private int maxAttempts = 5;
         /** Partitions of a Redis queue (spread over a Redis Cluster); stored with the queue when it is created. */
         private int partitions = 1;
+        /**
+         * Shortest delay of a message a Redis queue keeps in its compact store (about 60% of the memory per pending
+         * message); see RedisQueueBuilder.compactAfter.
+         */
+        private Duration compactAfter = Duration.ofSeconds(10);
 
         public Duration getVisibilityTimeout() {
             return visibilityTimeout;
@@ -111,6 +116,14 @@ public class ClockworkProperties {
 
         public void setPartitions(int partitions) {
             this.partitions = partitions;
+        }
+
+        public Duration getCompactAfter() {
+            return compactAfter;
+        }
+
+        public void setCompactAfter(Duration compactAfter) {
+            this.compactAfter = compactAfter;
         }
     }
 

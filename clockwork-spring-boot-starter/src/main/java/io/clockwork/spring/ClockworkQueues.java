@@ -89,7 +89,7 @@ public final class ClockworkQueues implements AutoCloseable {
         }
         RedisQueueBuilder<V> b = RedisDelayedQueue.builder(redis, name, codecs.codecFor(type))
                 .visibilityTimeout(options.getVisibilityTimeout()).maxAttempts(options.getMaxAttempts())
-                .partitions(options.getPartitions());
+                .partitions(options.getPartitions()).compactAfter(options.getCompactAfter());
         if (properties.getRedis().isAllowEvictingServer()) {
             b.allowEvictingServer();
         }

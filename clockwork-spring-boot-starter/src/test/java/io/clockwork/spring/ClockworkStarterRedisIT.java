@@ -31,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(classes = ClockworkStarterRedisIT.App.class, properties = {
         "clockwork.queues.payments.max-attempts=1",
+        "clockwork.queues.reminders.compact-after=1h",
         "clockwork.worker.retry.max-attempts=1",
         "clockwork.health.dead-letter-threshold=0",
         "clockwork.metrics.stats-interval=100ms"})
@@ -112,6 +113,18 @@ class ClockworkStarterRedisIT {
                 .tag("state", "dead").gauge().value() == 1);
         queues.queue("payments", Payment.class).purgeDead();
         assertThat(health().getStatus()).isEqualTo(Status.UP);
+    }
+
+    @Test
+    void compactAfterKeepsMessagesDueFurtherAheadInTheCompactStore() {
+        DelayedQueue<Payment> reminders = queues.queue("reminders", Payment.class);
+        reminders.offer(new Payment("soon", 1), Duration.ofMinutes(59));
+        reminders.offer(new Payment("later", 2), Duration.ofHours(2));
+        RedisServerProcess redis = TestRedis.server();
+        assertThat(redis.call("HGET", "cw:{reminders:0}:cold", "n")).as("only the one due in 2 h").isEqualTo("1");
+        assertThat(redis.call("ZCARD", "cw:{reminders:0}:pending")).as("the one due in 59 min, and keep.lua's member")
+                .isEqualTo(2L);
+        assertThat(reminders.stats().delayed()).isEqualTo(2);
     }
 
     @Test

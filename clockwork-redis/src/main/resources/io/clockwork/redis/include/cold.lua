@@ -34,253 +34,14 @@ local SHARD_LOAD = 40
 local COLD_ID_MAX = 60 -- longer ids stay in META: a listpack value is at most 64 bytes by default
 local PROMOTE_LIMIT = 512
 
-local cold_n, ix_level, ix_split -- the store's state, read once per call by cold_load
--- Chunks this call appends to: window number -> {name, length, earliest due or nil, whether its score must be
--- written}; entries buffered per chunk name ({chunk, entry...}); how many (indexed already, counted by cold_flush).
-local cold_open = {}
-local cold_buffer = {}
-local cold_added = 0
-
-local function cold_load()
-    if cold_n == nil then
-        local v = redis.call('HMGET', COLD, 'n', 'L', 's')
-        cold_n = tonumber(v[1] or '0')
-        ix_level = tonumber(v[2] or '0')
-        ix_split = tonumber(v[3] or '0')
-    end
-    return cold_n
-end
-
 -- The queue's compactAfter in ms, the fourth word of ARGV[1]; -1 (never) when absent.
 local function compact_after()
     return tonumber(string.match(ARGV[1], '^%d+ %d+ %d+ (%-?%d+)') or '-1')
 end
 
-local function ix_hash(id)
-    return tonumber(string.sub(redis.sha1hex(id), 1, 8), 16)
-end
-
-local function shard_key(b)
-    return COLD_BASE .. 'x:' .. string.format('%d', b)
-end
-
--- The index shard of an id whose hash is h.
-local function ix_key(h)
-    cold_load()
-    local size = 2 ^ ix_level
-    local b = h % size
-    if b < ix_split then
-        b = h % (size * 2)
-    end
-    return shard_key(b)
-end
-
-local function chunk_key(name)
-    return COLD_BASE .. 'c:' .. name
-end
-
--- The window number of a chunk name and the window's start.
-local function window_of(name)
-    local w = tonumber(string.match(name, '^(%x+)%.'), 16)
-    return w, w * WINDOW_MS
-end
-
--- Splits index shards, in linear hashing's order, until `entries` ids average at most SHARD_LOAD per shard. Called
--- before ids are added, so that no shard passes hash-max-listpack-entries on the way (Redis never converts a hash
--- back to a listpack).
-local function ix_grow(entries)
-    cold_load()
-    local grown = false
-    while entries > SHARD_LOAD * (2 ^ ix_level + ix_split) do
-        local size = 2 ^ ix_level
-        local from = shard_key(ix_split)
-        local all = redis.call('HGETALL', from)
-        local moved, gone = {}, {}
-        for i = 1, #all, 2 do
-            if ix_hash(all[i]) % (size * 2) ~= ix_split then
-                moved[#moved + 1] = all[i]
-                moved[#moved + 1] = all[i + 1]
-                gone[#gone + 1] = all[i]
-            end
-        end
-        if #gone > 0 then
-            redis.call('HSET', shard_key(ix_split + size), unpack(moved))
-            redis.call('HDEL', from, unpack(gone))
-        end
-        ix_split = ix_split + 1
-        if ix_split == size then
-            ix_level = ix_level + 1
-            ix_split = 0
-        end
-        grown = true
-    end
-    if grown then
-        redis.call('HSET', COLD, 'L', ix_level, 's', ix_split)
-    end
-end
-
--- Adds delta to the store's entry count; resets the index to one shard when the store empties (every shard is then
--- empty, and Redis has deleted it), unless this call has indexed ids it has not counted yet.
-local function cold_count(delta)
-    if delta == 0 then
-        return
-    end
-    cold_load()
-    cold_n = redis.call('HINCRBY', COLD, 'n', delta)
-    if cold_n <= 0 and cold_added == 0 then
-        redis.call('HDEL', COLD, 'n', 'L', 's')
-        cold_n, ix_level, ix_split = 0, 0, 0
-    end
-end
-
-local function cold_entry(seq, offset, attempts, id, tail)
-    return string.format('%x,%d,%d,%d,', seq, offset, attempts, #id) .. id .. tail
-end
-
--- seq, offset, attempts, id and tail of an entry.
-local function parse_entry(e)
-    local seq, offset, attempts, len, at = string.match(e, '^(%x+),(%d+),(%d+),(%d+),()')
-    len = tonumber(len)
-    return tonumber(seq, 16), tonumber(offset), tonumber(attempts), string.sub(e, at, at + len - 1),
-        string.sub(e, at + len)
-end
-
 -- Whether a message due at `due` (with its delay's clock floor) goes to the store.
 local function goes_cold(id, due, floor, after)
     return after >= 0 and due > floor and due - floor >= after and #id <= COLD_ID_MAX
-end
-
--- Files a message in the store (the chunk write is buffered until cold_flush).
-local function cold_add(id, due, seq, attempts, tail)
-    local ws = due - due % WINDOW_MS
-    local w = ws / WINDOW_MS
-    local c = cold_open[w]
-    if c == nil then
-        local name = redis.call('HGET', OPEN, string.format('%x', w))
-        if name then
-            local score = redis.call('ZSCORE', CHUNKS, name)
-            c = {name, redis.call('LLEN', chunk_key(name)), score and tonumber(score), false}
-        end
-    end
-    if c == nil or c[2] >= CHUNK_CAP then
-        local name = string.format('%x.%x', w, redis.call('HINCRBY', COLD, 'k', 1))
-        redis.call('HSET', OPEN, string.format('%x', w), name)
-        c = {name, 0, nil, false}
-    end
-    cold_open[w] = c
-    local b = cold_buffer[c[1]]
-    if b == nil then
-        b = {c}
-        cold_buffer[c[1]] = b
-    end
-    b[#b + 1] = cold_entry(seq, due - ws, attempts, id, tail)
-    c[2] = c[2] + 1
-    if c[3] == nil or due < c[3] then
-        c[3] = due
-        c[4] = true
-    end
-    cold_added = cold_added + 1
-    ix_grow(cold_load() + cold_added)
-    redis.call('HSET', ix_key(ix_hash(id)), id, c[1])
-end
-
--- Writes the buffered chunk entries, the chunks' new earliest due times, and counts the entries.
-local function cold_flush()
-    for name, b in pairs(cold_buffer) do
-        local c = b[1]
-        redis.call('RPUSH', chunk_key(name), unpack(b, 2))
-        if c[4] then
-            redis.call('ZADD', CHUNKS, string.format('%d', c[3]), name)
-            c[4] = false
-        end
-    end
-    cold_buffer = {}
-    local added = cold_added
-    cold_added = 0
-    cold_count(added)
-end
-
--- Forgets a chunk that no longer exists: the window's open chunk if it is that one, and this call's cache of it.
-local function cold_close(name)
-    local w = window_of(name)
-    local wh = string.format('%x', w)
-    if redis.call('HGET', OPEN, wh) == name then
-        redis.call('HDEL', OPEN, wh)
-    end
-    if cold_open[w] and cold_open[w][1] == name then
-        cold_open[w] = nil
-    end
-end
-
--- Finds a message in the store without writing: {chunk name, entry, shard key, the chunk's entries, the entry's
--- index among them}, or nil and the shard key if the index names a chunk that no longer holds it (the chunk's key
--- was evicted), or nil.
-local function cold_peek(id)
-    if cold_load() == 0 then
-        return nil
-    end
-    local xk = ix_key(ix_hash(id))
-    local name = redis.call('HGET', xk, id)
-    if not name then
-        return nil
-    end
-    local needle = ',' .. #id .. ',' .. id
-    local entries = redis.call('LRANGE', chunk_key(name), 0, -1)
-    for i, e in ipairs(entries) do
-        if string.find(e, needle, 1, true) and select(4, parse_entry(e)) == id then
-            return {name, e, xk, entries, i}
-        end
-    end
-    return nil, xk
-end
-
--- cold_peek, removing an index entry whose chunk no longer holds the message and counting the message lost.
-local function cold_find(id)
-    local found, dangling = cold_peek(id)
-    if dangling then
-        redis.call('HDEL', dangling, id)
-        cold_count(-1)
-        lose()
-    end
-    return found
-end
-
--- Removes a message cold_find found. The caller has flushed this call's buffered entries, so the chunk's entries
--- are all in `found`: the chunk's score moves to the earliest of the rest, or the chunk is gone with its last entry.
-local function cold_remove(found, id)
-    local name = found[1]
-    redis.call('LREM', chunk_key(name), 1, found[2])
-    redis.call('HDEL', found[3], id)
-    cold_count(-1)
-    local _, ws = window_of(name)
-    local earliest = nil
-    local removed = nil
-    for i, e in ipairs(found[4]) do
-        local _, offset = parse_entry(e)
-        if i == found[5] then
-            removed = ws + offset
-        elseif earliest == nil or ws + offset < earliest then
-            earliest = ws + offset
-        end
-    end
-    if earliest == nil then
-        redis.call('ZREM', CHUNKS, name)
-        cold_close(name)
-    elseif removed < earliest then
-        redis.call('ZADD', CHUNKS, string.format('%d', earliest), name)
-        local c = cold_open[window_of(name)]
-        if c and c[1] == name then
-            c[2] = c[2] - 1
-            c[3] = earliest
-        end
-    end
-end
-
--- The META value a cold message would have (see meta.lua), with its due time.
-local function cold_meta(name, entry)
-    local seq, offset, attempts, _, tail = parse_entry(entry)
-    local _, ws = window_of(name)
-    return 'D ' .. attempts .. ' ' .. string.format('%016x', seq) .. tail, ws + offset
 end
 
 -- The earliest due time in the store, or nil: when a poller must next promote.
@@ -289,41 +50,305 @@ local function cold_head()
     return c[2] and tonumber(c[2])
 end
 
--- Promotes the chunks whose earliest message is due by `now` into PENDING and META, whole chunks until at least
--- `limit` messages moved; returns how many moved.
-local function promote(now, limit)
-    local moved = 0
-    while moved < limit do
-        local c = redis.call('ZRANGEBYSCORE', CHUNKS, '-inf', now, 'LIMIT', 0, 1)
-        if not c[1] then
-            break
+-- The store's functions, built by the first cold_store() of a call: creating them costs several microseconds a
+-- call (closures and their upvalues), which scripts that never touch the store (most offers and polls) skip.
+local cold = nil
+local function build_cold()
+    local cold_n, ix_level, ix_split -- the store's state, read once per call by cold_load
+    -- Chunks this call appends to: window number -> {name, length, earliest due or nil, whether its score must be
+    -- written}; entries buffered per chunk name ({chunk, entry...}); how many (indexed already, counted by cold_flush).
+    local cold_open = {}
+    local cold_buffer = {}
+    local cold_added = 0
+
+    local function cold_load()
+        if cold_n == nil then
+            local v = redis.call('HMGET', COLD, 'n', 'L', 's')
+            cold_n = tonumber(v[1] or '0')
+            ix_level = tonumber(v[2] or '0')
+            ix_split = tonumber(v[3] or '0')
         end
-        local name = c[1]
-        local key = chunk_key(name)
-        local _, ws = window_of(name)
-        local entries = redis.call('LRANGE', key, 0, -1)
-        redis.call('DEL', key)
-        redis.call('ZREM', CHUNKS, name)
-        cold_close(name)
-        local scored = {'+inf', KEEP_MEMBER}
-        local states = {KEEP_FIELD, KEEP_VALUE}
-        for i, e in ipairs(entries) do
-            local seq, offset, attempts, id, tail = parse_entry(e)
-            local hex = string.format('%016x', seq)
-            scored[2 * i + 1] = string.format('%d', ws + offset)
-            scored[2 * i + 2] = hex .. id
-            states[2 * i + 1] = id
-            states[2 * i + 2] = 'D ' .. attempts .. ' ' .. hex .. tail
-            redis.call('HDEL', ix_key(ix_hash(id)), id)
-        end
-        if #entries > 0 then
-            redis.call('ZADD', PENDING, unpack(scored))
-            redis.call('HSET', META, unpack(states))
-            cold_count(-#entries)
-        else
-            lose() -- the chunk's key was evicted: at least one message is gone
-        end
-        moved = moved + #entries
+        return cold_n
     end
-    return moved
+
+    local function ix_hash(id)
+        return tonumber(string.sub(redis.sha1hex(id), 1, 8), 16)
+    end
+
+    local function shard_key(b)
+        return COLD_BASE .. 'x:' .. string.format('%d', b)
+    end
+
+    -- The index shard of an id whose hash is h.
+    local function ix_key(h)
+        cold_load()
+        local size = 2 ^ ix_level
+        local b = h % size
+        if b < ix_split then
+            b = h % (size * 2)
+        end
+        return shard_key(b)
+    end
+
+    local function chunk_key(name)
+        return COLD_BASE .. 'c:' .. name
+    end
+
+    -- The window number of a chunk name and the window's start.
+    local function window_of(name)
+        local w = tonumber(string.match(name, '^(%x+)%.'), 16)
+        return w, w * WINDOW_MS
+    end
+
+    -- Splits index shards, in linear hashing's order, until `entries` ids average at most SHARD_LOAD per shard. Called
+    -- before ids are added, so that no shard passes hash-max-listpack-entries on the way (Redis never converts a hash
+    -- back to a listpack).
+    local function ix_grow(entries)
+        cold_load()
+        local grown = false
+        while entries > SHARD_LOAD * (2 ^ ix_level + ix_split) do
+            local size = 2 ^ ix_level
+            local from = shard_key(ix_split)
+            local all = redis.call('HGETALL', from)
+            local moved, gone = {}, {}
+            for i = 1, #all, 2 do
+                if ix_hash(all[i]) % (size * 2) ~= ix_split then
+                    moved[#moved + 1] = all[i]
+                    moved[#moved + 1] = all[i + 1]
+                    gone[#gone + 1] = all[i]
+                end
+            end
+            if #gone > 0 then
+                redis.call('HSET', shard_key(ix_split + size), unpack(moved))
+                redis.call('HDEL', from, unpack(gone))
+            end
+            ix_split = ix_split + 1
+            if ix_split == size then
+                ix_level = ix_level + 1
+                ix_split = 0
+            end
+            grown = true
+        end
+        if grown then
+            redis.call('HSET', COLD, 'L', ix_level, 's', ix_split)
+        end
+    end
+
+    -- Adds delta to the store's entry count; resets the index to one shard when the store empties (every shard is then
+    -- empty, and Redis has deleted it), unless this call has indexed ids it has not counted yet.
+    local function cold_count(delta)
+        if delta == 0 then
+            return
+        end
+        cold_load()
+        cold_n = redis.call('HINCRBY', COLD, 'n', delta)
+        if cold_n <= 0 and cold_added == 0 then
+            redis.call('HDEL', COLD, 'n', 'L', 's')
+            cold_n, ix_level, ix_split = 0, 0, 0
+        end
+    end
+
+    local function cold_entry(seq, offset, attempts, id, tail)
+        return string.format('%x,%d,%d,%d,', seq, offset, attempts, #id) .. id .. tail
+    end
+
+    -- seq, offset, attempts, id and tail of an entry.
+    local function parse_entry(e)
+        local seq, offset, attempts, len, at = string.match(e, '^(%x+),(%d+),(%d+),(%d+),()')
+        len = tonumber(len)
+        return tonumber(seq, 16), tonumber(offset), tonumber(attempts), string.sub(e, at, at + len - 1),
+            string.sub(e, at + len)
+    end
+
+    -- Files a message in the store (the chunk write is buffered until cold_flush).
+    local function cold_add(id, due, seq, attempts, tail)
+        local ws = due - due % WINDOW_MS
+        local w = ws / WINDOW_MS
+        local c = cold_open[w]
+        if c == nil then
+            local name = redis.call('HGET', OPEN, string.format('%x', w))
+            if name then
+                local score = redis.call('ZSCORE', CHUNKS, name)
+                c = {name, redis.call('LLEN', chunk_key(name)), score and tonumber(score), false}
+            end
+        end
+        if c == nil or c[2] >= CHUNK_CAP then
+            local name = string.format('%x.%x', w, redis.call('HINCRBY', COLD, 'k', 1))
+            redis.call('HSET', OPEN, string.format('%x', w), name)
+            c = {name, 0, nil, false}
+        end
+        cold_open[w] = c
+        local b = cold_buffer[c[1]]
+        if b == nil then
+            b = {c}
+            cold_buffer[c[1]] = b
+        end
+        b[#b + 1] = cold_entry(seq, due - ws, attempts, id, tail)
+        c[2] = c[2] + 1
+        if c[3] == nil or due < c[3] then
+            c[3] = due
+            c[4] = true
+        end
+        cold_added = cold_added + 1
+        ix_grow(cold_load() + cold_added)
+        redis.call('HSET', ix_key(ix_hash(id)), id, c[1])
+    end
+
+    -- Writes the buffered chunk entries, the chunks' new earliest due times, and counts the entries.
+    local function cold_flush()
+        for name, b in pairs(cold_buffer) do
+            local c = b[1]
+            redis.call('RPUSH', chunk_key(name), unpack(b, 2))
+            if c[4] then
+                redis.call('ZADD', CHUNKS, string.format('%d', c[3]), name)
+                c[4] = false
+            end
+        end
+        cold_buffer = {}
+        local added = cold_added
+        cold_added = 0
+        cold_count(added)
+    end
+
+    -- Forgets a chunk that no longer exists: the window's open chunk if it is that one, and this call's cache of it.
+    local function cold_close(name)
+        local w = window_of(name)
+        local wh = string.format('%x', w)
+        if redis.call('HGET', OPEN, wh) == name then
+            redis.call('HDEL', OPEN, wh)
+        end
+        if cold_open[w] and cold_open[w][1] == name then
+            cold_open[w] = nil
+        end
+    end
+
+    -- Finds a message in the store without writing: {chunk name, entry, shard key, the chunk's entries, the entry's
+    -- index among them}, or nil and the shard key if the index names a chunk that no longer holds it (the chunk's key
+    -- was evicted), or nil.
+    local function cold_peek(id)
+        if cold_load() == 0 then
+            return nil
+        end
+        local xk = ix_key(ix_hash(id))
+        local name = redis.call('HGET', xk, id)
+        if not name then
+            return nil
+        end
+        local needle = ',' .. #id .. ',' .. id
+        local entries = redis.call('LRANGE', chunk_key(name), 0, -1)
+        for i, e in ipairs(entries) do
+            if string.find(e, needle, 1, true) and select(4, parse_entry(e)) == id then
+                return {name, e, xk, entries, i}
+            end
+        end
+        return nil, xk
+    end
+
+    -- cold_peek, removing an index entry whose chunk no longer holds the message and counting the message lost.
+    local function cold_find(id)
+        local found, dangling = cold_peek(id)
+        if dangling then
+            redis.call('HDEL', dangling, id)
+            cold_count(-1)
+            lose()
+        end
+        return found
+    end
+
+    -- Removes a message cold_find found. The caller has flushed this call's buffered entries, so the chunk's entries
+    -- are all in `found`. The chunk is gone with its last entry; when the entry was its only earliest one, the chunk's
+    -- score moves to the earliest of the rest (the scan stops at an entry as early as the removed one).
+    local function cold_remove(found, id)
+        local name = found[1]
+        local entries = found[4]
+        redis.call('LREM', chunk_key(name), 1, found[2])
+        redis.call('HDEL', found[3], id)
+        cold_count(-1)
+        if #entries == 1 then
+            redis.call('ZREM', CHUNKS, name)
+            cold_close(name)
+            return
+        end
+        local _, ws = window_of(name)
+        local removed = tonumber(string.match(found[2], '^%x+,(%d+),'))
+        local score = redis.call('ZSCORE', CHUNKS, name)
+        if score and ws + removed > tonumber(score) then
+            return
+        end
+        local earliest = nil
+        for i, e in ipairs(entries) do
+            if i ~= found[5] then
+                local offset = tonumber(string.match(e, '^%x+,(%d+),'))
+                if offset <= removed then
+                    return
+                end
+                if earliest == nil or offset < earliest then
+                    earliest = offset
+                end
+            end
+        end
+        redis.call('ZADD', CHUNKS, string.format('%d', ws + earliest), name)
+        local c = cold_open[window_of(name)]
+        if c and c[1] == name then
+            c[3] = ws + earliest
+        end
+    end
+
+    -- The META value a cold message would have (see meta.lua), with its due time.
+    local function cold_meta(name, entry)
+        local seq, offset, attempts, _, tail = parse_entry(entry)
+        local _, ws = window_of(name)
+        return 'D ' .. attempts .. ' ' .. string.format('%016x', seq) .. tail, ws + offset
+    end
+
+    -- Promotes the chunks whose earliest message is due by `now` into PENDING and META, whole chunks until at least
+    -- `limit` messages moved; returns how many moved.
+    local function promote(now, limit)
+        local moved = 0
+        while moved < limit do
+            local c = redis.call('ZRANGEBYSCORE', CHUNKS, '-inf', now, 'LIMIT', 0, 1)
+            if not c[1] then
+                break
+            end
+            local name = c[1]
+            local key = chunk_key(name)
+            local _, ws = window_of(name)
+            local entries = redis.call('LRANGE', key, 0, -1)
+            redis.call('DEL', key)
+            redis.call('ZREM', CHUNKS, name)
+            cold_close(name)
+            local scored = {'+inf', KEEP_MEMBER}
+            local states = {KEEP_FIELD, KEEP_VALUE}
+            for i, e in ipairs(entries) do
+                local seq, offset, attempts, id, tail = parse_entry(e)
+                local hex = string.format('%016x', seq)
+                scored[2 * i + 1] = string.format('%d', ws + offset)
+                scored[2 * i + 2] = hex .. id
+                states[2 * i + 1] = id
+                states[2 * i + 2] = 'D ' .. attempts .. ' ' .. hex .. tail
+                redis.call('HDEL', ix_key(ix_hash(id)), id)
+            end
+            if #entries > 0 then
+                redis.call('ZADD', PENDING, unpack(scored))
+                redis.call('HSET', META, unpack(states))
+                cold_count(-#entries)
+            else
+                lose() -- the chunk's key was evicted: at least one message is gone
+            end
+            moved = moved + #entries
+        end
+        return moved
+    end
+    return {
+        load = cold_load, state = function() return ix_level, ix_split end, added = function() return cold_added end,
+        add = cold_add, flush = cold_flush, peek = cold_peek, find = cold_find, remove = cold_remove,
+        meta = cold_meta, parse = parse_entry, promote = promote, chunk_key = chunk_key, shard_key = shard_key,
+    }
+end
+
+local function cold_store()
+    if cold == nil then
+        cold = build_cold()
+    end
+    return cold
 end

@@ -34,7 +34,10 @@ end
 local function take_due(n, sweep_limit, visibility_ms)
     local now = now_ms()
     sweep(now, sweep_limit)
-    promote(now, PROMOTE_LIMIT)
+    local first = cold_head()
+    if first and first <= now then
+        cold_store().promote(now, PROMOTE_LIMIT)
+    end
     local heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now, 'LIMIT', 0, n + 1)
     local k = math.min(n, #heads)
     local result = {0, -1, 0, 0}
