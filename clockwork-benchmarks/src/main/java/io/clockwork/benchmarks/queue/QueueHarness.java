@@ -56,7 +56,9 @@ import java.util.function.Supplier;
  *
  * <p>Usage: {@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.queue.QueueHarness
  * [--scenarios offer,delivery,lateness,backlog,cluster] [--rounds 5] [--warmup 2] [--seconds 5]
- * [--backlog 1000000] [--out results.md]}; see {@link #DEFAULTS} for every option.
+ * [--backlog 1000000] [--out results.md] [--compact-after off|ms]}; see {@link #DEFAULTS} for every option.
+ * {@code --compact-after} sets Clockwork's {@code RedisQueueBuilder.compactAfter} ({@code off}: the per-message
+ * layout for every message; unset: the builder's default, so messages due in an hour go to the compact store).
  */
 public final class QueueHarness {
 
@@ -96,6 +98,7 @@ public final class QueueHarness {
         DEFAULTS.put("cluster-consumers", "8");
         DEFAULTS.put("redis-server", "redis-server");
         DEFAULTS.put("out", "");
+        DEFAULTS.put("compact-after", "");
         // Headline figures in JMH's JSON result shape, so that `clockwork bench queue` reports and charts them like
         // the JMH suites: per scenario and rival, mode "thrpt" (higher is better) or "avgt" (lower is better).
         DEFAULTS.put("json", "");
@@ -231,7 +234,8 @@ public final class QueueHarness {
 
     private QueueRival create(String rival, String tag) {
         String name = tag + "-" + queueSeq.incrementAndGet();
-        return rival.equals(QueueRival.CLOCKWORK) ? QueueRival.clockwork(main.uri(), name, 1)
+        return rival.equals(QueueRival.CLOCKWORK)
+                ? QueueRival.clockwork(main.uri(), name, 1, QueueRival.compactAfter(opts.get("compact-after")))
                 : QueueRival.redisson(main.uri(), name);
     }
 

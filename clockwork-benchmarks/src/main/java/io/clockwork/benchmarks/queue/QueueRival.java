@@ -1,8 +1,10 @@
 package io.clockwork.benchmarks.queue;
 
 import io.clockwork.queue.Codec;
+import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
 import io.clockwork.redis.RedisDelayedQueue;
+import io.clockwork.redis.RedisQueueBuilder;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import org.redisson.Redisson;
@@ -70,9 +72,27 @@ abstract class QueueRival implements AutoCloseable {
 
     /** Clockwork's {@link RedisDelayedQueue} on a standalone server, with a client of its own. */
     static QueueRival clockwork(String uri, String queue, int partitions) {
-        RedisDelayedQueue<String> q = RedisDelayedQueue.builder(uri, queue, Codec.string())
-                .partitions(partitions).build();
-        return new Clockwork(q, null);
+        return clockwork(uri, queue, partitions, null);
+    }
+
+    /**
+     * Clockwork's {@link RedisDelayedQueue} with a {@code compactAfter} of its own ({@code null}: the builder's
+     * default; {@link #PER_MESSAGE}: the compact store off).
+     */
+    static QueueRival clockwork(String uri, String queue, int partitions, Duration compactAfter) {
+        RedisQueueBuilder<String> b = RedisDelayedQueue.builder(uri, queue, Codec.string()).partitions(partitions);
+        if (compactAfter != null) {
+            b.compactAfter(compactAfter);
+        }
+        return new Clockwork(b.build(), null);
+    }
+
+    /** A {@code compactAfter} that keeps every message in the per-message layout. */
+    static final Duration PER_MESSAGE = DelayedQueue.MAX_DELAY.plusMillis(1);
+
+    /** @return the harness option {@code --compact-after}: '' (default), 'off', or milliseconds */
+    static Duration compactAfter(String option) {
+        return option.isEmpty() ? null : option.equals("off") ? PER_MESSAGE : Duration.ofMillis(Long.parseLong(option));
     }
 
     /** Clockwork's {@link RedisDelayedQueue} on a Redis Cluster, split into {@code partitions}. */
