@@ -75,14 +75,16 @@ class RedisCompactStoreIT {
             long level = number(redis.call("HGET", p + "cold", "L"));
             long split = number(redis.call("HGET", p + "cold", "s"));
             long shards = (1L << level) + split;
-            assertThat(shards).as("about 40 ids per shard").isBetween(count / 40L - 1, count / 40L + 1);
+            assertThat(shards).as("about 24 ids per shard").isBetween(count / 24L - 1, count / 24L + 1);
             long indexed = 0;
             for (long b = 0; b < shards; b++) {
                 String key = p + "x:" + b;
                 long len = number(redis.call("HLEN", key));
                 indexed += len;
                 assertThat(len).as(key).isLessThanOrEqualTo(128);
-                assertThat(redis.call("OBJECT", "ENCODING", key)).as(key).isEqualTo("listpack");
+                if (len > 0) { // ids that differ only in their last byte share a shard, so a shard may be empty
+                    assertThat(redis.call("OBJECT", "ENCODING", key)).as(key).isEqualTo("listpack");
+                }
             }
             assertThat(indexed).isEqualTo(count);
             long chunked = 0;

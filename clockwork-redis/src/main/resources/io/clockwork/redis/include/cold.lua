@@ -11,7 +11,8 @@
                            in offer order (tail as in meta.lua)
     <prefix>open     HASH  window number hex -> the window's chunk that offers append to, while it exists
     <prefix>x:<b>    HASH  id -> chunk name: the index, split over shards by linear hashing on the first 32 bits of
-                           the id's SHA-1, so each shard holds about SHARD_LOAD ids (a listpack while at most
+                           the SHA-1 of the id with its last byte divided by 8 (up to 8 ids differing only there
+                           share a shard), so each shard holds about SHARD_LOAD ids (a listpack while at most
                            hash-max-listpack-entries, 128 by default)
     <prefix>cold     HASH  n (entries in the store), L and s (the index's level and split pointer), k (the chunk
                            counter), d (the next shard a drop deletes)
@@ -30,7 +31,7 @@ local CHUNKS = COLD_BASE .. 'chunks'
 local OPEN = COLD_BASE .. 'open'
 local WINDOW_MS = 1000
 local CHUNK_CAP = 128
-local SHARD_LOAD = 40
+local SHARD_LOAD = 24
 local COLD_ID_MAX = 60 -- longer ids stay in META: a listpack value is at most 64 bytes by default
 local PROMOTE_LIMIT = 512
 
@@ -60,6 +61,8 @@ local function build_cold()
     local cold_open = {}
     local cold_buffer = {}
     local cold_added = 0
+    local ix_buffer = {} -- index writes of this call, per shard key: {id, chunk name, ...}
+    local ix_hashes = {} -- group key -> hash, for this call
 
     local function cold_load()
         if cold_n == nil then
@@ -71,8 +74,17 @@ local function build_cold()
         return cold_n
     end
 
+    -- An id's index hash: of the id with its last byte divided by 8, so that groups of up to 8 ids differing only
+    -- there (a generator's consecutive counters, "order-1234" and "order-1235") share a shard and a batch writes
+    -- each shard it touches once; groups stay small enough for a shard's load to stay far below 128.
     local function ix_hash(id)
-        return tonumber(string.sub(redis.sha1hex(id), 1, 8), 16)
+        local group = string.sub(id, 1, -2) .. string.char(math.floor(string.byte(id, -1) / 8))
+        local h = ix_hashes[group]
+        if h == nil then
+            h = tonumber(string.sub(redis.sha1hex(group), 1, 8), 16)
+            ix_hashes[group] = h
+        end
+        return h
     end
 
     local function shard_key(b)
@@ -94,6 +106,26 @@ local function build_cold()
         return COLD_BASE .. 'c:' .. name
     end
 
+    -- Writes the buffered index entries, one HSET per shard.
+    local function ix_flush()
+        for key, fields in pairs(ix_buffer) do
+            redis.call('HSET', key, unpack(fields))
+        end
+        ix_buffer = {}
+    end
+
+    -- Buffers an index entry: id -> chunk name.
+    local function ix_put(id, name)
+        local key = ix_key(ix_hash(id))
+        local fields = ix_buffer[key]
+        if fields == nil then
+            fields = {}
+            ix_buffer[key] = fields
+        end
+        fields[#fields + 1] = id
+        fields[#fields + 1] = name
+    end
+
     -- The window number of a chunk name and the window's start.
     local function window_of(name)
         local w = tonumber(string.match(name, '^(%x+)%.'), 16)
@@ -107,6 +139,7 @@ local function build_cold()
         cold_load()
         local grown = false
         while entries > SHARD_LOAD * (2 ^ ix_level + ix_split) do
+            ix_flush() -- buffered entries are keyed by the shards before this split
             local size = 2 ^ ix_level
             local from = shard_key(ix_split)
             local all = redis.call('HGETALL', from)
@@ -191,11 +224,12 @@ local function build_cold()
         end
         cold_added = cold_added + 1
         ix_grow(cold_load() + cold_added)
-        redis.call('HSET', ix_key(ix_hash(id)), id, c[1])
+        ix_put(id, c[1])
     end
 
     -- Writes the buffered chunk entries, the chunks' new earliest due times, and counts the entries.
     local function cold_flush()
+        ix_flush()
         for name, b in pairs(cold_buffer) do
             local c = b[1]
             redis.call('RPUSH', chunk_key(name), unpack(b, 2))
@@ -319,6 +353,7 @@ local function build_cold()
             cold_close(name)
             local scored = {'+inf', KEEP_MEMBER}
             local states = {KEEP_FIELD, KEEP_VALUE}
+            local unindexed = {} -- shard key -> ids
             for i, e in ipairs(entries) do
                 local seq, offset, attempts, id, tail = parse_entry(e)
                 local hex = string.format('%016x', seq)
@@ -326,7 +361,16 @@ local function build_cold()
                 scored[2 * i + 2] = hex .. id
                 states[2 * i + 1] = id
                 states[2 * i + 2] = 'D ' .. attempts .. ' ' .. hex .. tail
-                redis.call('HDEL', ix_key(ix_hash(id)), id)
+                local key = ix_key(ix_hash(id))
+                local ids = unindexed[key]
+                if ids == nil then
+                    ids = {}
+                    unindexed[key] = ids
+                end
+                ids[#ids + 1] = id
+            end
+            for key, ids in pairs(unindexed) do
+                redis.call('HDEL', key, unpack(ids))
             end
             if #entries > 0 then
                 redis.call('ZADD', PENDING, unpack(scored))
