@@ -20,10 +20,11 @@
   Reply: {delayed, ready, inFlight, dead, nextDueMs, lost, trimmed}: trimmed counts the dead letters the retention
          removed (retention.lua); nextDueMs is the ms until the next message not yet due
          falls due, or -1 if none.
-  The cold store (cold.lua) is counted from its entry count; its chunks whose earliest message is due are promoted
-  first, so its messages are all delayed.
+  The cold store (cold.lua) is counted from its entry count, as delayed: its chunks whose earliest message is due
+  are promoted first, whole chunks until at least 10 PROMOTE_LIMIT messages moved (a storm larger than that counts
+  the rest as delayed, due in 0 ms, until polls promote them).
   Cost: O((1 + 2 sweep limit) log n): the sweep, and a retention trim of at most the sweep limit; plus the promotion
-        of the chunks whose earliest message fell due since the last poll.
+        of at most about 10 PROMOTE_LIMIT messages of the cold store.
 ]]
 -- include: keys, clock, keep, sweep, retention, cold
 local now, ceil = now_floor_ceil()
@@ -31,7 +32,7 @@ sweep(now, tonumber(ARGV[2]))
 trim_dead(now, tonumber(ARGV[2]))
 local first = cold_head()
 if first and first <= now then
-    cold_store().promote(now, math.huge)
+    cold_store().promote(now, 10 * PROMOTE_LIMIT)
     first = cold_head()
 end
 local hot = redis.call('ZCOUNT', PENDING, '-inf', '(+inf')

@@ -211,6 +211,39 @@ class RedisCompactStoreIT {
     }
 
     @Test
+    void aStormOfDueCompactMessagesIsMovedInBoundedStepsAndDeliveredInOrder() throws Exception {
+        String name = "compact-storm";
+        int count = 6_000;
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ZERO)) {
+            for (int i = 0; i < count; i += 1_000) {
+                List<Message<String>> batch = new ArrayList<>();
+                for (int j = i; j < i + 1_000; j++) {
+                    batch.add(Message.of("v" + j).id(String.format("storm-%05d", j)).delay(Duration.ofMillis(1_500)));
+                }
+                q.offerAll(batch);
+            }
+            try (ServerClock clock = new ServerClock(redis.uri())) {
+                clock.await(Duration.ofMillis(1_600)); // the last batch, offered before this wait, is due after it
+            }
+            // One stats call moves whole chunks (of at most 128) until at least 5,120 messages moved; the rest count
+            // as delayed, due now.
+            QueueStats stats = q.stats();
+            assertThat(stats.ready()).isBetween(5_120L, 5_120L + 127);
+            assertThat(stats.nextDueIn()).contains(Duration.ZERO);
+            assertThat(stats.ready() + stats.delayed()).isEqualTo(count);
+            List<String> got = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (got.size() < count && System.nanoTime() < deadline) {
+                List<Delivery<String>> batch = q.poll(1_000, Duration.ofSeconds(1));
+                batch.forEach(d -> got.add(d.id()));
+                q.ackAll(batch);
+            }
+            assertThat(got).hasSize(count).isSorted(); // offered in id order, all due at once
+            assertThat(q.stats().total()).isZero();
+        }
+    }
+
+    @Test
     void anEvictedChunkIsCountedLostNotWedged() throws Exception {
         String name = "compact-evicted";
         try (RedisDelayedQueue<String> q = queue(name, Duration.ZERO)) {

@@ -114,16 +114,18 @@ local function build_cold()
         ix_buffer = {}
     end
 
-    -- Buffers an index entry: id -> chunk name.
-    local function ix_put(id, name)
+    -- Appends id (and value, unless nil) to the list `groups` keeps for id's index shard.
+    local function per_shard(groups, id, value)
         local key = ix_key(ix_hash(id))
-        local fields = ix_buffer[key]
-        if fields == nil then
-            fields = {}
-            ix_buffer[key] = fields
+        local list = groups[key]
+        if list == nil then
+            list = {}
+            groups[key] = list
         end
-        fields[#fields + 1] = id
-        fields[#fields + 1] = name
+        list[#list + 1] = id
+        if value ~= nil then
+            list[#list + 1] = value
+        end
     end
 
     -- The window number of a chunk name and the window's start.
@@ -224,7 +226,7 @@ local function build_cold()
         end
         cold_added = cold_added + 1
         ix_grow(cold_load() + cold_added)
-        ix_put(id, c[1])
+        per_shard(ix_buffer, id, c[1]) -- written by ix_flush
     end
 
     -- Writes the buffered chunk entries, the chunks' new earliest due times, and counts the entries.
@@ -361,13 +363,7 @@ local function build_cold()
                 scored[2 * i + 2] = hex .. id
                 states[2 * i + 1] = id
                 states[2 * i + 2] = 'D ' .. attempts .. ' ' .. hex .. tail
-                local key = ix_key(ix_hash(id))
-                local ids = unindexed[key]
-                if ids == nil then
-                    ids = {}
-                    unindexed[key] = ids
-                end
-                ids[#ids + 1] = id
+                per_shard(unindexed, id)
             end
             for key, ids in pairs(unindexed) do
                 redis.call('HDEL', key, unpack(ids))
