@@ -170,6 +170,40 @@ class RedisDelayedQueueClusterIT {
     }
 
     @Test
+    void theCompactStoreWorksInEveryPartitionsSlot() throws Exception {
+        // Its chunks and index shards are named by the scripts, not in KEYS: they share the partition's hash tag, so
+        // the masters serve them in the script's own slot.
+        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(client, "compact", Codec.string())
+                .partitions(6).compactAfter(Duration.ZERO).recheckInterval(Duration.ofMinutes(1)).build()) {
+            List<String> soon = q.offerAll(java.util.Collections.nCopies(300, "soon"), Duration.ofMillis(1_500));
+            List<String> far = new java.util.ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                String id = "far-" + i;
+                q.offer(id, "far", Duration.ofHours(1));
+                far.add(id);
+            }
+            assertThat(q.stats().delayed()).isEqualTo(360);
+            for (int i = 0; i < 60; i += 2) {
+                assertThat(q.cancel(far.get(i))).as(far.get(i)).isTrue();
+            }
+            assertThat(q.reschedule("far-1", Duration.ZERO)).isTrue();
+            Set<String> expected = new HashSet<>(soon);
+            expected.add("far-1");
+            Set<String> received = new HashSet<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (received.size() < expected.size() && System.nanoTime() - deadline < 0) {
+                List<Delivery<String>> got = q.poll(100, Duration.ofMillis(500));
+                got.forEach(d -> received.add(d.id()));
+                q.ackAll(got);
+            }
+            assertThat(received).isEqualTo(expected);
+            assertThat(q.stats().delayed()).isEqualTo(29);
+            assertThat(q.stats().lost()).isZero();
+            q.delete();
+        }
+    }
+
+    @Test
     void buildChecksTheEvictionPolicyOfEveryMaster() {
         RedisServerProcess third = cluster.node(2);
         third.call("CONFIG", "SET", "maxmemory-policy", "allkeys-lfu");
