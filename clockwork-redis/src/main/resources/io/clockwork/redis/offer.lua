@@ -101,22 +101,30 @@ local function flush()
     end
 end
 
--- Whether an event at `event` (a due time) is earlier than every head a blocked poller
--- may be waiting for: the first of PENDING and of the cold store's chunks, each read at most once, before this
--- call stores anything (a later head never wakes anyone sooner).
-local head_pending, head_chunks = false, false -- false: not read yet; nil: empty
-local function earlier_than_heads(event)
-    if head_chunks == false then
-        head_chunks = cold_head()
+-- Whether a message due at `due` is earlier than every head a blocked poller may be waiting for: the first of
+-- PENDING and of the cold store's chunks, each read at most once, before this call stores anything (a later head
+-- never wakes anyone sooner). The head of the message's own layout is read first: a message no earlier than it
+-- needs no other read.
+local heads = {} -- [1] PENDING's, [2] the cold store's: false once read and empty
+local function read_head(which)
+    if heads[which] == nil then
+        if which == 1 then
+            local head = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+            heads[1] = head[2] and tonumber(head[2]) or false
+        else
+            heads[2] = cold_head() or false
+        end
     end
-    if head_chunks and event >= head_chunks then
+    return heads[which]
+end
+local function earlier_than_heads(due, compact)
+    local first = compact and 2 or 1
+    local h = read_head(first)
+    if h and due >= h then
         return false
     end
-    if head_pending == false then
-        local head = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-        head_pending = head[2] and tonumber(head[2])
-    end
-    return head_pending == nil or event < head_pending
+    h = read_head(3 - first)
+    return not h or due < h
 end
 
 local uniform = 0 -- the policy of every message when flags are '' (48: '0') or '*' (49: '1')
@@ -197,7 +205,8 @@ for j = 1, m do
             due = due_at(tonumber(ARGV[i + 2]), floor, ceil)
             due_s = due
         end
-        if goes_cold(id, due, floor, after) then
+        local compact = goes_cold(id, due, floor, after)
+        if compact then
             if in_meta then
                 redis.call('HDEL', META, id)
             end
@@ -211,7 +220,7 @@ for j = 1, m do
             n = n + 2
         end
         if not waking then
-            waking = due <= floor or earlier_than_heads(due)
+            waking = due <= floor or earlier_than_heads(due, compact)
         end
         stored = stored + 1
     end

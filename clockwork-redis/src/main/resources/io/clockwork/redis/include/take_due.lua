@@ -3,15 +3,15 @@
 ]]
 -- include: keys, clock, member, lost, sweep, wake, keep, counters, cold
 
--- Milliseconds until the partition's next event (a due message, in PENDING or in the cold store, or an expiring
--- delivery), or -1 if none.
-local function next_event_in(now)
+-- Milliseconds until the partition's next event (a due message, in PENDING or in the cold store, whose earliest due
+-- time is cold_due, or an expiring delivery), or -1 if none.
+local function next_event_in(now, cold_due)
     local result = -1
     local p = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
     if p[2] then
         result = math.max(0, tonumber(p[2]) - now)
     end
-    local c = cold_head()
+    local c = cold_due
     if c then
         c = math.max(0, c - now)
         if result < 0 or c < result then
@@ -37,6 +37,7 @@ local function take_due(n, sweep_limit, visibility_ms)
     local first = cold_head()
     if first and first <= now then
         cold_store().promote(now, PROMOTE_LIMIT)
+        first = cold_head()
     end
     local heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now, 'LIMIT', 0, n + 1)
     local k = math.min(n, #heads)
@@ -71,8 +72,8 @@ local function take_due(n, sweep_limit, visibility_ms)
     result[1] = taken
     result[4] = lost_now
     if taken < n then
-        result[2] = next_event_in(now)
-    elseif #heads > k or (cold_head() or now + 1) <= now then
+        result[2] = next_event_in(now, first)
+    elseif #heads > k or (first or now + 1) <= now then
         -- More is ready: pass the wake-up on so another blocked poller takes it.
         result[3] = wake()
     end
