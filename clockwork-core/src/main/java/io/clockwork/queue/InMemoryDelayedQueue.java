@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -73,7 +72,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private final Codec<V> codec;
     private final Ticker ticker;
     private final long visibilityNanos;
-    private final String idPrefix;
+    private final GeneratedIds generatedIds = new GeneratedIds();
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when a message may have become ready, the next event moved earlier, time moved, or on close. */
@@ -94,7 +93,6 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private long inFlight;
     private long sequence;
     private long tokens;
-    private long generatedIds;
     /** Dead letters removed by the retention. */
     private long trimmed;
     /** Cumulative event counts, see {@link QueueCounters}. */
@@ -110,8 +108,6 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         this.codec = settings.options().codec();
         this.ticker = ticker;
         this.visibilityNanos = settings.options().visibilityTimeout().toNanos();
-        // A random prefix keeps generated ids distinct across queues, so ids logged by several queues never mix up.
-        this.idPrefix = Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + "-";
         long origin = ticker.read();
         this.dueTimes = new TimingWheel<>(TICK_NANOS, WHEEL_SIZE, origin);
         this.visibility = new TimingWheel<>(TICK_NANOS, WHEEL_SIZE, origin);
@@ -314,7 +310,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         String id;
         do {
             // A caller's own id may look like a generated one; skip those instead of failing the offer.
-            id = idPrefix + Long.toString(++generatedIds, 36);
+            id = generatedIds.next();
         } while (byId.containsKey(id));
         return id;
     }
@@ -392,10 +388,48 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In-process one message costs one lock acquisition and, without a codec, one allocation: the receipt.
+     */
     @Override
     public Delivery<V> poll(Duration wait) throws InterruptedException {
-        List<Delivery<V>> one = poll(1, wait);
-        return one.isEmpty() ? null : one.get(0);
+        Objects.requireNonNull(wait, "wait");
+        long waitNanos = wait.isNegative() ? 0L : Nanos.saturated(wait);
+        long start = ticker.read();
+        boolean firstPass = true;
+        while (true) {
+            Item m;
+            long token;
+            int attempt;
+            Object payload;
+            Map<String, String> headers;
+            lock.lockInterruptibly();
+            try {
+                if (closed) {
+                    if (firstPass) {
+                        throw settings.closedError();
+                    }
+                    return null;
+                }
+                firstPass = false;
+                m = awaitReady(start, waitNanos);
+                if (m == null) {
+                    return null;
+                }
+                token = m.token;
+                attempt = m.attempts;
+                payload = m.payload;
+                headers = m.headers;
+            } finally {
+                lock.unlock();
+            }
+            Receipt r = receipt(m, token, payload, attempt, headers);
+            if (r != null) {
+                return r;
+            }
+        }
     }
 
     /**
@@ -453,17 +487,10 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             // messages are in flight meanwhile, so nobody else takes them.
             List<Delivery<V>> deliveries = new ArrayList<>(taken.size());
             for (int i = 0; i < taken.size(); i++) {
-                Item m = taken.get(i);
-                if (codec == null) {
-                    deliveries.add(new Receipt(m, tokens[i], (V) payloads[i], attempts[i],
-                            (Map<String, String>) headers[i]));
-                    continue;
-                }
-                try {
-                    deliveries.add(new Receipt(m, tokens[i], settings.decode((byte[]) payloads[i]), attempts[i],
-                            (Map<String, String>) headers[i]));
-                } catch (CodecException e) {
-                    killUndecodable(m, tokens[i], e);
+                Receipt r = receipt(taken.get(i), tokens[i], payloads[i], attempts[i],
+                        (Map<String, String>) headers[i]);
+                if (r != null) {
+                    deliveries.add(r);
                 }
             }
             if (!deliveries.isEmpty()) {
@@ -768,6 +795,23 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             deliveredCount++;
         }
         return m;
+    }
+
+    /**
+     * Called without the lock, for a message a poll put in flight: its receipt, the value decoded here so that a slow
+     * codec stalls nobody else; null if the codec rejected the payload (the message is then dead).
+     */
+    @SuppressWarnings("unchecked")
+    private Receipt receipt(Item m, long token, Object payload, int attempt, Map<String, String> headers) {
+        if (codec == null) {
+            return new Receipt(m, token, (V) payload, attempt, headers);
+        }
+        try {
+            return new Receipt(m, token, settings.decode((byte[]) payload), attempt, headers);
+        } catch (CodecException e) {
+            killUndecodable(m, token, e);
+            return null;
+        }
     }
 
     /** Called without the lock: the codec rejected the payload of a message this poll had put in flight. */

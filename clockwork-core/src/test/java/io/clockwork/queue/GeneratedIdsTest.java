@@ -1,0 +1,27 @@
+package io.clockwork.queue;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The in-process queue's generated ids: its prefix, then the counter in base 36, across digit-count boundaries. */
+class GeneratedIdsTest {
+
+    @Test
+    void idsAreThePrefixAndTheCounterInBase36() {
+        GeneratedIds ids = new GeneratedIds();
+        String first = ids.next();
+        assertThat(first).matches("[0-9a-z]+-1");
+        String prefix = first.substring(0, first.length() - 1);
+        // 2 .. 36^3 + 1 crosses the boundaries from one to four digits
+        for (long n = 2; n <= 36L * 36 * 36 + 1; n++) {
+            assertThat(ids.next()).isEqualTo(prefix + Long.toString(n, 36));
+        }
+    }
+
+    @Test
+    void twoGeneratorsUseDifferentPrefixes() {
+        // 63 random bits each: equal prefixes would be a broken random source, not bad luck
+        assertThat(new GeneratedIds().next()).isNotEqualTo(new GeneratedIds().next());
+    }
+}
