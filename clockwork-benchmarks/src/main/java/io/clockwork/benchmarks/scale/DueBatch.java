@@ -64,6 +64,11 @@ final class DueBatch {
                 + TRIES + " times");
     }
 
+    /** @return how far ahead of its scheduling the next batch will be due, as {@link #schedule} would set it */
+    long leadNanos() {
+        return leadNanos;
+    }
+
     /** @return how long the subject may take to deliver a batch before the harness gives up */
     static long timeoutNanos() {
         return TIMEOUT_NANOS;

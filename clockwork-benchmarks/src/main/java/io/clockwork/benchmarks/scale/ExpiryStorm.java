@@ -5,19 +5,27 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Part 3 of the scale harness, for one subject in one JVM: {@link ScaleSettings#storm()} items all due at the same
  * instant (within one millisecond) while a {@link PauseProbe} on another thread keeps scheduling and cancelling;
  * reports how long the storm took to deliver and the longest pause the probe saw from one tick before the due
  * instant until the last item was delivered. A warm-up storm of a tenth of the size (at least 1,000) runs first and
- * is not reported. Not thread-safe: run by one thread.
+ * is not reported.
+ *
+ * <p>Each storm round is followed by a control round: as many items scheduled the same way but due an hour out, and
+ * the probe watched over a window of the storm's length, the same lead after the scheduling, with nothing falling
+ * due. The control's pauses are those of the JVM holding that many young items while the probe allocates (chiefly
+ * young collections copying them), so the storm's pauses beyond the control's are the delivery's. The control's
+ * items are cancelled after its window. Not thread-safe: run by one thread.
  *
  * <p>Time: the storm's span is the subject's {@link Subject.Span} (first to last task run for a timer; first poll
- * to last ack for the queue). GC time is the growth of the collectors' accumulated collection time over the window.
+ * to last ack for the queue). GC time is the growth of the collectors' accumulated collection time from the end of
+ * the scheduling to the end of the window, in both kinds of round.
  *
  * <p>Rows: {@code storm, subject, items, span ns, longest schedule call ns, longest gap ns, probe operations,
- * GC ms, tick} per round.
+ * GC ms, tick} per round, and {@code storm-control} with the same columns (the span column is the window watched).
  */
 final class ExpiryStorm {
 
@@ -25,10 +33,12 @@ final class ExpiryStorm {
 
     private final Subject subject;
     private final DueBatch batch;
+    private final Subject.Producer controls;
 
     private ExpiryStorm(Subject subject, int largest) {
         this.subject = subject;
         this.batch = new DueBatch(subject, subject.producer(largest), largest);
+        this.controls = subject.producer(largest);
     }
 
     /**
@@ -45,18 +55,19 @@ final class ExpiryStorm {
             storm.round(Math.max(1_000, settings.storm() / 10));
             List<String[]> rows = new ArrayList<>();
             for (int i = 0; i < settings.rounds(); i++) {
-                rows.add(storm.round(settings.storm()));
+                String[] row = storm.round(settings.storm());
+                rows.add(row);
+                rows.add(storm.control(settings.storm(), Long.parseLong(row[9])));
             }
             return rows;
         }
     }
 
+    /** @return the storm's row; its last column is the window watched: from a tick before due to the last delivery */
     private String[] round(int count) throws InterruptedException {
         long due = batch.schedule(count);
         PauseProbe probe = new PauseProbe(subject, due - TICK_NANOS);
-        Thread prober = new Thread(probe, "storm-probe");
-        prober.setDaemon(true);
-        prober.start();
+        Thread prober = start(probe);
         long gcBefore = gcMillis();
         Subject.Span span;
         try {
@@ -66,9 +77,52 @@ final class ExpiryStorm {
             prober.join();
         }
         long gc = gcMillis() - gcBefore;
-        return new String[] {"storm", subject.name(), Integer.toString(count), Long.toString(span.nanos()),
+        long window = span.lastNanos() - (due - TICK_NANOS);
+        return row("storm", count, span.nanos(), probe, gc, Long.toString(window));
+    }
+
+    /** Schedules count items an hour out as the storm's were scheduled, and watches the probe for {@code window}. */
+    private String[] control(int count, long window) throws InterruptedException {
+        long lead = batch.leadNanos();
+        long start = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            controls.scheduleFar(i, Subject.HOUR_NANOS);
+        }
+        long from = start + lead - TICK_NANOS;
+        PauseProbe probe = new PauseProbe(subject, from);
+        Thread prober = start(probe);
+        long gcBefore = gcMillis();
+        try {
+            long until = from + window;
+            for (long now = System.nanoTime(); now - until < 0; now = System.nanoTime()) {
+                LockSupport.parkNanos(until - now);
+            }
+        } finally {
+            probe.stop();
+            prober.join();
+        }
+        long gc = gcMillis() - gcBefore;
+        for (int i = 0; i < count; i++) {
+            if (!controls.cancel(i)) {
+                throw new IllegalStateException(subject + ": a control item could not be cancelled");
+            }
+        }
+        return row("storm-control", count, window, probe, gc);
+    }
+
+    private String[] row(String kind, int count, long nanos, PauseProbe probe, long gc, String... more) {
+        List<String> r = new ArrayList<>(List.of(kind, subject.name(), Integer.toString(count), Long.toString(nanos),
                 Long.toString(probe.maxCallNanos()), Long.toString(probe.maxGapNanos()),
-                Long.toString(probe.operations()), Long.toString(gc), subject.tick()};
+                Long.toString(probe.operations()), Long.toString(gc), subject.tick()));
+        r.addAll(List.of(more));
+        return r.toArray(new String[0]);
+    }
+
+    private static Thread start(PauseProbe probe) {
+        Thread prober = new Thread(probe, "storm-probe");
+        prober.setDaemon(true);
+        prober.start();
+        return prober;
     }
 
     private static long gcMillis() {

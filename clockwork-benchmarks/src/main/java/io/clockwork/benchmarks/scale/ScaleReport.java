@@ -28,6 +28,8 @@ final class ScaleReport {
     private String[] redisBytes;
     /** subject -> per-round storm rows. */
     private final Map<String, List<String[]>> storms = new LinkedHashMap<>();
+    /** subject -> per-round control rows: the same items due an hour out, nothing falling due. */
+    private final Map<String, List<String[]>> controls = new LinkedHashMap<>();
 
     /**
      * @param settings the sizes measured
@@ -51,6 +53,9 @@ final class ScaleReport {
                     break;
                 case "storm":
                     storms.computeIfAbsent(r[1], k -> new ArrayList<>()).add(r);
+                    break;
+                case "storm-control":
+                    controls.computeIfAbsent(r[1], k -> new ArrayList<>()).add(r);
                     break;
                 default:
                     throw new IllegalArgumentException("unknown row '" + String.join("\t", r) + "'");
@@ -103,14 +108,21 @@ final class ScaleReport {
                     + "thread schedules and cancels (median of %d rounds, worst in brackets; ms):%n%n",
                     settings.storm(), settings.rounds()));
             md.append("| subject | tick | storm delivered in | items/s | longest schedule call | longest gap between "
-                    + "operations | probe operations in window | GC in window |\n");
-            md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                    + "operations | probe operations in window | GC in window | control: longest gap | control: GC "
+                    + "|\n");
+            md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
             storms.forEach((subject, rounds) -> {
                 double span = median(column(rounds, 3)) / 1e6;
-                md.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %,.0f | %s | %s | %,.0f | %.0f |%n", subject,
-                        rounds.get(0)[8], span, settings.storm() / (span / 1e3), millis(column(rounds, 4)),
-                        millis(column(rounds, 5)), median(column(rounds, 6)), median(column(rounds, 7))));
+                List<String[]> control = controls.getOrDefault(subject, List.of());
+                md.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %,.0f | %s | %s | %,.0f | %.0f | %s | %s |%n",
+                        subject, rounds.get(0)[8], span, settings.storm() / (span / 1e3), millis(column(rounds, 4)),
+                        millis(column(rounds, 5)), median(column(rounds, 6)), median(column(rounds, 7)),
+                        control.isEmpty() ? "" : millis(column(control, 5)),
+                        control.isEmpty() ? "" : String.format(Locale.ROOT, "%.0f", median(column(control, 7)))));
             });
+            md.append("\nControl: as many items scheduled the same way but due an hour out, the probe watched over a "
+                    + "window of the storm's length with nothing falling due: the pauses of holding them, not of "
+                    + "delivering them.\n");
         }
         return md.toString();
     }
