@@ -93,6 +93,22 @@ public final class Scheduler {
         return t;
     }
 
+    /**
+     * Runs a task once at a ticker reading on this scheduler's thread. Prefer it to {@link #schedule} when the time
+     * comes from an earlier reading: a delay computed from one comes due late by whatever passed since (a GC pause,
+     * or a test's jump of a manual ticker, after which the task would wait for another jump).
+     *
+     * @param task          what to run; it must be short
+     * @param tickerReading when, on the ticker's timeline; a reading that has passed runs it at the next pass
+     * @return the handle that cancels it
+     * @throws IllegalStateException if every lease was released
+     */
+    public Task scheduleAt(Runnable task, long tickerReading) {
+        Task t = new Task(Objects.requireNonNull(task, "task"), core);
+        core.scheduleAtReading(t, tickerReading);
+        return t;
+    }
+
     /** @return the driver thread while a lease is held; for tests that check which thread runs what */
     public Thread thread() {
         return thread;

@@ -171,6 +171,22 @@ public final class TimerCore<E extends TimerEntry> {
     }
 
     /**
+     * Hands an entry to the owner to fall due at a ticker reading. Any thread. The deadline is that reading whatever
+     * the ticker does before this call reads it: {@code schedule(entry, reading - ticker.read())} would come due late
+     * by whatever passed between the caller's reading and this one (a GC pause; a manual ticker's jump, which leaves
+     * the entry waiting for another jump). A reading that has passed means due now.
+     *
+     * @param tickerReading when the entry falls due, on the ticker's timeline (differences within 2^63 ns of now)
+     * @throws IllegalStateException       if the timer is stopped
+     * @throws RejectedExecutionException if {@code maxPending} timers are pending
+     */
+    public void scheduleAtReading(E entry, long tickerReading) {
+        long now = ticker.read();
+        long delayNanos = tickerReading - now;
+        scheduleAt(entry, TimingWheel.deadlineAfter(origin, tickNanos, now, delayNanos), delayNanos);
+    }
+
+    /**
      * Converts a delay from now into a deadline in wheel time, saturating. Any thread.
      *
      * @param delayNanos the delay; zero or negative means "due now"

@@ -37,6 +37,8 @@ public final class InMemorySchedules<V> implements Schedules<V> {
 
     private static final System.Logger LOG = System.getLogger(InMemorySchedules.class.getName());
     private static final long NONE = FirePlan.NEVER;
+    /** The farthest past the ticker's origin a driver task is set: 100 years, so readings stay within 2^62 ns. */
+    private static final long LONGEST_WAIT_MS = TimeUnit.DAYS.toMillis(36_500);
 
     private final InMemoryDelayedQueue<V> queue;
     private final Ticker ticker;
@@ -327,8 +329,19 @@ public final class InMemorySchedules<V> implements Schedules<V> {
             task.cancel();
         }
         taskAt = at;
-        long delayNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0, at - now()));
-        task = driver.schedule(this::runPass, delayNanos);
+        task = driver.scheduleAt(this::runPass, readingAt(at));
+    }
+
+    /**
+     * @return the ticker reading at which {@link #now()} reaches {@code atMs}: the origin if that has passed, at
+     *         most {@link #LONGEST_WAIT_MS} ahead of the origin (so that readings stay comparable)
+     */
+    private long readingAt(long atMs) {
+        long sinceOrigin = atMs - epochMs;
+        if (sinceOrigin <= 0) {
+            return originNanos;
+        }
+        return originNanos + Math.min(sinceOrigin, LONGEST_WAIT_MS) * 1_000_000L;
     }
 
     private void runPass() {

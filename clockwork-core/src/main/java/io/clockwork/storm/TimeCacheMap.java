@@ -143,7 +143,7 @@ public class TimeCacheMap<K, V> implements AutoCloseable {
         if (scheduler != null) {
             expiryLock.lock();
             try {
-                nextRotationTask = scheduler.schedule(this::rotateWhenDue, periodNanos);
+                nextRotationTask = scheduler.scheduleAt(this::rotateWhenDue, nextRotation);
             } finally {
                 expiryLock.unlock();
             }
@@ -268,7 +268,7 @@ public class TimeCacheMap<K, V> implements AutoCloseable {
         expiryLock.lock();
         try {
             if (!stopped) {
-                nextRotationTask = scheduler.schedule(this::rotateWhenDue, next - ticker.read());
+                nextRotationTask = scheduler.scheduleAt(this::rotateWhenDue, next);
             }
         } finally {
             expiryLock.unlock();

@@ -128,9 +128,9 @@ final class ExpiryWheel<N extends ExpiryNode> {
         return clock.waitTimeMillis();
     }
 
-    /** Like {@link #waitTimeMillis()} in nanoseconds, for threads that park until the next boundary. */
-    long waitTimeNanos() {
-        return clock.waitTimeNanos();
+    /** The ticker reading of the next boundary not yet reached, for a driver that wakes the poller there. */
+    long nextExpirationReading() {
+        return clock.nextExpirationReading();
     }
 
     /**

@@ -119,6 +119,11 @@ final class IntervalClock {
         return nextExpirationTime;
     }
 
+    /** The ticker reading of the next boundary the poller has not reached (wrap-safe, like {@link #origin}). */
+    long nextExpirationReading() {
+        return origin + nextExpirationTime * NANOS_PER_MILLI;
+    }
+
     /** Records that the poller has handled every boundary up to {@code nowMs}. Poller only. */
     void reached(long nowMs) {
         nextExpirationTime = roundToNextInterval(nowMs);
@@ -128,13 +133,6 @@ final class IntervalClock {
     long waitTimeMillis() {
         long now = nowMillis();
         long next = nextExpirationTime;
-        return now < next ? next - now : 0L;
-    }
-
-    /** Like {@link #waitTimeMillis()} in nanoseconds, for threads that park until the next boundary. */
-    long waitTimeNanos() {
-        long now = elapsedNanos(ticker.read());
-        long next = nextExpirationTime * NANOS_PER_MILLI;
         return now < next ? next - now : 0L;
     }
 }

@@ -225,7 +225,7 @@ public final class SessionTrackerImpl implements SessionTracker {
 
     /** Schedules the next expiry step at the next interval boundary. Under {@link #lifecycle}. */
     private void armExpiry() {
-        next = scheduler.schedule(this::expiryStep, wheel.waitTimeNanos());
+        next = scheduler.scheduleAt(this::expiryStep, wheel.nextExpirationReading());
     }
 
     /** The scheduled step: expires what is due, then schedules the next step, unless shut down meanwhile. */

@@ -2,6 +2,7 @@ package io.clockwork.engine;
 
 import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
+import io.clockwork.time.Ticker;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -82,5 +83,68 @@ class SchedulerTest {
                 () -> !scheduler.thread().isAlive());
         assertThat(Scheduler.isRunning(ticker)).isFalse();
         assertThatThrownBy(() -> scheduler.schedule(() -> { }, MS)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aTaskScheduledAtAReadingComesDueThereEvenIfTheTickerJumpsBeforeTheSchedulerReadsIt() {
+        JumpingTicker jumping = new JumpingTicker(ticker);
+        Scheduler scheduler = Scheduler.acquire(jumping);
+        try {
+            AtomicInteger ran = new AtomicInteger();
+            long at = jumping.read() + 5 * MS;
+            // Between the caller's reading and the scheduler's, time moves 3 ms (another thread's advance; a pause).
+            jumping.jumpAtNextReadBy(Thread.currentThread(), 3 * MS);
+            scheduler.scheduleAt(ran::incrementAndGet, at);
+            assertThat(jumping.jumped()).as("the scheduler read the ticker after the jump").isTrue();
+
+            ticker.advance(1, TimeUnit.MILLISECONDS); // 1 ms before `at`
+            AtomicInteger marker = new AtomicInteger();
+            scheduler.schedule(marker::incrementAndGet, 0);
+            Await.until("a task due now runs", () -> marker.get() == 1);
+            assertThat(ran).as("not due 1 ms before its reading").hasValue(0);
+
+            // One tick past `at` (the wheel's rounding); a deadline taken as a delay from the scheduler's own reading
+            // would be 3 ms later and never come due while the ticker stands here.
+            ticker.advance(2, TimeUnit.MILLISECONDS);
+            Await.until("the task runs at its reading", () -> ran.get() == 1);
+        } finally {
+            scheduler.release();
+        }
+    }
+
+    /** A manual ticker that jumps once, on a given thread's next reading, before returning it. Thread-safe. */
+    private static final class JumpingTicker implements Ticker {
+        private final ManualTicker time;
+        private volatile Thread reader;
+        private volatile long jumpNanos;
+        private volatile boolean jumped;
+
+        JumpingTicker(ManualTicker time) {
+            this.time = time;
+        }
+
+        void jumpAtNextReadBy(Thread thread, long nanos) {
+            jumpNanos = nanos;
+            reader = thread;
+        }
+
+        boolean jumped() {
+            return jumped;
+        }
+
+        @Override
+        public long read() {
+            if (reader == Thread.currentThread()) {
+                reader = null;
+                time.advance(jumpNanos, TimeUnit.NANOSECONDS);
+                jumped = true;
+            }
+            return time.read();
+        }
+
+        @Override
+        public Watch watch(Runnable onJump) {
+            return time.watch(onJump);
+        }
     }
 }
