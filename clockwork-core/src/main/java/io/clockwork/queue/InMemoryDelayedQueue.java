@@ -5,12 +5,14 @@ import io.clockwork.queue.spi.QueueSupport;
 
 import io.clockwork.time.Ticker;
 import io.clockwork.engine.TimingWheel;
+import io.clockwork.engine.NodeTable;
 import io.clockwork.engine.WheelEntry;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -40,8 +42,8 @@ import java.util.function.LongConsumer;
  *       {@link QueueStats#nextDueIn()} exactly from its earliest bucket ({@link TimingWheel#earliest()}).</li>
  *   <li><b>Order</b> of ready messages is a sorted set keyed by (due time, sequence number), so that they go out
  *       by due time and, within a due time, in offer order.</li>
- *   <li><b>Identity</b>: a {@link HashMap} from id to message serves cancel, reschedule, dedup and the
- *       dead-letter operations. A {@link Delivery} carries a token that the message forgets when it is acked,
+ *   <li><b>Identity</b>: a hash table from id to message ({@link NodeTable}: the message is its own node, so an
+ *       id costs no map entry beside it) serves cancel, reschedule, dedup and the dead-letter operations. A {@link Delivery} carries a token that the message forgets when it is acked,
  *       nacked, cancelled, rescheduled, killed or delivered again, so stale receipts fail instead of touching
  *       someone else's delivery.</li>
  * </ul>
@@ -85,7 +87,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     /** In-flight messages by visibility deadline. */
     private final TimingWheel<Item> visibility;
     private final Consumer<Item> onDeadline = this::onDeadline;
-    private final Map<String, Item> byId = new HashMap<>();
+    private final ItemsById byId = new ItemsById();
     private final TreeSet<Item> ready = new TreeSet<>(BY_DUE_THEN_SEQUENCE);
     /** Insertion order is death order, so iteration lists the oldest first. */
     private final LinkedHashSet<Item> dead = new LinkedHashSet<>();
@@ -149,7 +151,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         lock.lock();
         try {
             checkOpen();
-            if (byId.containsKey(id)) {
+            if (byId.find(id) != null) {
                 return false;
             }
             add(id, payload, delayNanos);
@@ -213,7 +215,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             for (int j = 0; j < ids.length; j++) {
-                if (!byId.containsKey(ids[j])) {
+                if (byId.find(ids[j]) == null) {
                     add(ids[j], payloads[j], delayNanos);
                     added.add(ids[j]);
                 }
@@ -281,7 +283,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             return new Offered(id, Offered.Outcome.ADDED);
         }
         long now = advance();
-        Item m = byId.get(id);
+        Item m = byId.find(id);
         if (m == null) {
             add(id, payload, headers, delayNanos);
             return new Offered(id, Offered.Outcome.ADDED);
@@ -311,7 +313,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         do {
             // A caller's own id may look like a generated one; skip those instead of failing the offer.
             id = generatedIds.next();
-        } while (byId.containsKey(id));
+        } while (byId.find(id) != null);
         return id;
     }
 
@@ -333,7 +335,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             advance();
-            Item m = byId.get(id);
+            Item m = byId.find(id);
             if (m == null || m.state == State.DEAD) {
                 return false;
             }
@@ -360,7 +362,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             advance();
-            Item m = byId.get(id);
+            Item m = byId.find(id);
             return m != null && m.state != State.DEAD;
         } finally {
             lock.unlock();
@@ -375,7 +377,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             long now = advance();
-            Item m = byId.get(id);
+            Item m = byId.find(id);
             if (m == null || (m.state != State.DELAYED && m.state != State.READY)) {
                 return false;
             }
@@ -586,7 +588,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                     break;
                 }
                 byte[] payload = codec == null ? NO_PAYLOAD : (byte[]) m.payload;
-                letters.add(new DeadLetter(m.id, payload, m.attempts, m.reason, m.headers));
+                letters.add(new DeadLetter(m.id, payload, m.attempts, m.error, m.headers));
             }
             return letters;
         } finally {
@@ -601,14 +603,13 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             long now = advance();
-            Item m = byId.get(id);
+            Item m = byId.find(id);
             if (m == null || m.state != State.DEAD) {
                 return false;
             }
             dead.remove(m);
             m.attempts = 0;
-            m.reason = null;
-            m.lastError = null;
+            m.error = null;
             schedule(m, 0L, now);
             return true;
         } finally {
@@ -624,7 +625,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             advance();
             long purged = dead.size();
             for (Item m : dead) {
-                byId.remove(m.id);
+                byId.remove(m);
                 m.state = State.GONE;
             }
             dead.clear();
@@ -708,7 +709,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private void add(String id, Object payload, Map<String, String> headers, long delayNanos) {
         long now = advance();
         Item m = new Item(id, payload, headers);
-        byId.put(id, m);
+        byId.putIfAbsent(m);
         offeredCount++;
         schedule(m, delayNanos, now);
     }
@@ -748,7 +749,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             inFlight--;
             // The token stays: until someone else takes the message, its last holder may still ack it late.
             if (m.attempts >= settings.options().maxAttempts()) {
-                kill(m, m.lastError != null ? m.lastError : maxAttemptsReason());
+                kill(m, m.error != null ? m.error : maxAttemptsReason());
             } else {
                 retriedCount++;
                 m.due = m.deadline();
@@ -830,12 +831,12 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
     private void kill(Item m, String reason) {
         m.state = State.DEAD;
-        m.reason = reason;
+        m.error = reason;
         m.token = 0;
-        m.diedAt = ticker.read();
+        m.due = ticker.read(); // its time of death
         dead.add(m);
         deadCount++;
-        trimDead(m.diedAt);
+        trimDead(m.due);
     }
 
     /**
@@ -848,7 +849,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         Iterator<Item> oldestFirst = dead.iterator();
         while (oldestFirst.hasNext()) {
             Item m = oldestFirst.next();
-            if (dead.size() <= maxCount && now - m.diedAt <= maxAgeNanos) {
+            if (dead.size() <= maxCount && now - m.due <= maxAgeNanos) {
                 return;
             }
             oldestFirst.remove();
@@ -878,7 +879,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     private void forget(Item m) {
-        byId.remove(m.id);
+        byId.remove(m);
         m.state = State.GONE;
         m.token = 0;
     }
@@ -907,23 +908,80 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         /** Its headers, unmodifiable; replaced by a REPLACE offer. */
         Map<String, String> headers;
         State state;
-        /** Key of the ordered sets, in wheel time; fixed while the message is in one of them. */
+        /**
+         * While delayed or ready: its due time in wheel time, the key of the ordered sets (fixed while it is in one of
+         * them). While dead: when it died, a ticker reading, for the retention. (One field for both keeps a message at
+         * 80 bytes.)
+         */
         long due;
         long sequence;
         int attempts;
         /** The delivery that may still ack or nack this message; 0 if none. */
         long token;
-        /** Why it died, while dead. */
-        String reason;
-        /** When it died (ticker reading), while dead. */
-        long diedAt;
-        /** The last error a consumer recorded with a nack, reported as the reason if it dies of its attempts. */
-        String lastError;
+        /**
+         * While live: the last error a consumer recorded with a nack, reported as the reason if it dies of its
+         * attempts; null if none. While dead: why it died.
+         */
+        String error;
+
+        /** {@link NodeTable#hash(int)} of the id's hash code, for {@link ItemsById}. */
+        final int hash;
+        /** The next item of its bucket in {@link ItemsById}. */
+        Item chain;
 
         Item(String id, Object payload, Map<String, String> headers) {
             this.id = id;
+            this.hash = NodeTable.hash(id.hashCode());
             this.payload = payload;
             this.headers = headers;
+        }
+    }
+
+    /**
+     * Identity: the messages by id, in an intrusive hash table (the item is its own node, with its hash and bucket
+     * link), so an id costs no map node beside the item. Written under the queue's lock; the table's own stripe locks
+     * are then uncontended. An item is removed once, when the queue forgets it, and never inserted again.
+     */
+    private static final class ItemsById extends NodeTable<Item> {
+
+        private static final VarHandle CHAIN;
+
+        static {
+            try {
+                CHAIN = MethodHandles.lookup().findVarHandle(Item.class, "chain", Item.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        /** @return the item of this id, or null */
+        Item find(String id) {
+            return get(id, NodeTable.hash(id.hashCode()));
+        }
+
+        @Override
+        protected int hashOf(Item m) {
+            return m.hash;
+        }
+
+        @Override
+        protected Item chainOf(Item m) {
+            return (Item) CHAIN.getAcquire(m);
+        }
+
+        @Override
+        protected void chain(Item m, Item next) {
+            CHAIN.setRelease(m, next);
+        }
+
+        @Override
+        protected boolean hasKey(Item m, Object key) {
+            return m.id.equals(key);
+        }
+
+        @Override
+        protected boolean sameKey(Item m, Item other) {
+            return m.id.equals(other.id);
         }
     }
 
@@ -1008,10 +1066,10 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                 detach(message);
                 message.token = 0;
                 if (error != null) {
-                    message.lastError = error;
+                    message.error = error;
                 }
                 if (message.attempts >= settings.options().maxAttempts()) {
-                    kill(message, message.lastError != null ? message.lastError
+                    kill(message, message.error != null ? message.error
                             : maxAttemptsReason() + ", last attempt nacked");
                 } else {
                     retriedCount++;
