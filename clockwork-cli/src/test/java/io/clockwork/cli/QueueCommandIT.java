@@ -64,6 +64,10 @@ class QueueCommandIT {
         assertThat(r.out()).contains("queue 'orders' on 127.0.0.1:")
                 .containsPattern("delayed +2\\b").containsPattern("ready +0\\b").containsPattern("dead +1\\b")
                 .containsPattern("total +3\\b").containsPattern("next due in +(59|60)\\.\\d m|next due in +\\d");
+        // the seed offered three, and a poll took bad-1 and dead-lettered it as undecodable
+        assertThat(r.out()).contains("since the queue was created:")
+                .containsPattern("offered +3\\b").containsPattern("delivered +1\\b").containsPattern("acked +0\\b")
+                .containsPattern("retried +0\\b").containsPattern("dead-lettered +1\\b");
     }
 
     @Test

@@ -10,11 +10,15 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code clockwork queue stats}: the queue's counts by state. Not thread-safe: one per command line. */
+/**
+ * {@code clockwork queue stats}: the queue's counts by state, then its cumulative event counters. Not thread-safe: one
+ * per command line.
+ */
 @Command(name = "stats", mixinStandardHelpOptions = true,
         description = "Prints the queue's partition count, how many messages are delayed, ready, in flight and dead, "
-                + "and when the next delayed one is due. Expired deliveries are returned to the schedule first, as any "
-                + "client call does.")
+                + "and when the next delayed one is due, then how many messages were offered, delivered, acked, "
+                + "retried and dead-lettered since the queue was created. Expired deliveries are returned to the "
+                + "schedule first, as any client call does.")
 public final class QueueStatsCommand implements Callable<Integer> {
 
     @Mixin
@@ -44,6 +48,14 @@ public final class QueueStatsCommand implements Callable<Integer> {
                         "trimmed", st.trimmed()));
             }
             out.println(String.format(Locale.ROOT, "  %-12s %12s", "next due in", QueueTarget.dueIn(st)));
+            q.counters().ifPresent(c -> {
+                out.println("  since the queue was created:");
+                out.println(String.format(Locale.ROOT, "    %-13s %,9d", "offered", c.offered()));
+                out.println(String.format(Locale.ROOT, "    %-13s %,9d", "delivered", c.delivered()));
+                out.println(String.format(Locale.ROOT, "    %-13s %,9d", "acked", c.acked()));
+                out.println(String.format(Locale.ROOT, "    %-13s %,9d", "retried", c.retried()));
+                out.println(String.format(Locale.ROOT, "    %-13s %,9d", "dead-lettered", c.deadLettered()));
+            });
         }
         out.flush();
         return 0;
