@@ -4,6 +4,7 @@ import io.clockwork.micrometer.QueueStatsSampler;
 import io.clockwork.queue.DelayedQueue;
 import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -63,13 +64,16 @@ public class ClockworkAutoConfiguration {
      * @param queues     the queues
      * @param properties worker defaults
      * @param decorators every decorator, for the handlers
+     * @param beans      the application's {@link io.clockwork.queue.WorkerListener} beans
      * @return the listener workers' life cycle
      */
     @Bean
     @ConditionalOnMissingBean
     public ClockworkListeners clockworkListeners(ClockworkQueues queues, ClockworkProperties properties,
-                                                 ObjectProvider<ClockworkQueueDecorator> decorators) {
-        return new ClockworkListeners(queues, properties, decorators.orderedStream().toList());
+                                                 ObjectProvider<ClockworkQueueDecorator> decorators,
+                                                 BeanFactory beans) {
+        return new ClockworkListeners(queues, properties, decorators.orderedStream().toList(),
+                WorkerListenerBeans.from(beans));
     }
 
     /** @return the processor that finds {@link ClockworkListener} methods */

@@ -5,6 +5,7 @@ import io.clockwork.queue.Job;
 import io.clockwork.queue.JobHandler;
 import io.clockwork.queue.RetryPolicy;
 import io.clockwork.queue.Worker;
+import io.clockwork.queue.WorkerListener;
 import io.clockwork.queue.WorkerShutdown;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -41,6 +42,7 @@ public final class ClockworkListeners implements SmartLifecycle {
     private final ClockworkQueues queues;
     private final ClockworkProperties properties;
     private final List<ClockworkQueueDecorator> decorators;
+    private final WorkerListenerBeans listenerBeans;
     private final List<Endpoint> endpoints = new ArrayList<>();
     private final List<Worker<?>> workers = new ArrayList<>();
     private volatile boolean running;
@@ -48,13 +50,25 @@ public final class ClockworkListeners implements SmartLifecycle {
     /**
      * @param queues     where the listeners' queues come from
      * @param properties worker defaults
-     * @param decorators applied to each listener's handler
+     * @param decorators applied to each listener's handler and worker
      */
     public ClockworkListeners(ClockworkQueues queues, ClockworkProperties properties,
                               List<ClockworkQueueDecorator> decorators) {
+        this(queues, properties, decorators, WorkerListenerBeans.NONE);
+    }
+
+    /**
+     * @param queues        where the listeners' queues come from
+     * @param properties    worker defaults
+     * @param decorators    applied to each listener's handler and worker
+     * @param listenerBeans the application's worker listeners for a value type
+     */
+    public ClockworkListeners(ClockworkQueues queues, ClockworkProperties properties,
+                              List<ClockworkQueueDecorator> decorators, WorkerListenerBeans listenerBeans) {
         this.queues = Objects.requireNonNull(queues, "queues");
         this.properties = Objects.requireNonNull(properties, "properties");
         this.decorators = List.copyOf(decorators);
+        this.listenerBeans = Objects.requireNonNull(listenerBeans, "listenerBeans");
     }
 
     synchronized void register(Endpoint endpoint) {
@@ -89,8 +103,19 @@ public final class ClockworkListeners implements SmartLifecycle {
         String name = e.method().getDeclaringClass().getSimpleName() + "." + e.method().getName();
         Worker.Builder<V> builder = Worker.builder(queue, handler).name(name).concurrency(concurrency)
                 .prefetch(prefetch).retryPolicy(retryPolicy(w.getRetry()));
+        List<WorkerListener<V>> heard = new ArrayList<>();
         for (ClockworkQueueDecorator d : decorators) {
             d.customize(queue, builder);
+            WorkerListener<V> l = d.workerListener(queue);
+            if (l != null) {
+                heard.add(l);
+            }
+        }
+        heard.addAll(listenerBeans.of(type));
+        if (!heard.isEmpty()) {
+            @SuppressWarnings("unchecked")
+            WorkerListener<V>[] all = heard.toArray(new WorkerListener[0]);
+            builder.listener(WorkerListener.compose(all));
         }
         return builder.build();
     }

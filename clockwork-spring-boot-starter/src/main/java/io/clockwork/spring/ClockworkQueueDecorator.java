@@ -3,6 +3,7 @@ package io.clockwork.spring;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.JobHandler;
 import io.clockwork.queue.Worker;
+import io.clockwork.queue.WorkerListener;
 
 /**
  * Wraps each queue {@link ClockworkQueues} opens, and each listener's handler and worker, for cross-cutting concerns
@@ -28,8 +29,21 @@ public interface ClockworkQueueDecorator {
     }
 
     /**
-     * Sets options of a listener's worker before it is built, such as its {@link io.clockwork.queue.WorkerListener}
-     * (a worker has one: one decorator may set it). Does nothing by default.
+     * A listener for the life-cycle events of a listener's worker. The worker hears every decorator's listener and
+     * the application's {@link WorkerListener} beans of its value type, composed into its one listener. None by
+     * default.
+     *
+     * @param queue the decorated queue the worker polls
+     * @param <V>   the value type
+     * @return the listener, or null for none
+     */
+    default <V> WorkerListener<V> workerListener(DelayedQueue<V> queue) {
+        return null;
+    }
+
+    /**
+     * Sets options of a listener's worker before it is built, other than its listener ({@link #workerListener}).
+     * Does nothing by default.
      *
      * @param queue  the decorated queue the worker polls
      * @param worker the worker's builder

@@ -4,7 +4,7 @@ import io.clockwork.micrometer.MeteredDelayedQueue;
 import io.clockwork.micrometer.QueueStatsSampler;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.ForwardingDelayedQueue;
-import io.clockwork.queue.Worker;
+import io.clockwork.queue.WorkerListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
 import org.springframework.beans.factory.ObjectProvider;
@@ -39,16 +39,14 @@ public final class MetricsQueueDecorator implements ClockworkQueueDecorator, Aut
                 .deliveryLateness(deliveryLateness).build();
     }
 
-    /** Gives the worker the metered queue's listener, wherever the metered queue sits among the decorators. */
+    /** The metered queue's listener for the worker, wherever the metered queue sits among the decorators. */
     @Override
-    public <V> void customize(DelayedQueue<V> queue, Worker.Builder<V> worker) {
+    public <V> WorkerListener<V> workerListener(DelayedQueue<V> queue) {
         DelayedQueue<V> q = queue;
         while (!(q instanceof MeteredDelayedQueue<V>) && q instanceof ForwardingDelayedQueue<V> f) {
             q = f.delegate();
         }
-        if (q instanceof MeteredDelayedQueue<V> metered) {
-            worker.listener(metered.workerListener());
-        }
+        return q instanceof MeteredDelayedQueue<V> metered ? metered.workerListener() : null;
     }
 
     /** Stops the sampler's thread. */

@@ -8,6 +8,7 @@ import io.clockwork.queue.Job;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.RetryPolicy;
 import io.clockwork.queue.Worker;
+import io.clockwork.queue.WorkerListener;
 import io.clockwork.testing.Await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -90,6 +91,59 @@ class ClockworkAutoConfigurationTest {
                             .counter().count() == 1);
                     assertThat(registry.get("clockwork.queue.handler").tag("queue", "orders")
                             .tag("outcome", "success").timer().count()).isEqualTo(1);
+                });
+    }
+
+    /** What the application's worker listeners heard: each ack, by the listener of orders and by the catch-all. */
+    static final class Heard {
+        final List<String> orders = new CopyOnWriteArrayList<>();
+        final List<String> all = new CopyOnWriteArrayList<>();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class WorkerListenerApp {
+        @Bean
+        Heard heard() {
+            return new Heard();
+        }
+
+        @Bean
+        WorkerListener<Order> orderEvents(Heard heard) {
+            return new WorkerListener<>() {
+                @Override
+                public void acked(Job<Order> job) {
+                    heard.orders.add(String.valueOf((Object) job.value())); // a String here would be misrouted
+                }
+            };
+        }
+
+        @Bean
+        WorkerListener<Object> allEvents(Heard heard) {
+            return new WorkerListener<>() {
+                @Override
+                public void acked(Job<Object> job) {
+                    heard.all.add(job.id());
+                }
+            };
+        }
+    }
+
+    @Test
+    void workerListenerBeansHearTheWorkersOfTheirValueTypeBesideTheMetrics() {
+        runner.withUserConfiguration(ListenerApp.class, WorkerListenerApp.class)
+                .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .run(context -> {
+                    ClockworkQueues queues = context.getBean(ClockworkQueues.class);
+                    String order = queues.queue("orders", Order.class).offer(new Order("o-3", 7), Duration.ZERO);
+                    String receipt = queues.queue("receipts", String.class).offer("r", Duration.ZERO);
+                    Heard heard = context.getBean(Heard.class);
+                    Await.until("both acks heard by the catch-all listener", () -> heard.all.size() == 2);
+                    assertThat(heard.all).containsExactlyInAnyOrder(order, receipt);
+                    assertThat(heard.orders).as("the orders' listener hears only orders")
+                            .containsExactly(new Order("o-3", 7).toString());
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.get("clockwork.queue.handler").tag("queue", "orders")
+                            .tag("outcome", "success").timer().count()).as("the metrics' listener too").isEqualTo(1);
                 });
     }
 
