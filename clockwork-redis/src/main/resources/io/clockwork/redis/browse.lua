@@ -22,8 +22,8 @@
          deadline or time of death, server ms), its META value (see meta.lua; false if evicted or not this
          scheduling's) and, for a dead letter, its reason (else '').
   Delayed messages in the cold store (cold.lua) are listed after those in PENDING, chunk by chunk (by their
-  earliest due time) and in offer order within a chunk; reaching a page deep among them costs one LLEN per chunk
-  skipped.
+  earliest due time) and in offer order within a chunk; reaching a page deep among them costs one LLEN and one HGET
+  (its tombstones) per chunk skipped.
   Cost: O(log n + count), plus O(offset / CHUNK_CAP) for a page among the cold store's messages.
 ]]
 -- include: keys, clock, member, cold
@@ -89,17 +89,22 @@ if hot_delayed and last >= hot_delayed then
                 break
             end
             local key_c = cold.chunk_key(c[j])
-            local len = redis.call('LLEN', key_c)
-            if skip >= len then
-                skip = skip - len
+            local live = redis.call('LLEN', key_c) - tonumber(redis.call('HGET', COLD, c[j]) or '0')
+            if skip >= live then
+                skip = skip - live
             else
-                for _, e in ipairs(redis.call('LRANGE', key_c, skip, skip + want - 1)) do
-                    local value, due = cold.meta(c[j], e)
-                    result[#result + 1] = select(4, cold.parse(e))
-                    result[#result + 1] = due
-                    result[#result + 1] = value
-                    result[#result + 1] = ''
-                    want = want - 1
+                for _, e in ipairs(redis.call('LRANGE', key_c, 0, -1)) do
+                    if e == '' or want <= 0 then -- a tombstone (cold.lua)
+                    elseif skip > 0 then
+                        skip = skip - 1
+                    else
+                        local value, due = cold.meta(c[j], e)
+                        result[#result + 1] = select(4, cold.parse(e))
+                        result[#result + 1] = due
+                        result[#result + 1] = value
+                        result[#result + 1] = ''
+                        want = want - 1
+                    end
                 end
                 skip = 0
             end

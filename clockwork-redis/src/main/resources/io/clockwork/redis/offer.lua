@@ -44,7 +44,7 @@
         for the cold store one HMGET of its state, an HSET of an index shard per message, per window an HGET, a
         ZSCORE and an LLEN (or an HINCRBY and an HSET for a new chunk), per chunk an RPUSH and a ZADD when its
         earliest due time moves, one HINCRBY; plus a ZREM per
-        replaced or extended message, an index HGET and a chunk LRANGE per checked id not in META, and an HGET and
+        replaced or extended message, an index HGET and a chunk LINDEX per checked id not in META, and an HGET and
         a flush of the queued writes per repeated id that replaces or extends within the call.
 ]]
 -- include: keys, clock, keep, meta, wake, counters, cold

@@ -182,6 +182,120 @@ class RedisCompactStoreIT {
     }
 
     @Test
+    void aRemovedEntryBecomesATombstoneSoTheOthersKeepTheirPositionsAndTheLastLiveOneDeletesTheChunk() {
+        String name = "compact-tombstones";
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
+            List<Message<String>> batch = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                batch.add(Message.of("v" + i).id("t-" + i).delay(HOUR));
+            }
+            q.offerAll(batch); // one due time: one chunk
+            String p = prefix(name);
+            String chunk = list(redis.call("ZRANGE", p + "chunks", "0", "-1")).get(0).toString();
+            for (int i = 0; i < 10; i += 2) {
+                assertThat(q.cancel("t-" + i)).isTrue();
+            }
+            assertThat(number(redis.call("LLEN", p + "c:" + chunk))).isEqualTo(10);
+            assertThat(redis.call("LINDEX", p + "c:" + chunk, "2")).isEqualTo("");
+            assertThat(number(redis.call("HGET", p + "cold", chunk))).as("its tombstones").isEqualTo(5);
+            assertThat(q.stats().delayed()).isEqualTo(5);
+            RedisQueueBrowser browser = RedisQueueBrowser.of(q);
+            for (int i = 1; i < 10; i += 2) {
+                String id = "t-" + i;
+                assertThat(browser.find(id)).as(id).hasValueSatisfying(e -> assertThat(new String(e.payload()))
+                        .isEqualTo("v" + id.substring(2)));
+                assertThat(browser.find("t-" + (i - 1))).isEmpty();
+            }
+            assertThat(browser.page(RedisQueueBrowser.State.DELAYED, java.util.Optional.empty(), 10).entries())
+                    .extracting(RedisQueueBrowser.Entry::id).containsExactly("t-1", "t-3", "t-5", "t-7", "t-9");
+            for (int i = 1; i < 10; i += 2) {
+                assertThat(q.cancel("t-" + i)).isTrue();
+            }
+            assertThat(number(redis.call("EXISTS", p + "c:" + chunk, p + "chunks", p + "open"))).isZero();
+            assertThat(redis.call("HGET", p + "cold", chunk)).isNull();
+            assertThat(q.stats().total()).isZero();
+            assertThat(q.stats().nextDueIn()).isEmpty();
+        }
+    }
+
+    @Test
+    void pagesOfDelayedCompactMessagesSkipTombstonesAcrossChunks() {
+        String name = "compact-pages";
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
+            List<Message<String>> batch = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                batch.add(Message.of("v").id(String.format("p-%03d", i)).delay(HOUR));
+            }
+            q.offerAll(batch); // one due time: chunks of 128, 128 and 44
+            assertThat(number(redis.call("ZCARD", prefix(name) + "chunks"))).isEqualTo(3);
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                String id = String.format("p-%03d", i);
+                if (i % 3 == 0) {
+                    assertThat(q.cancel(id)).isTrue();
+                } else {
+                    expected.add(id);
+                }
+            }
+            RedisQueueBrowser browser = RedisQueueBrowser.of(q);
+            List<String> listed = new ArrayList<>();
+            java.util.Optional<String> cursor = java.util.Optional.empty();
+            do {
+                RedisQueueBrowser.Page page = browser.page(RedisQueueBrowser.State.DELAYED, cursor, 37);
+                assertThat(page.total()).isEqualTo(200);
+                page.entries().forEach(e -> listed.add(e.id()));
+                cursor = page.next();
+            } while (cursor.isPresent());
+            assertThat(listed).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void anIndexValueWithoutAPositionOrWhosePositionHoldsAnotherEntryIsResolvedByScanningTheChunk() {
+        String name = "compact-unpositioned";
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
+            List<Message<String>> batch = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                batch.add(Message.of("v" + i).id("s-" + i).delay(HOUR));
+            }
+            q.offerAll(batch);
+            String p = prefix(name);
+            String chunk = list(redis.call("ZRANGE", p + "chunks", "0", "-1")).get(0).toString();
+            // A store written before positions: the even ids' index values name only the chunk.
+            for (Object key : list(redis.call("KEYS", p + "x:*"))) {
+                List<Object> fields = list(redis.call("HGETALL", key.toString()));
+                for (int f = 0; f < fields.size(); f += 2) {
+                    String id = fields.get(f).toString();
+                    String at = fields.get(f + 1).toString();
+                    assertThat(at).isEqualTo(chunk + "," + id.substring(2));
+                    if (Integer.parseInt(id.substring(2)) % 2 == 0) {
+                        redis.call("HSET", key.toString(), id, chunk);
+                    }
+                }
+                redis.call("HDEL", key.toString(), "s-1");
+            }
+            // ... and a removal that shifted the entries after it (LREM), as such a client's removal did.
+            Object entry = redis.call("LINDEX", p + "c:" + chunk, "1");
+            assertThat(entry.toString()).contains(",3,s-1");
+            redis.call("LREM", p + "c:" + chunk, "1", entry.toString());
+            redis.call("HINCRBY", p + "cold", "n", "-1");
+
+            RedisQueueBrowser browser = RedisQueueBrowser.of(q);
+            for (int i = 0; i < 20; i++) {
+                if (i != 1) {
+                    assertThat(browser.find("s-" + i)).as("s-%d", i).isPresent();
+                }
+            }
+            for (int i = 19; i >= 0; i--) {
+                assertThat(q.cancel("s-" + i)).as("s-%d", i).isEqualTo(i != 1);
+            }
+            assertThat(q.stats().total()).isZero();
+            assertThat(q.stats().lost()).isZero();
+            assertThat(number(redis.call("EXISTS", p + "c:" + chunk))).isZero();
+        }
+    }
+
+    @Test
     void aChunkMovesIntoThePerMessageLayoutWhenItsSecondStartsAndKeepsOfferOrder() throws Exception {
         String name = "compact-promotion";
         try (RedisDelayedQueue<String> q = queue(name, Duration.ZERO)) {

@@ -8,20 +8,29 @@
                            messages due in one WINDOW_MS window; its name is "<window number hex>.<k hex>", k from
                            the store's chunk counter
     <prefix>c:<name> LIST  the chunk's entries "<seq hex>,<due - window start>,<attempts>,<id bytes>,<id><tail>"
-                           in offer order (tail as in meta.lua)
+                           in offer order (tail as in meta.lua); a removed entry is overwritten with '' (a tombstone)
+                           rather than removed, so every entry keeps its position
     <prefix>open     HASH  window number hex -> the window's chunk that offers append to, while it exists
-    <prefix>x:<b>    HASH  id -> chunk name: the index, split over shards by linear hashing on the first 32 bits of
+    <prefix>x:<b>    HASH  id -> "<chunk name>,<position>": the index (the entry's position in the chunk, from 0), split
+                           over shards by linear hashing on the first 32 bits of
                            the SHA-1 of the id with its last byte divided by 8 (up to 8 ids differing only there
                            share a shard), so each shard holds about SHARD_LOAD ids (a listpack while at most
                            hash-max-listpack-entries, 128 by default)
     <prefix>cold     HASH  n (entries in the store), L and s (the index's level and split pointer), k (the chunk
-                           counter), d (the next shard a drop deletes)
+                           counter), d (the next shard a drop deletes), and per chunk with tombstones its name -> how
+                           many; a chunk whose entries are all tombstones is deleted
 
   All live in the partition's hash tag (a Cluster's slot), named from PENDING's key, so scripts reach them without
   naming them in KEYS. Every id is in exactly one place: META (scheduled, in flight or dead) or the cold store.
   A chunk is promoted whole into PENDING and META, under each message's own sequence and due time, by the first
   poll at or after its earliest due time, so order by (due, seq) and delivery times are the per-message layout's.
-  Lookups by id (dedup, cancel, reschedule, replace) read the index shard and scan one chunk: O(CHUNK_CAP).
+  Lookups by id (dedup, cancel, reschedule, replace) read the index shard and the one entry at its position (LINDEX:
+  O(CHUNK_CAP) in the server's memory, O(1) in Lua), and a removal overwrites it: no entry is read into Lua but the
+  one looked up. A chunk's score stays what it was written as when an entry leaves, so it is a lower bound of its
+  earliest entry's due time, less than WINDOW_MS early (a chunk's entries are due in one window): a poller may promote
+  a chunk up to that much before its first entry is due, and messages are still delivered at their own due times.
+  An index value without a position (a store written before positions), or a position holding another entry, is
+  resolved by scanning the chunk.
 ]]
 -- include: keys, keep, lost
 
@@ -219,14 +228,15 @@ local function build_cold()
             cold_buffer[c[1]] = b
         end
         b[#b + 1] = cold_entry(seq, due - ws, attempts, id, tail)
-        c[2] = c[2] + 1
+        local pos = c[2]
+        c[2] = pos + 1
         if c[3] == nil or due < c[3] then
             c[3] = due
             c[4] = true
         end
         cold_added = cold_added + 1
         ix_grow(cold_load() + cold_added)
-        per_shard(ix_buffer, id, c[1]) -- written by ix_flush
+        per_shard(ix_buffer, id, c[1] .. ',' .. pos) -- written by ix_flush
     end
 
     -- Writes the buffered chunk entries, the chunks' new earliest due times, and counts the entries.
@@ -258,23 +268,31 @@ local function build_cold()
         end
     end
 
-    -- Finds a message in the store without writing: {chunk name, entry, shard key, the chunk's entries, the entry's
-    -- index among them}, or nil and the shard key if the index names a chunk that no longer holds it (the chunk's key
-    -- was evicted), or nil.
+    -- Finds a message in the store without writing: {chunk name, entry, shard key, the entry's position}, or nil and
+    -- the shard key if the index names a chunk that does not hold it (the chunk's key was evicted), or nil.
     local function cold_peek(id)
         if cold_load() == 0 then
             return nil
         end
         local xk = ix_key(ix_hash(id))
-        local name = redis.call('HGET', xk, id)
-        if not name then
+        local at = redis.call('HGET', xk, id)
+        if not at then
             return nil
         end
+        local name, pos = string.match(at, '^(.-),(%d+)$')
+        if name then
+            pos = tonumber(pos)
+            local e = redis.call('LINDEX', chunk_key(name), pos)
+            if e and e ~= '' and select(4, parse_entry(e)) == id then
+                return {name, e, xk, pos}
+            end
+        else
+            name = at
+        end
         local needle = ',' .. #id .. ',' .. id
-        local entries = redis.call('LRANGE', chunk_key(name), 0, -1)
-        for i, e in ipairs(entries) do
+        for i, e in ipairs(redis.call('LRANGE', chunk_key(name), 0, -1)) do
             if string.find(e, needle, 1, true) and select(4, parse_entry(e)) == id then
-                return {name, e, xk, entries, i}
+                return {name, e, xk, i - 1}
             end
         end
         return nil, xk
@@ -291,42 +309,19 @@ local function build_cold()
         return found
     end
 
-    -- Removes a message cold_find found. The caller has flushed this call's buffered entries, so the chunk's entries
-    -- are all in `found`. The chunk is gone with its last entry; when the entry was its only earliest one, the chunk's
-    -- score moves to the earliest of the rest (the scan stops at an entry as early as the removed one).
+    -- Removes a message cold_find found: its entry becomes a tombstone, counted in COLD; the chunk is deleted with its
+    -- last live entry. Entries this call buffered for the chunk must be flushed first (they count in its length).
     local function cold_remove(found, id)
         local name = found[1]
-        local entries = found[4]
-        redis.call('LREM', chunk_key(name), 1, found[2])
+        local key = chunk_key(name)
+        redis.call('LSET', key, found[4], '')
         redis.call('HDEL', found[3], id)
         cold_count(-1)
-        if #entries == 1 then
+        if redis.call('HINCRBY', COLD, name, 1) >= redis.call('LLEN', key) then
+            redis.call('DEL', key)
+            redis.call('HDEL', COLD, name)
             redis.call('ZREM', CHUNKS, name)
             cold_close(name)
-            return
-        end
-        local _, ws = window_of(name)
-        local removed = tonumber(string.match(found[2], '^%x+,(%d+),'))
-        local score = redis.call('ZSCORE', CHUNKS, name)
-        if score and ws + removed > tonumber(score) then
-            return
-        end
-        local earliest = nil
-        for i, e in ipairs(entries) do
-            if i ~= found[5] then
-                local offset = tonumber(string.match(e, '^%x+,(%d+),'))
-                if offset <= removed then
-                    return
-                end
-                if earliest == nil or offset < earliest then
-                    earliest = offset
-                end
-            end
-        end
-        redis.call('ZADD', CHUNKS, string.format('%d', ws + earliest), name)
-        local c = cold_open[window_of(name)]
-        if c and c[1] == name then
-            c[3] = ws + earliest
         end
     end
 
@@ -352,30 +347,35 @@ local function build_cold()
             local entries = redis.call('LRANGE', key, 0, -1)
             redis.call('DEL', key)
             redis.call('ZREM', CHUNKS, name)
+            redis.call('HDEL', COLD, name)
             cold_close(name)
             local scored = {'+inf', KEEP_MEMBER}
             local states = {KEEP_FIELD, KEEP_VALUE}
             local unindexed = {} -- shard key -> ids
-            for i, e in ipairs(entries) do
-                local seq, offset, attempts, id, tail = parse_entry(e)
-                local hex = string.format('%016x', seq)
-                scored[2 * i + 1] = string.format('%d', ws + offset)
-                scored[2 * i + 2] = hex .. id
-                states[2 * i + 1] = id
-                states[2 * i + 2] = 'D ' .. attempts .. ' ' .. hex .. tail
-                per_shard(unindexed, id)
+            local live = 0
+            for _, e in ipairs(entries) do
+                if e ~= '' then
+                    live = live + 1
+                    local seq, offset, attempts, id, tail = parse_entry(e)
+                    local hex = string.format('%016x', seq)
+                    scored[2 * live + 1] = string.format('%d', ws + offset)
+                    scored[2 * live + 2] = hex .. id
+                    states[2 * live + 1] = id
+                    states[2 * live + 2] = 'D ' .. attempts .. ' ' .. hex .. tail
+                    per_shard(unindexed, id)
+                end
             end
             for key, ids in pairs(unindexed) do
                 redis.call('HDEL', key, unpack(ids))
             end
-            if #entries > 0 then
+            if live > 0 then
                 redis.call('ZADD', PENDING, unpack(scored))
                 redis.call('HSET', META, unpack(states))
-                cold_count(-#entries)
-            else
+                cold_count(-live)
+            elseif #entries == 0 then
                 lose() -- the chunk's key was evicted: at least one message is gone
             end
-            moved = moved + #entries
+            moved = moved + live
         end
         return moved
     end
