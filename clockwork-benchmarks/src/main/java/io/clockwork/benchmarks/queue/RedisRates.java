@@ -91,9 +91,9 @@ public final class RedisRates {
             throws Exception {
         List<String[]> rows = new ArrayList<>();
         fill(small, small);
-        round(ops, due); // warm-up: compiled code and connections
+        round(null, ops, due); // warm-up: compiled code and connections
         for (int i = 0; i < rounds; i++) {
-            report(rows, small, round(ops, due));
+            report(rows, small, round(server, ops, due));
         }
         long before = MemoryHarness.usedMemory(server);
         fill(pending - small, pending);
@@ -102,7 +102,7 @@ public final class RedisRates {
                 String.format(Locale.ROOT, "%.1f", (after - before) / (double) (pending - small)),
                 Long.toString(queue.stats().delayed())});
         for (int i = 0; i < rounds; i++) {
-            report(rows, pending, round(ops, due));
+            report(rows, pending, round(server, ops, due));
         }
         return rows;
     }
@@ -112,10 +112,14 @@ public final class RedisRates {
                 String.format(Locale.ROOT, "%.1f", rate)}));
     }
 
-    /** One round: offers, cancels of the same messages, then a due batch's delivery; returns messages/s by name. */
-    private Map<String, Double> round(int ops, int due) throws Exception {
+    /**
+     * One round: offers, cancels of the same messages, then a due batch's delivery; returns messages/s by name. With
+     * a server, also prints the server's time per message in each phase (see {@link ServerTime}).
+     */
+    private Map<String, Double> round(RedisServers.Server server, int ops, int due) throws Exception {
         Map<String, Double> rates = new LinkedHashMap<>();
         List<List<String>> ids = new ArrayList<>();
+        ServerTime offerTime = ServerTime.start(server);
         long t0 = System.nanoTime();
         List<Future<List<String>>> offered = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -126,6 +130,8 @@ public final class RedisRates {
             ids.add(f.get());
         }
         long t1 = System.nanoTime();
+        offerTime.print("offer", ops);
+        ServerTime cancelTime = ServerTime.start(server);
         List<Future<Integer>> cancelled = new ArrayList<>();
         for (List<String> mine : ids) {
             cancelled.add(pool.submit(() -> cancel(mine)));
@@ -135,6 +141,7 @@ public final class RedisRates {
             gone += f.get();
         }
         long t2 = System.nanoTime();
+        cancelTime.print("cancel", ops);
         int offeredCount = ids.stream().mapToInt(List::size).sum();
         if (gone != offeredCount) {
             throw new IllegalStateException(gone + " of " + offeredCount + " cancels succeeded");
@@ -142,6 +149,7 @@ public final class RedisRates {
         rates.put("offer", offeredCount * 1e9 / (t1 - t0));
         rates.put("cancel", offeredCount * 1e9 / (t2 - t1));
         offerDue(due);
+        ServerTime deliveryTime = ServerTime.start(server);
         long t3 = System.nanoTime();
         AtomicInteger delivered = new AtomicInteger();
         List<Future<?>> consumers = new ArrayList<>();
@@ -152,6 +160,7 @@ public final class RedisRates {
             f.get();
         }
         long t4 = System.nanoTime();
+        deliveryTime.print("delivery", due);
         if (delivered.get() != due) {
             throw new IllegalStateException(delivered.get() + " of " + due + " due messages delivered");
         }
