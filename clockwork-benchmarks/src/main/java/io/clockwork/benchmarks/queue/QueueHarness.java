@@ -694,26 +694,11 @@ public final class QueueHarness {
         for (RedisServers.Server s : where) {
             win.slow += (Long) s.call("SLOWLOG", "LEN");
             win.connections += Long.parseLong(infoField(s, "stats", "total_connections_received").trim());
-            String stats = (String) s.call("INFO", "commandstats");
-            for (String l : stats.split("\r?\n")) {
-                if (!l.startsWith("cmdstat_")) {
-                    continue;
-                }
-                String cmd = l.substring(8, l.indexOf(':'));
-                long calls = 0;
-                long usec = 0;
-                for (String kv : l.substring(l.indexOf(':') + 1).split(",")) {
-                    String[] p = kv.split("=");
-                    if (p[0].equals("calls")) {
-                        calls = Long.parseLong(p[1]);
-                    } else if (p[0].equals("usec")) {
-                        usec = Long.parseLong(p[1]);
-                    }
-                }
+            ServerTime.commandStats(s).forEach((cmd, stat) -> {
                 long[] acc = win.commands.computeIfAbsent(cmd, k -> new long[2]);
-                acc[0] += calls;
-                acc[1] += usec;
-            }
+                acc[0] += stat[0];
+                acc[1] += stat[1];
+            });
         }
         return win;
     }

@@ -1,6 +1,8 @@
 package io.clockwork.benchmarks.queue;
 
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * What one phase of a harness cost the {@code redis-server}: its scripts' time ({@code INFO commandstats}'
@@ -46,23 +48,38 @@ final class ServerTime {
         }
         double wall = (System.nanoTime() - wall0) / 1e9;
         double cpu = cpuSeconds(server) - cpu0;
-        long scriptUsec = 0;
-        long calls = 0;
-        for (String l : ((String) server.call("INFO", "commandstats")).split("\r?\n")) {
-            if (l.startsWith("cmdstat_evalsha:")) {
-                for (String kv : l.substring(l.indexOf(':') + 1).split(",")) {
-                    String[] p = kv.split("=");
-                    if (p[0].equals("calls")) {
-                        calls = Long.parseLong(p[1]);
-                    } else if (p[0].equals("usec")) {
-                        scriptUsec = Long.parseLong(p[1]);
-                    }
-                }
-            }
-        }
+        long[] scripts = commandStats(server).getOrDefault("evalsha", new long[2]);
+        long calls = scripts[0];
+        long scriptUsec = scripts[1];
         System.out.println(String.format(Locale.ROOT, "    %s: server %.1f µs of scripts and %.1f µs of CPU per message"
                 + " (%,d script calls), busy %.0f%% of %.2f s", phase, scriptUsec / (double) messages,
                 cpu * 1e6 / messages, calls, 100 * cpu / wall, wall));
+    }
+
+    /**
+     * Reads {@code INFO commandstats}.
+     *
+     * @param server the server
+     * @return per command name (e.g. {@code evalsha}): {calls, usec} since the server started or its last
+     *         {@code CONFIG RESETSTAT}
+     */
+    static Map<String, long[]> commandStats(RedisServers.Server server) {
+        Map<String, long[]> result = new HashMap<>();
+        for (String l : ((String) server.call("INFO", "commandstats")).split("\r?\n")) {
+            if (!l.startsWith("cmdstat_")) {
+                continue;
+            }
+            long[] acc = result.computeIfAbsent(l.substring(8, l.indexOf(':')), k -> new long[2]);
+            for (String kv : l.substring(l.indexOf(':') + 1).split(",")) {
+                String[] p = kv.split("=");
+                if (p[0].equals("calls")) {
+                    acc[0] = Long.parseLong(p[1]);
+                } else if (p[0].equals("usec")) {
+                    acc[1] = Long.parseLong(p[1]);
+                }
+            }
+        }
+        return result;
     }
 
     private static double cpuSeconds(RedisServers.Server server) {
