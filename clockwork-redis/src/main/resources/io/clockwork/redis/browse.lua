@@ -88,22 +88,22 @@ if hot_delayed and last >= hot_delayed then
             if want <= 0 then
                 break
             end
-            local key_c = cold.chunk_key(c[j])
-            local live = redis.call('LLEN', key_c) - tonumber(redis.call('HGET', COLD, c[j]) or '0')
+            local live = cold.live(c[j])
             if skip >= live then
                 skip = skip - live
             else
-                for _, e in ipairs(redis.call('LRANGE', key_c, 0, -1)) do
-                    if e == '' or want <= 0 then -- a tombstone (cold.lua)
-                    elseif skip > 0 then
-                        skip = skip - 1
-                    else
-                        local value, due = cold.meta(c[j], e)
-                        result[#result + 1] = select(4, cold.parse(e))
-                        result[#result + 1] = due
-                        result[#result + 1] = value
-                        result[#result + 1] = ''
-                        want = want - 1
+                for _, e in ipairs(redis.call('LRANGE', cold.chunk_key(c[j]), 0, -1)) do
+                    if want > 0 and e ~= '' then -- '' is a removed entry's tombstone (cold.lua)
+                        if skip > 0 then
+                            skip = skip - 1
+                        else
+                            local value, due = cold.meta(c[j], e)
+                            result[#result + 1] = select(4, cold.parse(e))
+                            result[#result + 1] = due
+                            result[#result + 1] = value
+                            result[#result + 1] = ''
+                            want = want - 1
+                        end
                     end
                 end
                 skip = 0

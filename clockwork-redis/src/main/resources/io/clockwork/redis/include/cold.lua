@@ -325,6 +325,11 @@ local function build_cold()
         end
     end
 
+    -- How many messages a chunk holds: its length less its tombstones.
+    local function cold_live(name)
+        return redis.call('LLEN', chunk_key(name)) - tonumber(redis.call('HGET', COLD, name) or '0')
+    end
+
     -- The META value a cold message would have (see meta.lua), with its due time.
     local function cold_meta(name, entry)
         local seq, offset, attempts, _, tail = parse_entry(entry)
@@ -383,6 +388,7 @@ local function build_cold()
         load = cold_load, state = function() return ix_level, ix_split end, added = function() return cold_added end,
         add = cold_add, flush = cold_flush, peek = cold_peek, find = cold_find, remove = cold_remove,
         meta = cold_meta, parse = parse_entry, promote = promote, chunk_key = chunk_key, shard_key = shard_key,
+        live = cold_live,
     }
 end
 
