@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntFunction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -51,6 +52,15 @@ class RedisCompactStoreIT {
     @SuppressWarnings("unchecked")
     private List<Object> list(Object reply) {
         return (List<Object>) reply;
+    }
+
+    /** Offers values "v0", "v1", ... with the given ids, due in an hour, in one call: one due time, one window. */
+    private static void offerDueTogether(RedisDelayedQueue<String> q, int count, IntFunction<String> id) {
+        List<Message<String>> batch = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            batch.add(Message.of("v" + i).id(id.apply(i)).delay(HOUR));
+        }
+        q.offerAll(batch);
     }
 
     @Test
@@ -185,11 +195,7 @@ class RedisCompactStoreIT {
     void aRemovedEntryBecomesATombstoneSoTheOthersKeepTheirPositionsAndTheLastLiveOneDeletesTheChunk() {
         String name = "compact-tombstones";
         try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
-            List<Message<String>> batch = new ArrayList<>();
-            for (int i = 0; i < 10; i++) {
-                batch.add(Message.of("v" + i).id("t-" + i).delay(HOUR));
-            }
-            q.offerAll(batch); // one due time: one chunk
+            offerDueTogether(q, 10, i -> "t-" + i); // one chunk
             String p = prefix(name);
             String chunk = list(redis.call("ZRANGE", p + "chunks", "0", "-1")).get(0).toString();
             for (int i = 0; i < 10; i += 2) {
@@ -222,11 +228,7 @@ class RedisCompactStoreIT {
     void pagesOfDelayedCompactMessagesSkipTombstonesAcrossChunks() {
         String name = "compact-pages";
         try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
-            List<Message<String>> batch = new ArrayList<>();
-            for (int i = 0; i < 300; i++) {
-                batch.add(Message.of("v").id(String.format("p-%03d", i)).delay(HOUR));
-            }
-            q.offerAll(batch); // one due time: chunks of 128, 128 and 44
+            offerDueTogether(q, 300, i -> String.format("p-%03d", i)); // chunks of 128, 128 and 44
             assertThat(number(redis.call("ZCARD", prefix(name) + "chunks"))).isEqualTo(3);
             List<String> expected = new ArrayList<>();
             for (int i = 0; i < 300; i++) {
@@ -254,11 +256,7 @@ class RedisCompactStoreIT {
     void anIndexValueWithoutAPositionOrWhosePositionHoldsAnotherEntryIsResolvedByScanningTheChunk() {
         String name = "compact-unpositioned";
         try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
-            List<Message<String>> batch = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
-                batch.add(Message.of("v" + i).id("s-" + i).delay(HOUR));
-            }
-            q.offerAll(batch);
+            offerDueTogether(q, 20, i -> "s-" + i);
             String p = prefix(name);
             String chunk = list(redis.call("ZRANGE", p + "chunks", "0", "-1")).get(0).toString();
             // A store written before positions: the even ids' index values name only the chunk.
