@@ -33,6 +33,22 @@ final class Bucket extends WheelEntry {
         return first;
     }
 
+    /** Moves every entry, in order, to the tail of {@code target}, in O(1). */
+    void moveAllTo(Bucket target) {
+        if (isEmpty()) {
+            return;
+        }
+        WheelEntry first = next;
+        WheelEntry last = prev;
+        WheelEntry tail = target.prev;
+        tail.next = first;
+        first.prev = tail;
+        last.next = target;
+        target.prev = last;
+        next = this;
+        prev = this;
+    }
+
     static void unlink(WheelEntry e) {
         e.prev.next = e.next;
         e.next.prev = e.prev;

@@ -32,8 +32,17 @@ import java.util.function.Predicate;
  * Tick numbers are read as digits of {@code b} bits. An entry sits at the level of the highest digit in which its
  * tick differs from the current tick, in the bucket named by that digit. When the current tick reaches a bucket of
  * level {@code k > 0}, the bucket is cascaded: its entries move to lower levels, or expire if due. Invariant: at
- * every level, only buckets whose index is above the current tick's digit at that level are occupied. Enough
- * levels exist to cover every tick up to {@code Long.MAX_VALUE / tick}, so there is no overflow list.
+ * every level, only buckets whose index is above the current tick's digit at that level are occupied, except the
+ * one bucket whose cascade a bounded {@link #advance(long, Consumer, int)} left unfinished. Enough levels exist to
+ * cover every tick up to {@code Long.MAX_VALUE / tick}, so there is no overflow list.
+ *
+ * <h2>Bounded work</h2>
+ * A bounded advance counts both the entries it expires and those it moves down a level against its limit, so a
+ * million entries filed in one coarse bucket cost a million moves spread over many calls, not one call's pause (a
+ * first-level bucket holds a single tick and joins the due list whole, in O(1)). A
+ * cascade that runs out of budget stays <i>pending</i>: the next advance finishes it before anything else, and
+ * meanwhile an entry scheduled into the pending bucket's time span (or already due) joins that bucket's tail, so
+ * that within a tick entries still expire in scheduling order.
  *
  * <h2>Cancellation</h2>
  * {@link #remove(WheelEntry)} unlinks in O(1); it may leave a bucket empty with its bit still set, and the next
@@ -63,6 +72,9 @@ public final class TimingWheel<E extends WheelEntry> {
     /** Every tick up to and including this one has been processed. */
     private long currentTick;
     private int size;
+    /** The bucket whose cascade is unfinished, as (level, index); level -1 if none. */
+    private int pendingLevel = -1;
+    private int pendingIndex;
 
     /**
      * Creates an empty wheel.
@@ -229,14 +241,14 @@ public final class TimingWheel<E extends WheelEntry> {
     }
 
     /**
-     * As {@link #advance(long, Consumer)}, but stops after {@code limit} entries have expired, leaving the rest of
-     * what is due for the next call, so that one call's work is bounded however many entries fall due together.
-     * Entries left behind stay in deadline-tick order ahead of everything later, and {@link #delayToNext} answers 0
-     * while any is left.
+     * As {@link #advance(long, Consumer)}, but stops once {@code limit} entries have expired or moved down a level,
+     * leaving the rest for the next call, so that one call's work is bounded however many entries fall due, or
+     * cascade, together (see "Bounded work" above). Entries left behind stay in deadline-tick order ahead of
+     * everything later, and {@link #delayToNext} answers 0 while any work is left.
      *
      * @param nowNanos a reading of the ticker this wheel is driven with
      * @param sink     receives each expired entry, already unlinked
-     * @param limit    the most entries to expire in this call, at least 1
+     * @param limit    the most entries to expire or move in this call, at least 1
      * @return the number of entries expired
      */
     public int advance(long nowNanos, Consumer<? super E> sink, int limit) {
@@ -244,18 +256,38 @@ public final class TimingWheel<E extends WheelEntry> {
             throw new IllegalArgumentException("limit must be at least 1, got " + limit);
         }
         long nowTick = elapsed(nowNanos) / tickNanos;
+        int budget = limit;
         int expired = 0;
         while (true) {
-            expired += drainDue(sink, limit - expired);
-            if (expired >= limit && !due.isEmpty()) {
+            int drained = drainDue(sink, budget);
+            expired += drained;
+            budget -= drained;
+            if (pendingLevel >= 0) {
+                if (budget > 0) {
+                    budget -= cascade(budget);
+                    continue; // drain what it made due; or, out of budget, stop below
+                }
                 return expired;
+            }
+            if (!due.isEmpty()) {
+                return expired; // out of budget
             }
             long eventTick = nextEventTick();
             if (eventTick < 0 || eventTick > nowTick) {
                 break;
             }
+            if (budget == 0) {
+                return expired;
+            }
             currentTick = eventTick;
-            cascade(eventLevel, eventIndex);
+            if (eventLevel == 0) {
+                // A first-level bucket holds one tick, now due: all of it joins the due list at once.
+                occupied[0] &= ~(1L << eventIndex);
+                buckets[eventIndex].moveAllTo(due);
+            } else {
+                pendingLevel = eventLevel;
+                pendingIndex = eventIndex;
+            }
         }
         if (nowTick > currentTick) {
             currentTick = nowTick;
@@ -270,7 +302,7 @@ public final class TimingWheel<E extends WheelEntry> {
      * @return 0 if work is due now, {@link Long#MAX_VALUE} if the wheel is empty, else nanoseconds
      */
     public long delayToNext(long nowNanos) {
-        if (!due.isEmpty()) {
+        if (!due.isEmpty() || pendingLevel >= 0) {
             return 0L;
         }
         long eventTick = nextEventTick();
@@ -295,26 +327,31 @@ public final class TimingWheel<E extends WheelEntry> {
     /**
      * Returns an entry with the earliest deadline, without removing it. Costs a pass over one bucket, the earliest
      * occupied: every entry of a lower level, or of an earlier bucket of the same level, falls due before any entry
-     * of a later bucket, so the earliest deadline is in that bucket.
+     * of a later bucket, so the earliest deadline is in that bucket; while a cascade is pending, a pass over its
+     * bucket too (after an unbounded {@link #advance} none is).
      *
      * @return an entry whose deadline no other entry's precedes, or null if the wheel is empty
      */
     @SuppressWarnings("unchecked")
     public E earliest() {
         Bucket bucket = due;
-        if (due.isEmpty()) {
-            if (nextEventTick() < 0) {
-                return null;
-            }
+        if (due.isEmpty() && nextEventTick() >= 0) {
             bucket = buckets[(eventLevel << bits) + eventIndex];
         }
-        WheelEntry best = bucket.next;
-        for (WheelEntry e = best.next; e != bucket; e = e.next) {
-            if (e.deadline < best.deadline) {
+        WheelEntry best = earliestOf(bucket, null);
+        if (pendingLevel >= 0) {
+            best = earliestOf(buckets[(pendingLevel << bits) + pendingIndex], best);
+        }
+        return (E) best;
+    }
+
+    private static WheelEntry earliestOf(Bucket bucket, WheelEntry best) {
+        for (WheelEntry e = bucket.next; e != bucket; e = e.next) {
+            if (best == null || e.deadline < best.deadline) {
                 best = e;
             }
         }
-        return (E) best;
+        return best;
     }
 
     /**
@@ -383,14 +420,36 @@ public final class TimingWheel<E extends WheelEntry> {
         return expired;
     }
 
-    private void cascade(int level, int index) {
-        occupied[level] &= ~(1L << index);
-        WheelEntry e = buckets[(level << bits) + index].detachAll();
-        while (e != null) {
-            WheelEntry next = e.next;
-            link(e);
-            e = next;
+    /**
+     * Moves up to {@code budget} entries of the pending bucket down, in list order; ends the cascade when the bucket
+     * is empty.
+     *
+     * @return how many moved
+     */
+    private int cascade(int budget) {
+        Bucket bucket = buckets[(pendingLevel << bits) + pendingIndex];
+        int moved = 0;
+        if (budget >= size) { // the whole bucket fits: detach it at once
+            occupied[pendingLevel] &= ~(1L << pendingIndex);
+            pendingLevel = -1;
+            for (WheelEntry e = bucket.detachAll(); e != null; moved++) {
+                WheelEntry next = e.next;
+                place(e, ceilDiv(e.deadline, tickNanos));
+                e = next;
+            }
+            return moved;
         }
+        while (moved < budget && !bucket.isEmpty()) {
+            WheelEntry e = bucket.next;
+            Bucket.unlink(e);
+            place(e, ceilDiv(e.deadline, tickNanos));
+            moved++;
+        }
+        if (bucket.isEmpty()) {
+            occupied[pendingLevel] &= ~(1L << pendingIndex);
+            pendingLevel = -1;
+        }
+        return moved;
     }
 
     /** Level and index of the event found by the last {@link #nextEventTick()}. */
@@ -425,14 +484,28 @@ public final class TimingWheel<E extends WheelEntry> {
 
     private void link(WheelEntry e) {
         long tick = ceilDiv(e.deadline, tickNanos);
+        if (pendingLevel >= 0 && (tick <= currentTick || levelOf(tick) < pendingLevel)) {
+            // In the unfinished cascade's span: behind the entries still waiting there, which were scheduled first.
+            buckets[(pendingLevel << bits) + pendingIndex].append(e);
+            return;
+        }
+        place(e, tick);
+    }
+
+    private void place(WheelEntry e, long tick) {
         if (tick <= currentTick) {
             due.append(e);
             return;
         }
-        int level = (63 - Long.numberOfLeadingZeros(tick ^ currentTick)) / bits;
+        int level = levelOf(tick);
         int index = (int) (tick >>> (level * bits)) & mask;
         buckets[(level << bits) + index].append(e);
         occupied[level] |= 1L << index;
+    }
+
+    /** @return the level of a tick after the current one */
+    private int levelOf(long tick) {
+        return (63 - Long.numberOfLeadingZeros(tick ^ currentTick)) / bits;
     }
 
     private static long ceilDiv(long x, long y) {

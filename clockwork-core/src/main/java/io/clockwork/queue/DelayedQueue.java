@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * becomes <i>dead</i>: it stays in the dead-letter set, where it can be listed, requeued or purged.
  *
  * <h2>Order and time</h2>
- * Ready messages are delivered by due time, and messages due at the same time in offer order. Delays are measured
+ * Ready messages are delivered by due time to the millisecond (a Redis score's resolution, the in-process wheel's
+ * tick), and messages due in the same millisecond in offer order. Delays are measured
  * on the backend's one clock (the in-process ticker, or a server's clock shared by all its clients, never each
  * client's own); zero and
  * negative delays mean "due now"; delays above {@link #MAX_DELAY} are rejected. Delivery is at least once: a

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -30,18 +29,24 @@ import java.util.function.LongConsumer;
  * The embedded {@link DelayedQueue}: messages wait in this JVM's heap, timed by the timing-wheel engine. Thread-safe.
  *
  * <h2>Design</h2>
- * One lock guards all state; every operation is O(1) or O(log n), never a scan of the backlog.
+ * One lock guards all state; every operation is O(1) or O(log n), never a scan of the backlog. The lock is a
+ * {@link SpinThenParkLock}: a consumer polling in a tight loop cannot keep a producer out for longer than about one
+ * critical section, as a non-fair {@code ReentrantLock}'s holder can by taking it straight back.
  * <ul>
  *   <li><b>When</b> is the engine's job: the message itself is a {@link WheelEntry}, filed while delayed in the
  *       engine's {@link TimingWheel} of due times and while in flight in a second wheel of visibility deadlines
  *       (1 ms tick each). Every operation first advances both to the ticker's reading, which promotes due messages
- *       to ready and returns timed-out deliveries (a bounded slice per operation, so a storm of due messages is
- *       spread over the operations that follow it; {@link #stats()} promotes all), so the queue needs no thread: a blocked {@link #poll} sleeps
+ *       to ready and returns timed-out deliveries, in a bounded slice (moving a million messages down the wheel,
+ *       or to ready, is spread over the operations that follow, consumers taking larger slices than producers, and
+ *       a poll that finds nothing ready while a slice is left lets the lock go between slices; {@link #stats()}
+ *       promotes all), so the queue needs no thread: a blocked {@link #poll} sleeps
  *       until the wheels' next event, a new offer that falls due earlier, or a jump of the ticker
  *       ({@link Ticker#watch}). The due-time wheel is the only index of delayed messages: it answers
  *       {@link QueueStats#nextDueIn()} exactly from its earliest bucket ({@link TimingWheel#earliest()}).</li>
- *   <li><b>Order</b> of ready messages is a sorted set keyed by (due time, sequence number), so that they go out
- *       by due time and, within a due time, in offer order.</li>
+ *   <li><b>Order</b> of ready messages is by due time to the tick (1 ms, as Redis's scores are to the millisecond)
+ *       and, within a tick, by sequence number, which is offer order: a {@link ReadyOrder}, where messages that
+ *       become ready in that order (nearly all: the wheel hands them over tick by tick, in filing order) cost O(1)
+ *       and no allocation.</li>
  *   <li><b>Identity</b>: a hash table from id to message ({@link NodeTable}: the message is its own node, so an
  *       id costs no map entry beside it) serves cancel, reschedule, dedup and the dead-letter operations. A
  *       {@link Delivery} carries a token that the message forgets when it is acked, nacked, cancelled, rescheduled,
@@ -65,10 +70,16 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
      * the lock promotes a slice of them, so no producer or consumer waits for the whole storm.
      */
     static final int ADVANCE_LIMIT = 1024;
+    /**
+     * The slice an offer or a cancel takes instead: a storm's promotion falls mostly on the consumers that want its
+     * messages, and a producer's operation stays short (it waits at most for one consumer's slice).
+     */
+    static final int PRODUCER_ADVANCE_LIMIT = 64;
     private static final AtomicLong QUEUE_NUMBER = new AtomicLong();
     private static final byte[] NO_PAYLOAD = new byte[0];
-    private static final Comparator<Item> BY_DUE_THEN_SEQUENCE =
-            Comparator.<Item>comparingLong(m -> m.due).thenComparingLong(m -> m.sequence);
+    /** Delivery order: by due tick (rounded as the wheel rounds: a tick's messages leave together), then sequence. */
+    private static final Comparator<Item> BY_DUE_TICK_THEN_SEQUENCE =
+            Comparator.<Item>comparingLong(m -> tickOf(m.due)).thenComparingLong(m -> m.sequence);
 
     private final QueueSupport<V> settings;
     private final Codec<V> codec;
@@ -76,7 +87,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private final long visibilityNanos;
     private final GeneratedIds generatedIds = new GeneratedIds();
 
-    private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock lock = new SpinThenParkLock();
     /** Signalled when a message may have become ready, the next event moved earlier, time moved, or on close. */
     private final Condition changed = lock.newCondition();
     private final Ticker.Watch watch;
@@ -88,7 +99,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private final TimingWheel<Item> visibility;
     private final Consumer<Item> onDeadline = this::onDeadline;
     private final ItemsById byId = new ItemsById();
-    private final TreeSet<Item> ready = new TreeSet<>(BY_DUE_THEN_SEQUENCE);
+    private final ReadyOrder<Item> ready = new ReadyOrder<>(BY_DUE_TICK_THEN_SEQUENCE);
     /** Insertion order is death order, so iteration lists the oldest first. */
     private final LinkedHashSet<Item> dead = new LinkedHashSet<>();
     private long delayed;
@@ -282,7 +293,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             add(id, payload, headers, delayNanos);
             return new Offered(id, Offered.Outcome.ADDED);
         }
-        long now = advance();
+        long now = advance(PRODUCER_ADVANCE_LIMIT);
         Item m = byId.find(id);
         if (m == null) {
             add(id, payload, headers, delayNanos);
@@ -334,7 +345,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         lock.lock();
         try {
             checkOpen();
-            advance();
+            advance(PRODUCER_ADVANCE_LIMIT);
             Item m = byId.find(id);
             if (m == null || m.state == State.DEAD) {
                 return false;
@@ -684,7 +695,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
     /**
      * Brings the wheels up to the ticker's reading, promoting due messages and expiring visibility deadlines, at most
-     * {@link #ADVANCE_LIMIT} of each; what is left falls to the next operation.
+     * {@link #ADVANCE_LIMIT} of each (entries expired or moved down a level); what is left falls to the next
+     * operation.
      */
     private long advance() {
         return advance(ADVANCE_LIMIT);
@@ -707,7 +719,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     private void add(String id, Object payload, Map<String, String> headers, long delayNanos) {
-        long now = advance();
+        long now = advance(PRODUCER_ADVANCE_LIMIT);
         Item m = new Item(id, payload, headers);
         byId.putIfAbsent(m);
         offeredCount++;
@@ -759,7 +771,10 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
-    /** Waits for a ready message and puts it in flight; null if {@code waitNanos} passed or the queue closed. */
+    /**
+     * Waits for a ready message and puts it in flight; null if {@code waitNanos} passed or the queue closed. Called
+     * holding the lock; between two slices of a storm's promotion it lets the lock go (unless re-entered).
+     */
     private Item awaitReady(long start, long waitNanos) throws InterruptedException {
         while (true) {
             long now = advance();
@@ -769,6 +784,21 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                     changed.signal(); // pass the baton: one signal per ready message may have woken only us
                 }
                 return m;
+            }
+            if (delayToNextEvent(now) == 0) {
+                // A slice of a large promotion or cascade is done and more is left, which may hold a due message:
+                // let a waiting producer in between slices, then take the next one.
+                if (lock.getHoldCount() == 1) {
+                    lock.unlock();
+                    lock.lock();
+                }
+                if (closed) {
+                    return null;
+                }
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                continue;
             }
             long remaining = waitNanos - (now - start);
             if (remaining <= 0) {
@@ -891,6 +921,12 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** @return the wheel tick a due time falls in: the tick whose end it is at or before (the wheel's rounding) */
+    private static long tickOf(long due) {
+        long q = due / TICK_NANOS;
+        return q * TICK_NANOS == due ? q : q + 1;
     }
 
     private static long saturatedAdd(long a, long b) {

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Random schedule/remove/advance sequences against a reference model: a sorted map of (deadline tick, sequence)
  * to entry. After every advance, the wheel must have expired exactly the entries whose tick has come, in the
- * model's order.
+ * model's order, whether in one unbounded call or in bounded calls repeated until nothing due is left.
  */
 class TimingWheelProperties {
 
@@ -34,8 +34,9 @@ class TimingWheelProperties {
                 .as(Op::new);
         Arbitrary<Op> remove = Combinators.combine(
                 Arbitraries.of(1), Arbitraries.of(0L), Arbitraries.integers().between(0, 1000)).as(Op::new);
+        // pick 0: one unbounded advance; pick k > 0: bounded advances of limit k until nothing due is left
         Arbitrary<Op> advance = Combinators.combine(
-                Arbitraries.of(2), Arbitraries.longs().between(0, 70_000), Arbitraries.integers().between(0, 1))
+                Arbitraries.of(2), Arbitraries.longs().between(0, 70_000), Arbitraries.integers().between(0, 12))
                 .as(Op::new);
         return Arbitraries.frequencyOf(
                         net.jqwik.api.Tuple.of(5, schedule), net.jqwik.api.Tuple.of(1, scheduleFar),
@@ -85,7 +86,15 @@ class TimingWheelProperties {
                         live.remove(e);
                     }
                     List<Integer> actual = new ArrayList<>();
-                    wheel.advance(now, e -> actual.add(e.id));
+                    if (op.pick() == 0) {
+                        wheel.advance(now, e -> actual.add(e.id));
+                    } else {
+                        for (int calls = 0; calls == 0 || wheel.delayToNext(now) == 0; calls++) {
+                            assertThat(calls).isLessThan(100_000);
+                            assertThat(wheel.advance(now, e -> actual.add(e.id), op.pick()))
+                                    .isLessThanOrEqualTo(op.pick());
+                        }
+                    }
                     assertThat(actual).isEqualTo(expected);
                     processedTick = Math.max(processedTick, nowTick);
                 }

@@ -182,16 +182,53 @@ class TimingWheelTest {
         }
         wheel.schedule(new TestEntry(99, 900 * MS)); // not due: must survive every call
         List<Integer> fired = new ArrayList<>();
-        assertThat(wheel.advance(400 * MS, e -> fired.add(e.id), 7)).isEqualTo(7);
+        // Expiries and moves down a level both count: a first-level bucket joins the due list whole, for free.
+        assertThat(wheel.advance(400 * MS, e -> fired.add(e.id), 7)).isEqualTo(7); // 7 of tick 3
         assertThat(wheel.delayToNext(400 * MS)).isZero();
-        assertThat(wheel.advance(400 * MS, e -> fired.add(e.id), 7)).isEqualTo(7);
-        assertThat(wheel.advance(400 * MS, e -> fired.add(e.id), 7)).isEqualTo(7);
-        assertThat(wheel.advance(400 * MS, e -> fired.add(e.id), 7)).isEqualTo(4);
+        assertThat(wheel.advance(400 * MS, e -> fired.add(e.id), 7)).isEqualTo(7); // 3 of tick 3, 4 of tick 4
+        assertThat(wheel.advance(400 * MS, e -> fired.add(e.id), 7)).isEqualTo(6); // 6 of tick 4, 1 moved down
+        assertThat(wheel.delayToNext(400 * MS)).isZero(); // the cascade of the bucket at tick 256 is unfinished
+        assertThat(wheel.advance(400 * MS, e -> fired.add(e.id), 7)).isEqualTo(3); // 4 moved, 3 of tick 300
+        assertThat(wheel.advance(400 * MS, e -> fired.add(e.id), 7)).isEqualTo(2);
         assertThat(fired).hasSize(25).isSorted();
         assertThat(wheel.size()).isEqualTo(1);
         assertThat(wheel.delayToNext(400 * MS)).isEqualTo(496 * MS); // 900 ms cascades from the bucket at 896
         assertThatThrownBy(() -> wheel.advance(400 * MS, e -> { }, 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
+    }
+
+    @Test
+    void entriesScheduledWhileACascadeIsUnfinishedExpireBehindTheOlderOnesOfTheirTick() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
+        for (int i = 0; i < 10; i++) {
+            wheel.schedule(new TestEntry(i, 300 * MS)); // the level-1 bucket that cascades at tick 256
+        }
+        List<Integer> fired = new ArrayList<>();
+        assertThat(wheel.advance(300 * MS, e -> fired.add(e.id), 3)).isZero(); // 3 moved down, 7 still waiting
+        wheel.schedule(new TestEntry(50, 300 * MS)); // same tick, scheduled later
+        wheel.schedule(new TestEntry(51, 280 * MS)); // an earlier tick of the same span
+        wheel.schedule(new TestEntry(52, 100 * MS)); // already past: due now
+        assertThat(wheel.size()).isEqualTo(13);
+        wheel.advance(300 * MS, e -> fired.add(e.id));
+        assertThat(fired).containsExactly(52, 51, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 50);
+        assertThat(wheel.isEmpty()).isTrue();
+    }
+
+    @Test
+    void anEntryRemovedFromAnUnfinishedCascadeNeverExpiresAndEarliestSeesTheRest() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
+        List<TestEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            TestEntry e = new TestEntry(i, (310 - i) * MS);
+            entries.add(e);
+            wheel.schedule(e);
+        }
+        List<Integer> fired = new ArrayList<>();
+        wheel.advance(257 * MS, e -> fired.add(e.id), 2); // moves entries 0 and 1 down; 2 to 5 wait
+        assertThat(wheel.remove(entries.get(4))).isTrue();
+        assertThat(wheel.earliest()).isSameAs(entries.get(5)); // still in the unfinished bucket
+        wheel.advance(400 * MS, e -> fired.add(e.id));
+        assertThat(fired).containsExactly(5, 3, 2, 1, 0);
     }
 
     @Test

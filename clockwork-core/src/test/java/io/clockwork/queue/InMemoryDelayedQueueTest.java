@@ -135,6 +135,34 @@ class InMemoryDelayedQueueTest extends DelayedQueueContract {
     }
 
     @Test
+    void messagesDueInOneMillisecondGoOutInOfferOrderWhateverTheirNanoseconds() throws Exception {
+        InMemoryDelayedQueue<String> q = manualQueue();
+        q.offer("first", Duration.ofNanos(1_900_000));
+        q.offer("second", Duration.ofNanos(1_100_000));
+        q.offer("earlier tick", Duration.ofNanos(900_000));
+        ticker.advance(2, TimeUnit.MILLISECONDS);
+        assertThat(List.of(q.poll(Duration.ZERO).value(), q.poll(Duration.ZERO).value(),
+                q.poll(Duration.ZERO).value())).containsExactly("earlier tick", "first", "second");
+    }
+
+    @Test
+    void aDeliveryTimedOutAfterALaterMessageFellDueStillGoesOutFirst() throws Exception {
+        InMemoryDelayedQueue<String> q = track(InMemoryDelayedQueue.<String>builder().ticker(ticker)
+                .visibilityTimeout(Duration.ofMillis(30)).build());
+        q.offer("timed out", Duration.ZERO);
+        assertThat(q.poll(Duration.ZERO).value()).isEqualTo("timed out"); // visible again at 30 ms
+        q.offer("due at 40 ms", Duration.ofMillis(40));
+        q.offer("due at 45 ms", Duration.ofMillis(45));
+        ticker.advance(50, TimeUnit.MILLISECONDS);
+        // One advance makes both 40 and 45 ready, then the delivery visible again at 30: it sorts first.
+        List<String> out = new ArrayList<>();
+        for (Delivery<String> d : q.poll(10, Duration.ZERO)) {
+            out.add(d.value());
+        }
+        assertThat(out).containsExactly("timed out", "due at 40 ms", "due at 45 ms");
+    }
+
+    @Test
     void nextDueInIsExactAndIgnoresInFlightDeadlines() throws Exception {
         InMemoryDelayedQueue<String> q = manualQueue();
         q.offer("ready", Duration.ZERO);

@@ -44,10 +44,24 @@ final class DueBatch {
      * @throws IllegalStateException if the scheduling overran the due instant every time
      */
     long schedule(int count) throws InterruptedException {
+        return schedule(count, 0L);
+    }
+
+    /**
+     * Schedules as {@link #schedule(int)} does, due {@code extraNanos} later than it would be: time the caller
+     * needs between the scheduling and the due instant.
+     *
+     * @param count      how many
+     * @param extraNanos added to the learned lead
+     * @return the instant they are due, on {@link System#nanoTime()}'s timeline
+     * @throws InterruptedException  if interrupted while a discarded batch is delivered
+     * @throws IllegalStateException if the scheduling overran the due instant every time
+     */
+    long schedule(int count, long extraNanos) throws InterruptedException {
         for (int attempt = 0; attempt < TRIES; attempt++) {
             subject.expect(count);
             long start = System.nanoTime();
-            long due = start + leadNanos;
+            long due = start + leadNanos + extraNanos;
             for (int i = 0; i < count; i++) {
                 producer.scheduleCounted(i, due - System.nanoTime());
             }
@@ -67,6 +81,11 @@ final class DueBatch {
     /** @return how far ahead of its scheduling the next batch will be due, as {@link #schedule} would set it */
     long leadNanos() {
         return leadNanos;
+    }
+
+    /** @return how many times a batch is scheduled again after overrunning its due instant */
+    static int tries() {
+        return TRIES;
     }
 
     /** @return how long the subject may take to deliver a batch before the harness gives up */

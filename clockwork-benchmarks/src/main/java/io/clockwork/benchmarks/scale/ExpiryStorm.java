@@ -14,26 +14,42 @@ import java.util.concurrent.locks.LockSupport;
  * instant until the last item was delivered. A warm-up storm of a tenth of the size (at least 1,000) runs first and
  * is not reported.
  *
- * <p>Each storm round is followed by a control round: as many items scheduled the same way but due an hour out, and
- * the probe watched over a window of the storm's length, the same lead after the scheduling, with nothing falling
- * due. The control's pauses are those of the JVM holding that many young items while the probe allocates (chiefly
- * young collections copying them), so the storm's pauses beyond the control's are the delivery's. The control's
- * items are cancelled after its window. Not thread-safe: run by one thread.
+ * <p>Each round runs twice: with <b>young</b> items, due a few seconds after they were scheduled, so that any young
+ * collection in the window copies those not yet delivered; and with <b>tenured</b> items, which a full collection
+ * ({@link System#gc()}) between the scheduling and the due instant has moved to the old generation, as the minutes
+ * or hours that a server's messages wait before a storm would. The young storm is the harder case for a collector;
+ * the tenured one is what a storm of messages offered well ahead meets.
+ *
+ * <p>Each storm round is followed by a control round: as many items scheduled the same way (and tenured the same
+ * way) but due an hour out, and the probe watched over a window of the storm's length, the same lead after the
+ * scheduling (or the collection), with nothing falling due. The control's pauses are those of the JVM holding that
+ * many items while the probe allocates (with young items, chiefly young collections copying them), so the storm's
+ * pauses beyond the control's are the delivery's. The control's items are cancelled after its window. Not
+ * thread-safe: run by one thread.
  *
  * <p>Time: the storm's span is the subject's {@link Subject.Span} (first to last task run for a timer; first poll
  * to last ack for the queue). GC time is the growth of the collectors' accumulated collection time from the end of
  * the scheduling to the end of the window, in both kinds of round.
  *
  * <p>Rows: {@code storm, subject, items, span ns, longest schedule call ns, longest gap ns, probe operations,
- * GC ms, tick} per round, and {@code storm-control} with the same columns (the span column is the window watched).
+ * GC ms, tick, age} per round, {@code age} being {@code young} or {@code tenured}, and {@code storm-control} with the
+ * same columns (the span column is the window watched).
  */
 final class ExpiryStorm {
 
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The least time left between the scheduling and the due instant for the full collection that tenures. */
+    private static final long MIN_TENURE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    static final String YOUNG = "young";
+    static final String TENURED = "tenured";
 
     private final Subject subject;
     private final DueBatch batch;
     private final Subject.Producer controls;
+    /** Time left for the tenuring collection: three times the last one's, at least {@link #MIN_TENURE_NANOS}. */
+    private long tenureNanos = MIN_TENURE_NANOS;
+    /** In the last tenured storm: from the end of its collection to the start of its window. */
+    private long tenuredGapNanos;
 
     private ExpiryStorm(Subject subject, int largest) {
         this.subject = subject;
@@ -52,20 +68,22 @@ final class ExpiryStorm {
     static List<String[]> measure(String name, ScaleSettings settings) throws InterruptedException {
         try (Subject subject = Subject.open(name)) {
             ExpiryStorm storm = new ExpiryStorm(subject, settings.storm());
-            storm.round(Math.max(1_000, settings.storm() / 10));
+            storm.round(Math.max(1_000, settings.storm() / 10), false);
             List<String[]> rows = new ArrayList<>();
             for (int i = 0; i < settings.rounds(); i++) {
-                String[] row = storm.round(settings.storm());
-                rows.add(row);
-                rows.add(storm.control(settings.storm(), Long.parseLong(row[9])));
+                for (boolean tenured : new boolean[] {false, true}) {
+                    String[] row = storm.round(settings.storm(), tenured);
+                    rows.add(row);
+                    rows.add(storm.control(settings.storm(), Long.parseLong(row[10]), tenured));
+                }
             }
             return rows;
         }
     }
 
     /** @return the storm's row; its last column is the window watched: from a tick before due to the last delivery */
-    private String[] round(int count) throws InterruptedException {
-        long due = batch.schedule(count);
+    private String[] round(int count, boolean tenured) throws InterruptedException {
+        long due = tenured ? scheduleTenured(count) : batch.schedule(count);
         PauseProbe probe = new PauseProbe(subject, due - TICK_NANOS);
         Thread prober = start(probe);
         long gcBefore = gcMillis();
@@ -78,17 +96,45 @@ final class ExpiryStorm {
         }
         long gc = gcMillis() - gcBefore;
         long window = span.lastNanos() - (due - TICK_NANOS);
-        return row("storm", count, span.nanos(), probe, gc, Long.toString(window));
+        return row("storm", count, span.nanos(), probe, gc, tenured, Long.toString(window));
     }
 
-    /** Schedules count items an hour out as the storm's were scheduled, and watches the probe for {@code window}. */
-    private String[] control(int count, long window) throws InterruptedException {
+    /**
+     * Schedules a batch due late enough for a full collection after the scheduling, runs it, and returns the due
+     * instant; a batch whose collection overran its due instant is delivered, discarded and scheduled again, later.
+     */
+    private long scheduleTenured(int count) throws InterruptedException {
+        for (int attempt = 0; attempt < DueBatch.tries(); attempt++) {
+            long due = batch.schedule(count, tenureNanos);
+            long start = System.nanoTime();
+            System.gc();
+            long end = System.nanoTime();
+            tenureNanos = Math.max(MIN_TENURE_NANOS, 3 * (end - start));
+            if (due - TICK_NANOS - end >= TICK_NANOS) {
+                tenuredGapNanos = due - TICK_NANOS - end;
+                return due;
+            }
+            subject.deliver(due, DueBatch.timeoutNanos());
+        }
+        throw new IllegalStateException(subject + ": the collection after scheduling " + count + " items overran "
+                + "their due instant " + DueBatch.tries() + " times");
+    }
+
+    /**
+     * Schedules count items an hour out as the storm's were scheduled (and tenured), and watches the probe for
+     * {@code window}.
+     */
+    private String[] control(int count, long window, boolean tenured) throws InterruptedException {
         long lead = batch.leadNanos();
         long start = System.nanoTime();
         for (int i = 0; i < count; i++) {
             controls.scheduleFar(i, Subject.HOUR_NANOS);
         }
         long from = start + lead - TICK_NANOS;
+        if (tenured) {
+            System.gc();
+            from = System.nanoTime() + tenuredGapNanos;
+        }
         PauseProbe probe = new PauseProbe(subject, from);
         Thread prober = start(probe);
         long gcBefore = gcMillis();
@@ -107,13 +153,14 @@ final class ExpiryStorm {
                 throw new IllegalStateException(subject + ": a control item could not be cancelled");
             }
         }
-        return row("storm-control", count, window, probe, gc);
+        return row("storm-control", count, window, probe, gc, tenured);
     }
 
-    private String[] row(String kind, int count, long nanos, PauseProbe probe, long gc, String... more) {
+    private String[] row(String kind, int count, long nanos, PauseProbe probe, long gc, boolean tenured,
+            String... more) {
         List<String> r = new ArrayList<>(List.of(kind, subject.name(), Integer.toString(count), Long.toString(nanos),
                 Long.toString(probe.maxCallNanos()), Long.toString(probe.maxGapNanos()),
-                Long.toString(probe.operations()), Long.toString(gc), subject.tick()));
+                Long.toString(probe.operations()), Long.toString(gc), subject.tick(), tenured ? TENURED : YOUNG));
         r.addAll(List.of(more));
         return r.toArray(new String[0]);
     }

@@ -26,10 +26,10 @@ final class ScaleReport {
     private final Map<String, String[]> bytes = new LinkedHashMap<>();
     /** {used_memory bytes per pending message, pending reported} of the Redis queue, or null. */
     private String[] redisBytes;
-    /** subject -> per-round storm rows. */
-    private final Map<String, List<String[]>> storms = new LinkedHashMap<>();
-    /** subject -> per-round control rows: the same items due an hour out, nothing falling due. */
-    private final Map<String, List<String[]>> controls = new LinkedHashMap<>();
+    /** subject -> the items' age ({@link ExpiryStorm#YOUNG}, {@link ExpiryStorm#TENURED}) -> per-round storm rows. */
+    private final Map<String, Map<String, List<String[]>>> storms = new LinkedHashMap<>();
+    /** The same for the control rows: the same items due an hour out, nothing falling due. */
+    private final Map<String, Map<String, List<String[]>>> controls = new LinkedHashMap<>();
 
     /**
      * @param settings the sizes measured
@@ -52,10 +52,10 @@ final class ScaleReport {
                     redisBytes = new String[] {r[2], r[3]};
                     break;
                 case "storm":
-                    storms.computeIfAbsent(r[1], k -> new ArrayList<>()).add(r);
+                    byAge(storms, r).add(r);
                     break;
                 case "storm-control":
-                    controls.computeIfAbsent(r[1], k -> new ArrayList<>()).add(r);
+                    byAge(controls, r).add(r);
                     break;
                 default:
                     throw new IllegalArgumentException("unknown row '" + String.join("\t", r) + "'");
@@ -107,20 +107,23 @@ final class ScaleReport {
             md.append(String.format(Locale.ROOT, "%nExpiry storm: %,d items due in the same millisecond while another "
                     + "thread schedules and cancels (median of %d rounds, worst in brackets; ms):%n%n",
                     settings.storm(), settings.rounds()));
-            md.append("| subject | tick | storm delivered in | items/s | longest schedule call | longest gap between "
-                    + "operations | probe operations in window | GC in window | control: longest gap | control: GC "
-                    + "|\n");
-            md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-            storms.forEach((subject, rounds) -> {
+            md.append("| subject | items | tick | storm delivered in | items/s | longest schedule call | longest gap "
+                    + "between operations | probe operations in window | GC in window | control: longest gap | "
+                    + "control: GC |\n");
+            md.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+            storms.forEach((subject, ages) -> ages.forEach((age, rounds) -> {
                 double span = median(column(rounds, 3)) / 1e6;
-                List<String[]> control = controls.getOrDefault(subject, List.of());
-                md.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %,.0f | %s | %s | %,.0f | %.0f | %s | %s |%n",
-                        subject, rounds.get(0)[8], span, settings.storm() / (span / 1e3), millis(column(rounds, 4)),
-                        millis(column(rounds, 5)), median(column(rounds, 6)), median(column(rounds, 7)),
-                        control.isEmpty() ? "" : millis(column(control, 5)),
+                List<String[]> control = controls.getOrDefault(subject, Map.of()).getOrDefault(age, List.of());
+                md.append(String.format(Locale.ROOT,
+                        "| %s | %s | %s | %.1f | %,.0f | %s | %s | %,.0f | %.0f | %s | %s |%n",
+                        subject, age, rounds.get(0)[8], span, settings.storm() / (span / 1e3),
+                        millis(column(rounds, 4)), millis(column(rounds, 5)), median(column(rounds, 6)),
+                        median(column(rounds, 7)), control.isEmpty() ? "" : millis(column(control, 5)),
                         control.isEmpty() ? "" : String.format(Locale.ROOT, "%.0f", median(column(control, 7)))));
-            });
-            md.append("\nControl: as many items scheduled the same way but due an hour out, the probe watched over a "
+            }));
+            md.append("\nItems: young ones were scheduled seconds before they fell due; tenured ones were moved to the "
+                    + "old generation by a full collection in between, as a wait of minutes would. Control: as many "
+                    + "items scheduled (and tenured) the same way but due an hour out, the probe watched over a "
                     + "window of the storm's length with nothing falling due: the pauses of holding them, not of "
                     + "delivering them.\n");
         }
@@ -142,8 +145,9 @@ final class ScaleReport {
             out.add(headline(RedisRates.SUBJECT, "bytesPerPending", "avgt", Double.parseDouble(redisBytes[0]), "B",
                     ""));
         }
-        storms.forEach((subject, rounds) -> out.add(headline(subject, "stormLongestGap", "avgt",
-                median(column(rounds, 5)) / 1e6, "ms", "")));
+        storms.forEach((subject, ages) -> ages.forEach((age, rounds) -> out.add(headline(subject,
+                age.equals(ExpiryStorm.YOUNG) ? "stormLongestGap" : "tenuredStormLongestGap", "avgt",
+                median(column(rounds, 5)) / 1e6, "ms", ""))));
         return out;
     }
 
@@ -158,6 +162,10 @@ final class ScaleReport {
                 + "\"primaryMetric\": {\"score\": %.6f, \"scoreError\": \"NaN\", \"scoreUnit\": \"%s\"}}",
                 benchmark, mode, queue ? "queue" : "timer", queue ? Subject.CLOCKWORK : subject, moreParams, score,
                 unit);
+    }
+
+    private static List<String[]> byAge(Map<String, Map<String, List<String[]>>> rows, String[] r) {
+        return rows.computeIfAbsent(r[1], k -> new LinkedHashMap<>()).computeIfAbsent(r[9], k -> new ArrayList<>());
     }
 
     private static List<Double> column(List<String[]> rows, int index) {

@@ -36,9 +36,11 @@ class ScaleHarnessTest {
             }
             assertThat(md).containsPattern(Pattern.compile("(?m)^\\| " + Pattern.quote(subject)
                     + " \\| -?[0-9]+\\.[0-9] \\| [0-9,]+ \\| (-|[0-9.-]+) \\|$"));
-            assertThat(md).containsPattern(Pattern.compile("(?m)^\\| " + Pattern.quote(subject) + " \\| [^|]+ \\| "
-                    + "[0-9]+\\.[0-9] \\| " + RATE + " \\| " + MILLIS + " \\| " + MILLIS + " \\| [0-9,]+ \\| "
-                    + "[0-9]+ \\| " + MILLIS + " \\| [0-9]+ \\|$"));
+            for (String age : List.of("young", "tenured")) {
+                assertThat(md).containsPattern(Pattern.compile("(?m)^\\| " + Pattern.quote(subject) + " \\| " + age
+                        + " \\| [^|]+ \\| [0-9]+\\.[0-9] \\| " + RATE + " \\| " + MILLIS + " \\| " + MILLIS
+                        + " \\| [0-9,]+ \\| [0-9]+ \\| " + MILLIS + " \\| [0-9]+ \\|$"));
+            }
         }
         // the Redis queue on a real redis-server: its three rates and its used_memory per message
         for (String op : List.of("offer", "cancel", "delivery")) {
@@ -48,14 +50,14 @@ class ScaleHarnessTest {
         assertThat(md).containsPattern(Pattern.compile("(?m)^\\| redis-queue \\| [1-9][0-9]*\\.[0-9] \\| "
                 + "-?[0-9]+\\.[0-9] \\| 1,000 \\|$"));
 
-        // four tables, one row per subject (rates: one per operation), nothing else
+        // four tables, one row per subject (rates: one per operation; storm: one per age of the items), nothing else
         assertThat(md.lines().filter(l -> l.startsWith("| ") && !l.startsWith("| subject")
                 && !l.startsWith("| ---")).count())
-                .isEqualTo(Subject.ALL.size() * 3 + Subject.ALL.size() + Subject.ALL.size() + 3 + 1);
+                .isEqualTo(Subject.ALL.size() * 3 + Subject.ALL.size() + 2 * Subject.ALL.size() + 3 + 1);
 
-        // per subject: each operation at both counts plus its scaling ratio, the bytes, the storm's longest gap;
+        // per subject: each operation at both counts plus its scaling ratio, the bytes, both storms' longest gaps;
         // the Redis queue: its operations at both counts with their ratios, and its bytes
         Matcher benchmarks = Pattern.compile("\"benchmark\": ").matcher(Files.readString(json));
-        assertThat(benchmarks.results().count()).isEqualTo(Subject.ALL.size() * (3 * 3 + 2) + 3 * 3 + 1);
+        assertThat(benchmarks.results().count()).isEqualTo(Subject.ALL.size() * (3 * 3 + 3) + 3 * 3 + 1);
     }
 }

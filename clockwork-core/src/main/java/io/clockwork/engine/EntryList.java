@@ -1,0 +1,75 @@
+package io.clockwork.engine;
+
+/**
+ * A first-in first-out list of entries that are in no wheel, linked through the entries' own wheel links, so adding
+ * an entry allocates nothing and every operation is O(1). A face uses it for entries between two wheels (the
+ * in-process queue's ready messages): an entry in the list counts as {@link WheelEntry#isLinked() linked}, so it
+ * must be taken out before it is scheduled again. Not thread-safe: owned by the thread (or lock) that owns the
+ * entries' wheels.
+ *
+ * @param <E> the entry type
+ */
+public final class EntryList<E extends WheelEntry> {
+
+    private final Bucket sentinel = new Bucket();
+    private int size;
+
+    /** Creates an empty list. */
+    public EntryList() {
+    }
+
+    /**
+     * Appends an entry at the tail.
+     *
+     * @param e an entry in no wheel and no list
+     * @throws IllegalStateException if the entry is linked
+     */
+    public void append(E e) {
+        if (e.isLinked()) {
+            throw new IllegalStateException("entry is already linked into a wheel or a list");
+        }
+        sentinel.append(e);
+        size++;
+    }
+
+    /** @return the entry at the head, or null if the list is empty */
+    @SuppressWarnings("unchecked")
+    public E first() {
+        return sentinel.isEmpty() ? null : (E) sentinel.next;
+    }
+
+    /** @return the entry at the tail, or null if the list is empty */
+    @SuppressWarnings("unchecked")
+    public E last() {
+        return sentinel.isEmpty() ? null : (E) sentinel.prev;
+    }
+
+    /**
+     * Unlinks an entry of this list.
+     *
+     * @param e an entry that this list holds (the caller's bookkeeping says so; this is not checked)
+     */
+    public void remove(E e) {
+        Bucket.unlink(e);
+        size--;
+    }
+
+    /** @return the entry taken from the head, or null if the list is empty */
+    public E pollFirst() {
+        E e = first();
+        if (e != null) {
+            remove(e);
+        }
+        return e;
+    }
+
+    /** @return the number of entries */
+    public int size() {
+        return size;
+    }
+
+    /** @return true if the list holds no entry */
+    public boolean isEmpty() {
+        return size == 0;
+    }
+}
