@@ -26,7 +26,8 @@ import java.util.Map;
  *   <li><b>Heap</b> per pending item, measured while filling from the small count to the huge one.</li>
  *   <li><b>Expiry storm</b> ({@link ExpiryStorm}): {@code --storm} items due in the same millisecond, while another
  *       thread keeps scheduling and cancelling ({@link PauseProbe}) and records the longest schedule call and the
- *       longest gap between its operations, shown beside the subject's tick.</li>
+ *       longest gap between its operations, shown beside the subject's tick; once with items scheduled seconds
+ *       before they fall due (young) and once with items a full collection moved to the old generation first.</li>
  *   <li><b>Redis</b> ({@link RedisRates}): the same rates for {@code RedisDelayedQueue} on one {@code redis-server}
  *       this part starts, with {@code --small} and {@code --pending} messages pending, and {@code used_memory} per
  *       pending message.</li>
