@@ -29,9 +29,7 @@ import java.util.function.LongConsumer;
  * The embedded {@link DelayedQueue}: messages wait in this JVM's heap, timed by the timing-wheel engine. Thread-safe.
  *
  * <h2>Design</h2>
- * One lock guards all state; every operation is O(1) or O(log n), never a scan of the backlog. The lock is a
- * {@link SpinThenParkLock}: a consumer polling in a tight loop cannot keep a producer out for longer than about one
- * critical section, as a non-fair {@code ReentrantLock}'s holder can by taking it straight back.
+ * One lock guards all state; every operation is O(1) or O(log n), never a scan of the backlog.
  * <ul>
  *   <li><b>When</b> is the engine's job: the message itself is a {@link WheelEntry}, filed while delayed in the
  *       engine's {@link TimingWheel} of due times and while in flight in a second wheel of visibility deadlines
@@ -87,7 +85,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private final long visibilityNanos;
     private final GeneratedIds generatedIds = new GeneratedIds();
 
-    private final ReentrantLock lock = new SpinThenParkLock();
+    private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when a message may have become ready, the next event moved earlier, time moved, or on close. */
     private final Condition changed = lock.newCondition();
     private final Ticker.Watch watch;
