@@ -39,10 +39,10 @@ import java.util.function.Predicate;
  * <h2>Bounded work</h2>
  * A bounded advance counts both the entries it expires and those it moves down a level against its limit, so a
  * million entries filed in one coarse bucket cost a million moves spread over many calls, not one call's pause (a
- * first-level bucket holds a single tick and joins the due list whole, in O(1)). A
- * cascade that runs out of budget stays <i>pending</i>: the next advance finishes it before anything else, and
- * meanwhile an entry scheduled into the pending bucket's time span (or already due) joins that bucket's tail, so
- * that within a tick entries still expire in scheduling order.
+ * first-level bucket holds a single tick and joins the due list whole, in O(1)). A cascade that runs out of budget
+ * stays <i>pending</i>: the next advance finishes it before the current tick moves on, and meanwhile an entry
+ * scheduled into the pending bucket's time span (or already due) joins that bucket's tail, so that within a tick
+ * entries still expire in scheduling order.
  *
  * <h2>Cancellation</h2>
  * {@link #remove(WheelEntry)} unlinks in O(1); it may leave a bucket empty with its bit still set, and the next
