@@ -135,6 +135,26 @@ class InMemoryDelayedQueueTest extends DelayedQueueContract {
     }
 
     @Test
+    void aPollFindsADueMessageBehindACascadeLongerThanOneSlice() throws Exception {
+        InMemoryDelayedQueue<String> q = manualQueue();
+        int count = 5 * InMemoryDelayedQueue.ADVANCE_LIMIT;
+        for (int i = 0; i < count; i++) {
+            q.offer(i + "", Duration.ofMillis(100)); // one bucket of the wheel's second level
+        }
+        ticker.advance(100, TimeUnit.MILLISECONDS); // the bucket cascades now: five slices before any is ready
+        Delivery<String> first = q.poll(Duration.ZERO);
+        assertThat(first).isNotNull();
+        assertThat(first.value()).isEqualTo("0");
+        List<String> rest = new ArrayList<>();
+        for (List<Delivery<String>> batch = q.poll(DelayedQueue.MAX_BATCH, Duration.ZERO); !batch.isEmpty();
+                batch = q.poll(DelayedQueue.MAX_BATCH, Duration.ZERO)) {
+            batch.forEach(d -> rest.add(d.value()));
+        }
+        assertThat(rest).hasSize(count - 1);
+        assertThat(rest.get(rest.size() - 1)).isEqualTo((count - 1) + "");
+    }
+
+    @Test
     void messagesDueInOneMillisecondGoOutInOfferOrderWhateverTheirNanoseconds() throws Exception {
         InMemoryDelayedQueue<String> q = manualQueue();
         q.offer("first", Duration.ofNanos(1_900_000));
