@@ -4,6 +4,7 @@ import io.clockwork.time.Nanos;
 import io.clockwork.queue.spi.QueueSupport;
 
 import io.clockwork.time.Ticker;
+import io.clockwork.engine.MpscInbox;
 import io.clockwork.engine.TimingWheel;
 import io.clockwork.engine.NodeTable;
 import io.clockwork.engine.WheelEntry;
@@ -19,18 +20,33 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import java.util.function.LongConsumer;
+import java.util.function.LongPredicate;
 
 /**
  * The embedded {@link DelayedQueue}: messages wait in this JVM's heap, timed by the timing-wheel engine. Thread-safe.
  *
  * <h2>Design</h2>
- * One lock guards all state; every operation is O(1) or O(log n), never a scan of the backlog.
+ * One lock guards the structures; every operation is O(1) or O(log n), never a scan of the backlog.
  * <ul>
+ *   <li><b>Producers do not wait for the lock.</b> A simple offer ({@link #offer(Object, Duration)},
+ *       {@link #offer(String, Object, Duration)}) or a {@link #cancel} that finds the lock held (a consumer working
+ *       through an expiry storm, say) does not queue behind it. The offer registers its message under its id (the
+ *       identity table below is concurrent), computes its due time from its own ticker reading and hands it over
+ *       through a lock-free inbox ({@link MpscInbox}, one stripe, so messages are filed in the order their offers
+ *       took effect); the cancel ends the message's life with one CAS on its claim word, frees its id and hands it
+ *       over likewise. Whoever holds the lock next files what the inbox holds and unlinks what was cancelled, before
+ *       anything else, so every operation under the lock sees every offer and cancel that returned before it began.
+ *       The claim word settles the races with the lock holder: acking, killing and cancelling a message each CAS it
+ *       from live, so exactly one of them wins; a poll does not deliver a message that is no longer live. A
+ *       producer wakes a sleeping poll only if its message falls due before the earliest time a sleeper has
+ *       published it will wake (a Dekker pair: the producer publishes its message, then reads the sleepers; a
+ *       sleeper publishes itself, then looks at the inbox), so the common offer pays no lock at all. The lock is
+ *       tried first: without contention an offer or cancel works under it directly.</li>
  *   <li><b>When</b> is the engine's job: the message itself is a {@link WheelEntry}, filed while delayed in the
  *       engine's {@link TimingWheel} of due times and while in flight in a second wheel of visibility deadlines
  *       (1 ms tick each). Every operation first advances both to the ticker's reading, which promotes due messages
@@ -86,6 +102,19 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private final GeneratedIds generatedIds = new GeneratedIds();
 
     private final ReentrantLock lock = new ReentrantLock();
+    /** Messages offered without the lock, in the order their offers took effect; filed by the next lock holder. */
+    private final MpscInbox<Item> offers = new MpscInbox<>(1);
+    /** Messages cancelled without the lock (their claim already ended); unlinked by the next lock holder. */
+    private final ConcurrentLinkedQueue<Item> cancels = new ConcurrentLinkedQueue<>();
+    /** Polls asleep on {@link #changed}; written under the lock, read by producers without it. */
+    private volatile int sleepers;
+    /**
+     * While {@link #sleepers} is not zero: a wheel time at or after which some sleeper is sure to wake, so that a
+     * message offered without the lock and due at or after it needs no wake-up. Each poll going to sleep stores its
+     * own wake time (never below the earliest of all sleepers'); each one waking stores {@link Long#MAX_VALUE} (every
+     * offer wakes someone until a sleeper publishes again).
+     */
+    private volatile long wakeFloor = Long.MAX_VALUE;
     /** Signalled when a message may have become ready, the next event moved earlier, time moved, or on close. */
     private final Condition changed = lock.newCondition();
     private final Ticker.Watch watch;
@@ -96,6 +125,9 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     /** In-flight messages by visibility deadline. */
     private final TimingWheel<Item> visibility;
     private final Consumer<Item> onDeadline = this::onDeadline;
+    private final Consumer<Item> fileOffered = this::fileOffered;
+    /** The ticker reading of the current {@link #advance}, for {@link #fileOffered}. */
+    private long settleNow;
     private final ItemsById byId = new ItemsById();
     private final ReadyOrder<Item> ready = new ReadyOrder<>(BY_DUE_TICK_THEN_SEQUENCE);
     /** Insertion order is death order, so iteration lists the oldest first. */
@@ -112,7 +144,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private long ackedCount;
     private long retriedCount;
     private long deadCount;
-    private boolean closed;
+    private volatile boolean closed;
 
     private InMemoryDelayedQueue(QueueSupport<V> settings, Ticker ticker) {
         this.settings = settings;
@@ -135,39 +167,56 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         return new Builder<>();
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In-process this does not wait for the queue's lock: see "Producers do not wait for the lock" above.
+     */
     @Override
     public String offer(V value, Duration delay) {
         Objects.requireNonNull(value, "value");
         long delayNanos = settings.delay(delay).nanos();
         Object payload = encode(value);
-        lock.lock();
-        try {
-            checkOpen();
-            String id = newId();
-            add(id, payload, delayNanos);
-            return id;
-        } finally {
-            lock.unlock();
+        if (lock.tryLock()) {
+            try {
+                checkOpen();
+                return add(null, payload, Map.of(), delayNanos).id;
+            } finally {
+                lock.unlock();
+            }
         }
+        checkOpen();
+        Item m = register(null, payload, Map.of(), due(ticker.read(), delayNanos));
+        handOver(m);
+        return m.id;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In-process this does not wait for the queue's lock: see "Producers do not wait for the lock" above.
+     */
     @Override
     public boolean offer(String id, V value, Duration delay) {
         settings.checkId(id);
         Objects.requireNonNull(value, "value");
         long delayNanos = settings.delay(delay).nanos();
         Object payload = encode(value);
-        lock.lock();
-        try {
-            checkOpen();
-            if (byId.find(id) != null) {
-                return false;
+        if (lock.tryLock()) {
+            try {
+                checkOpen();
+                return add(id, payload, Map.of(), delayNanos) != null;
+            } finally {
+                lock.unlock();
             }
-            add(id, payload, delayNanos);
-            return true;
-        } finally {
-            lock.unlock();
         }
+        checkOpen();
+        Item m = register(id, payload, Map.of(), due(ticker.read(), delayNanos));
+        if (m == null) {
+            return false;
+        }
+        handOver(m);
+        return true;
     }
 
     /**
@@ -188,9 +237,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             for (Object payload : payloads) {
-                String id = newId();
-                add(id, payload, delayNanos);
-                ids.add(id);
+                ids.add(add(null, payload, Map.of(), delayNanos).id);
             }
             return ids;
         } finally {
@@ -224,8 +271,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             for (int j = 0; j < ids.length; j++) {
-                if (byId.find(ids[j]) == null) {
-                    add(ids[j], payloads[j], delayNanos);
+                if (add(ids[j], payloads[j], Map.of(), delayNanos) != null) {
                     added.add(ids[j]);
                 }
             }
@@ -286,23 +332,33 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private Offered offerLocked(Message<?> message, Object payload, long delayNanos) {
         Map<String, String> headers = message.headers();
         String id = message.id().orElse(null);
-        if (id == null) {
-            id = newId();
-            add(id, payload, headers, delayNanos);
-            return new Offered(id, Offered.Outcome.ADDED);
-        }
-        long now = advance(PRODUCER_ADVANCE_LIMIT);
-        Item m = byId.find(id);
-        if (m == null) {
-            add(id, payload, headers, delayNanos);
-            return new Offered(id, Offered.Outcome.ADDED);
-        }
         Message.Conflict policy = message.onConflict();
+        Item m;
+        long now;
+        while (true) {
+            Item added = add(id, payload, headers, delayNanos);
+            if (added != null) {
+                return new Offered(added.id, Offered.Outcome.ADDED);
+            }
+            now = ticker.read(); // no advance from here on: it would unlink what a cancel without the lock ends
+            m = byId.find(id);
+            if (m == null) {
+                continue; // cancelled without the lock since the add: the id is free now
+            }
+            int claim = (int) CLAIM.getVolatile(m);
+            if (claim == BURIED) {
+                return new Offered(id, policy == Message.Conflict.KEEP ? Offered.Outcome.KEPT : Offered.Outcome.DEAD);
+            }
+            if (claim == LIVE) {
+                break;
+            }
+            byId.remove(m); // acked or cancelled, its id not yet freed
+        }
         if (policy == Message.Conflict.KEEP) {
             return new Offered(id, Offered.Outcome.KEPT);
         }
-        if (m.state == State.IN_FLIGHT || m.state == State.DEAD) {
-            return new Offered(id, m.state == State.DEAD ? Offered.Outcome.DEAD : Offered.Outcome.IN_FLIGHT);
+        if (m.state == State.IN_FLIGHT) {
+            return new Offered(id, Offered.Outcome.IN_FLIGHT);
         }
         detach(m);
         m.token = 0; // as for reschedule: an earlier, timed-out delivery no longer holds it
@@ -316,14 +372,55 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                 : Offered.Outcome.EXTENDED);
     }
 
-    /** A fresh generated id; the lock is held. */
-    private String newId() {
-        String id;
-        do {
+    /**
+     * Registers a new message under its id, so that it is known to every id operation from now on; it is filed
+     * separately. Any thread.
+     *
+     * @param id  the caller's id, or null for a generated one
+     * @param due its due time in wheel time
+     * @return the message, or null if the id is taken
+     */
+    private Item register(String id, Object payload, Map<String, String> headers, long due) {
+        boolean generated = id == null;
+        boolean locked = lock.isHeldByCurrentThread();
+        while (true) {
             // A caller's own id may look like a generated one; skip those instead of failing the offer.
-            id = generatedIds.next();
-        } while (byId.find(id) != null);
-        return id;
+            Item m = new Item(generated ? (locked ? generatedIds.next() : generatedIds.nextConcurrent()) : id,
+                    payload, headers);
+            m.due = due;
+            Item holder = byId.putIfAbsent(m);
+            if (holder == null) {
+                return m;
+            }
+            if ((int) CLAIM.getVolatile(holder) == LEAVING) {
+                byId.remove(holder); // acked or cancelled, its id not yet freed: free it and try again
+            } else if (!generated) {
+                return null;
+            }
+        }
+    }
+
+    /**
+     * Hands a message registered without the lock to the next lock holder, and wakes a sleeping poll if none is
+     * sure to wake before the message falls due. Any thread, without the lock.
+     */
+    private void handOver(Item m) {
+        offers.offer(m); // a CAS: a full fence, before the read of the sleepers (see wakeFloor)
+        if (sleepers != 0 && m.due < wakeFloor) {
+            lock.lock();
+            try {
+                if (!closed) {
+                    advance(PRODUCER_ADVANCE_LIMIT); // files it, signalling the sleepers it concerns
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** @return the due time, in wheel time, of a message offered at ticker reading {@code now}; any thread */
+    private long due(long now, long delayNanos) {
+        return saturatedAdd(dueTimes.elapsed(now), delayNanos);
     }
 
     @SuppressWarnings("unchecked")
@@ -337,22 +434,65 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         return payloads;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In-process this does not wait for the queue's lock: see "Producers do not wait for the lock" above.
+     */
     @Override
     public boolean cancel(String id) {
         settings.checkId(id);
-        lock.lock();
+        boolean locked = lock.tryLock();
         try {
             checkOpen();
-            advance(PRODUCER_ADVANCE_LIMIT);
-            Item m = byId.find(id);
-            if (m == null || m.state == State.DEAD) {
-                return false;
+            if (locked) {
+                advance(PRODUCER_ADVANCE_LIMIT);
             }
-            detach(m);
-            forget(m);
-            return true;
+            while (true) {
+                Item m = findLive(id);
+                if (m == null) {
+                    return false;
+                }
+                if (end(m, LEAVING)) {
+                    byId.remove(m);
+                    if (locked) {
+                        detach(m);
+                        m.state = State.GONE;
+                        m.token = 0;
+                    } else {
+                        cancels.add(m);
+                    }
+                    return true;
+                }
+                // it ended meanwhile (acked, dead or cancelled by someone else): look again
+            }
         } finally {
-            lock.unlock();
+            if (locked) {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * The live message of an id; any thread. A message whose life ended but whose id is not yet freed (an ack or
+     * cancel on its way) has its id freed here, so that no caller sees that moment.
+     *
+     * @return the delayed, ready or in-flight message of this id (or one being offered), null if none
+     */
+    private Item findLive(String id) {
+        while (true) {
+            Item m = byId.find(id);
+            if (m == null) {
+                return null;
+            }
+            int claim = (int) CLAIM.getVolatile(m);
+            if (claim == LIVE) {
+                return m;
+            }
+            if (claim == BURIED) {
+                return null;
+            }
+            byId.remove(m);
         }
     }
 
@@ -371,8 +511,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             advance();
-            Item m = byId.find(id);
-            return m != null && m.state != State.DEAD;
+            return findLive(id) != null;
         } finally {
             lock.unlock();
         }
@@ -386,8 +525,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             checkOpen();
             long now = advance();
-            Item m = byId.find(id);
-            if (m == null || (m.state != State.DELAYED && m.state != State.READY)) {
+            Item m = findLive(id);
+            if (m == null || m.state == State.IN_FLIGHT) {
                 return false;
             }
             detach(m);
@@ -619,6 +758,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             dead.remove(m);
             m.attempts = 0;
             m.error = null;
+            CLAIM.setVolatile(m, LIVE); // no one else writes a buried claim: a cancel only CASes a live one
             schedule(m, 0L, now);
             return true;
         } finally {
@@ -692,7 +832,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     /**
-     * Brings the wheels up to the ticker's reading, promoting due messages and expiring visibility deadlines, at most
+     * Takes in what producers handed over without the lock (files the offers, unlinks the cancelled), then brings the
+     * wheels up to the ticker's reading, promoting due messages and expiring visibility deadlines, at most
      * {@link #ADVANCE_LIMIT} of each (entries expired or moved down a level); what is left falls to the next
      * operation.
      */
@@ -702,6 +843,17 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
     private long advance(int limit) {
         long now = ticker.read();
+        if (!offers.isEmpty()) {
+            settleNow = now;
+            offers.drain(fileOffered);
+        }
+        for (Item m; (m = cancels.poll()) != null; ) {
+            if (m.state != State.NEW && m.state != State.GONE) { // NEW: the inbox drain drops it; GONE: already out
+                detach(m);
+                m.state = State.GONE;
+                m.token = 0;
+            }
+        }
         dueTimes.advance(now, onDeadline, limit);
         visibility.advance(now, onDeadline, limit);
         return now;
@@ -712,22 +864,50 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         return Math.min(dueTimes.delayToNext(now), visibility.delayToNext(now));
     }
 
-    private void add(String id, Object payload, long delayNanos) {
-        add(id, payload, Map.of(), delayNanos);
-    }
-
-    private void add(String id, Object payload, Map<String, String> headers, long delayNanos) {
+    /**
+     * Registers and files a new message; the lock is held.
+     *
+     * @param id the caller's id, or null for a generated one
+     * @return the message, or null if the id is taken
+     */
+    private Item add(String id, Object payload, Map<String, String> headers, long delayNanos) {
         long now = advance(PRODUCER_ADVANCE_LIMIT);
-        Item m = new Item(id, payload, headers);
-        byId.putIfAbsent(m);
-        offeredCount++;
-        schedule(m, delayNanos, now);
+        Item m = register(id, payload, headers, due(now, delayNanos));
+        if (m != null) {
+            offeredCount++;
+            file(m, now);
+        }
+        return m;
     }
 
-    /** Makes a detached message delayed, or ready if due now; it goes behind everything scheduled before it. */
+    /** The inbox drain's sink: files a message offered without the lock, unless it was cancelled meanwhile. */
+    private void fileOffered(Item m) {
+        offeredCount++;
+        if ((int) CLAIM.getVolatile(m) == LIVE) {
+            file(m, settleNow);
+        } else {
+            m.state = State.GONE;
+        }
+    }
+
+    /**
+     * Gives a detached message a new due time, {@code delayNanos} after {@code now}, and files it; one still in the
+     * inbox (offered without the lock, registered but not yet handed over) only takes the due time, with which the
+     * inbox's drain files it.
+     */
     private void schedule(Item m, long delayNanos, long now) {
+        m.due = due(now, delayNanos);
+        if (m.state != State.NEW) {
+            file(m, now);
+        }
+    }
+
+    /**
+     * Makes a detached message delayed until its {@code due} time, or ready if that has come; it goes behind
+     * everything filed before it.
+     */
+    private void file(Item m, long now) {
         long elapsed = dueTimes.elapsed(now);
-        m.due = saturatedAdd(elapsed, delayNanos);
         m.sequence = ++sequence;
         if (m.due <= elapsed) {
             makeReady(m);
@@ -738,7 +918,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         m.deadline(m.due);
         dueTimes.schedule(m);
         delayed++;
-        if (delayNanos < nextEvent) {
+        if (m.due - elapsed < nextEvent) {
             // Sleeping pollers computed their timeout from the old next event; let them recompute it.
             changed.signalAll();
         }
@@ -752,6 +932,16 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
     /** The wheels' sink: a delayed message fell due, or an in-flight one's visibility timeout passed. */
     private void onDeadline(Item m) {
+        if ((int) CLAIM.getVolatile(m) != LIVE) {
+            // cancelled without the lock, not yet unlinked: it leaves here (the cancels drain then finds it gone)
+            if (m.state == State.DELAYED) {
+                delayed--;
+            } else {
+                inFlight--;
+            }
+            m.state = State.GONE;
+            return;
+        }
         if (m.state == State.DELAYED) {
             delayed--;
             makeReady(m); // keeps its due time and sequence: FIFO within a due time survives the wheel
@@ -759,7 +949,11 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             inFlight--;
             // The token stays: until someone else takes the message, its last holder may still ack it late.
             if (m.attempts >= settings.options().maxAttempts()) {
-                kill(m, m.error != null ? m.error : maxAttemptsReason());
+                if (end(m, BURIED)) {
+                    bury(m, m.error != null ? m.error : maxAttemptsReason());
+                } else {
+                    m.state = State.GONE; // cancelled this instant, without the lock
+                }
             } else {
                 retriedCount++;
                 m.due = m.deadline();
@@ -804,7 +998,18 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             }
             // On the system ticker this sleeps until the wheels' next event; on a ticker that jumps, its watch wakes
             // us at each jump, and a real-time timeout merely re-checks.
-            changed.awaitNanos(Math.min(remaining, delayToNextEvent(now)));
+            long sleep = Math.min(remaining, delayToNextEvent(now));
+            sleepers++;
+            wakeFloor = saturatedAdd(dueTimes.elapsed(now), sleep);
+            VarHandle.fullFence(); // publish ourselves before looking at the inbox (see wakeFloor)
+            try {
+                if (offers.isEmpty()) {
+                    changed.awaitNanos(sleep);
+                }
+            } finally {
+                sleepers--;
+                wakeFloor = Long.MAX_VALUE;
+            }
             if (closed) {
                 return null;
             }
@@ -813,7 +1018,10 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
     /** Puts the earliest ready message in flight; null if none is ready. */
     private Item takeReady(long now) {
-        Item m = ready.pollFirst();
+        Item m;
+        while ((m = ready.pollFirst()) != null && (int) CLAIM.getVolatile(m) != LIVE) {
+            m.state = State.GONE; // cancelled without the lock, not yet unlinked (the cancels drain finds it gone)
+        }
         if (m != null) {
             m.attempts++;
             m.token = ++tokens;
@@ -847,17 +1055,29 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private void killUndecodable(Item m, long token, CodecException e) {
         lock.lock();
         try {
-            if (m.state == State.IN_FLIGHT && m.token == token) {
+            if (m.state == State.IN_FLIGHT && m.token == token && end(m, BURIED)) {
                 visibility.remove(m);
                 inFlight--;
-                kill(m, e.getMessage() != null ? e.getMessage() : e.toString());
+                bury(m, e.getMessage() != null ? e.getMessage() : e.toString());
             }
         } finally {
             lock.unlock();
         }
     }
 
-    private void kill(Item m, String reason) {
+    /**
+     * Ends a live message's life, if nobody else did first: one CAS of its claim word, so that of an ack, a kill and
+     * a cancel racing (the cancel possibly without the lock) exactly one wins. Any thread.
+     *
+     * @param to {@link #LEAVING} (acked or cancelled: its id is to be freed) or {@link #BURIED} (a dead letter)
+     * @return whether this call ended it
+     */
+    private static boolean end(Item m, int to) {
+        return CLAIM.compareAndSet(m, LIVE, to);
+    }
+
+    /** Makes a detached message whose claim {@link #end ended} as {@link #BURIED} a dead letter. */
+    private void bury(Item m, String reason) {
         m.state = State.DEAD;
         m.error = reason;
         m.token = 0;
@@ -893,6 +1113,9 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     /** Takes a delayed, ready or in-flight message out of its structure. */
     private void detach(Item m) {
         switch (m.state) {
+            case NEW -> {
+                // registered without the lock and not yet handed over: in no structure (the inbox drain drops it)
+            }
             case DELAYED -> {
                 dueTimes.remove(m);
                 delayed--;
@@ -932,7 +1155,27 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         return sum < 0 ? Long.MAX_VALUE : sum; // both non-negative: overflow shows as a negative sum
     }
 
-    private enum State { DELAYED, READY, IN_FLIGHT, DEAD, GONE }
+    /**
+     * Where a message is; lock holder only (see {@link Item#claim} for the word other threads touch). NEW: offered
+     * without the lock and not yet filed.
+     */
+    private enum State { NEW, DELAYED, READY, IN_FLIGHT, DEAD, GONE }
+
+    /** {@link Item#claim}: delayed, ready or in flight (or new). */
+    private static final int LIVE = 0;
+    /** {@link Item#claim}: acked or cancelled; its id is freed by whoever ended it, or helped by whoever meets it. */
+    private static final int LEAVING = 1;
+    /** {@link Item#claim}: a dead letter; it keeps its id until purged, trimmed or requeued (back to live). */
+    private static final int BURIED = 2;
+    private static final VarHandle CLAIM;
+
+    static {
+        try {
+            CLAIM = MethodHandles.lookup().findVarHandle(Item.class, "claim", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** A message; it is also its own wheel entry, for its due time while delayed and its deadline in flight. */
     private static final class Item extends WheelEntry {
@@ -941,7 +1184,12 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         Object payload;
         /** Its headers, unmodifiable; replaced by a REPLACE offer. */
         Map<String, String> headers;
-        State state;
+        State state = State.NEW;
+        /**
+         * {@link #LIVE}, {@link #LEAVING} or {@link #BURIED}: the one word another thread than the lock holder writes
+         * (a cancel without the lock CASes it from live to leaving), through {@link #CLAIM}.
+         */
+        int claim;
         /**
          * While delayed or ready: its due time in wheel time, the key of the ordered sets (fixed while it is in one of
          * them). While dead: when it died, a ticker reading, for the retention. (One field for both saves 8 bytes a
@@ -1069,7 +1317,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
         /** Acks with the lock held, the queue open and the wheel advanced. */
         boolean ackLocked() {
-            if (!holds()) {
+            if (!holds() || !end(message, LEAVING)) {
                 return false;
             }
             detach(message);
@@ -1097,18 +1345,23 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
         private boolean nack(long delayNanos, String error) {
             return whileHeld(now -> {
+                boolean dies = message.attempts >= settings.options().maxAttempts();
+                if (dies && !end(message, BURIED)) {
+                    return false; // cancelled this instant, without the lock
+                }
                 detach(message);
                 message.token = 0;
                 if (error != null) {
                     message.error = error;
                 }
-                if (message.attempts >= settings.options().maxAttempts()) {
-                    kill(message, message.error != null ? message.error
+                if (dies) {
+                    bury(message, message.error != null ? message.error
                             : maxAttemptsReason() + ", last attempt nacked");
                 } else {
                     retriedCount++;
                     schedule(message, delayNanos, now);
                 }
+                return true;
             });
         }
 
@@ -1131,6 +1384,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                 }
                 message.deadline(saturatedAdd(visibility.elapsed(now), nanos));
                 visibility.schedule(message);
+                return true;
             });
         }
 
@@ -1141,6 +1395,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                 message.token = 0;
                 message.attempts--; // this delivery does not count
                 schedule(message, 0L, now);
+                return true;
             });
         }
 
@@ -1148,8 +1403,12 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         public boolean deadLetter(String reason) {
             String r = QueueSupport.reason(reason);
             return whileHeld(now -> {
+                if (!end(message, BURIED)) {
+                    return false; // cancelled this instant, without the lock
+                }
                 detach(message);
-                kill(message, r);
+                bury(message, r);
+                return true;
             });
         }
 
@@ -1157,26 +1416,24 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
          * Runs {@code change} with the lock held, the queue open and the wheels advanced to {@code now}, if this
          * delivery still holds its message.
          *
-         * @return whether it held it (and {@code change} ran)
+         * @return whether it held it and {@code change} took effect (it answers false if a cancel without the lock
+         *         ended the message first)
          */
-        private boolean whileHeld(LongConsumer change) {
+        private boolean whileHeld(LongPredicate change) {
             lock.lock();
             try {
                 checkOpen();
                 long now = advance();
-                if (!holds()) {
-                    return false;
-                }
-                change.accept(now);
-                return true;
+                return holds() && change.test(now);
             } finally {
                 lock.unlock();
             }
         }
 
-        /** In flight for this delivery, or timed out but not yet taken by anyone else. */
+        /** In flight for this delivery, or timed out but not yet taken by anyone else; and not cancelled. */
         private boolean holds() {
-            return message.token == token && (message.state == State.IN_FLIGHT || message.state == State.READY);
+            return message.token == token && (message.state == State.IN_FLIGHT || message.state == State.READY)
+                    && (int) CLAIM.getVolatile(message) == LIVE;
         }
 
         @Override

@@ -17,6 +17,8 @@ public final class RunEngineTests {
         "io.clockwork.engine.LanePublication",
         "io.clockwork.engine.NearWakeUp",
         "io.clockwork.engine.FarWakeUp",
+        "io.clockwork.queue.CancelVersusDelivery",
+        "io.clockwork.queue.OfferVersusCancel",
     };
 
     private RunEngineTests() {
@@ -26,7 +28,7 @@ public final class RunEngineTests {
         String[] withFilter = new String[args.length + 2];
         System.arraycopy(args, 0, withFilter, 0, args.length);
         withFilter[args.length] = "-t";
-        withFilter[args.length + 1] = "io\\.clockwork\\.engine\\..*";
+        withFilter[args.length + 1] = "io\\.clockwork\\.(engine|queue)\\..*";
         Options options = new Options(withFilter);
         if (!options.parse()) {
             System.exit(2);
