@@ -153,6 +153,39 @@ public final class MpscInbox<E extends WheelEntry> {
     }
 
     /**
+     * Hands several entries to the consumer at once: one CAS publishes them all, so a {@link #drain} takes all of
+     * them or none, and receives them in array order, together. Lock-free; any thread.
+     *
+     * @param entries the entries, each in no wheel and in no inbox
+     * @param count   how many of {@code entries}, from the first, to hand over (at least 1)
+     * @throws IllegalArgumentException if {@code count} is not in [1, entries.length]
+     */
+    public void offerAll(E[] entries, int count) {
+        if (count < 1 || count > entries.length) {
+            throw new IllegalArgumentException("count must be in [1, " + entries.length + "], was " + count);
+        }
+        // The stack holds the newest entry on top: the last entry, linked down to the first, which sits on the head.
+        for (int i = count - 1; i > 0; i--) {
+            entries[i].next = entries[i - 1];
+        }
+        E first = entries[0];
+        E last = entries[count - 1];
+        int slot = headSlot(stripeOf(Thread.currentThread()));
+        Sequencer<? super E> seq = sequencer;
+        WheelEntry h;
+        do {
+            h = (WheelEntry) SLOT.getVolatile(heads, slot);
+            if (seq != null) {
+                int base = sequenceOf(h);
+                for (int i = 0; i < count; i++) {
+                    seq.sequence(entries[i], base + 1 + i & sequenceMask);
+                }
+            }
+            first.next = h;
+        } while (!SLOT.weakCompareAndSet(heads, slot, h, last));
+    }
+
+    /**
      * Tells whether nothing waits; volatile reads, so a consumer that publishes its intent to sleep and then finds
      * the inbox empty cannot miss an offer that precedes a producer's check of that intent.
      *

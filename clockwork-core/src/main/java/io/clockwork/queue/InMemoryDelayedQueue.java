@@ -33,12 +33,13 @@ import java.util.function.LongPredicate;
  * <h2>Design</h2>
  * One lock guards the structures; every operation is O(1) or O(log n), never a scan of the backlog.
  * <ul>
- *   <li><b>Producers do not wait for the lock.</b> A simple offer ({@link #offer(Object, Duration)},
- *       {@link #offer(String, Object, Duration)}) or a {@link #cancel} that finds the lock held (a consumer working
- *       through an expiry storm, say) does not queue behind it. The offer registers its message under its id (the
- *       identity table below is concurrent), computes its due time from its own ticker reading and hands it over
- *       through a lock-free inbox ({@link MpscInbox}, one stripe, so messages are filed in the order their offers
- *       took effect); the cancel ends the message's life with one CAS on its claim word, frees its id and hands it
+ *   <li><b>Producers do not wait for the lock.</b> An offer of values ({@link #offer(Object, Duration)},
+ *       {@link #offer(String, Object, Duration)} and both {@code offerAll} of values; offers of a {@link Message},
+ *       with their conflict policies, take the lock) or a {@link #cancel} that finds the lock held (a consumer
+ *       working through an expiry storm, say) does not queue behind it. The offer registers its messages under their
+ *       ids (the identity table below is concurrent), computes their due time from its own ticker reading and hands
+ *       them over through a lock-free inbox ({@link MpscInbox}, one stripe, so messages are filed in the order their
+ *       offers took effect, and a batch in one step); the cancel ends the message's life with one CAS on its claim word, frees its id and hands it
  *       over likewise. Whoever holds the lock next files what the inbox holds and unlinks what was cancelled, before
  *       anything else, so every operation under the lock sees every offer and cancel that returned before it began.
  *       The claim word settles the races with the lock holder: acking, killing and cancelling a message each CAS it
@@ -222,8 +223,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     /**
      * {@inheritDoc}
      *
-     * <p>In-process the batch is atomic: every message is added under one lock acquisition, so no poll sees part of
-     * it.
+     * <p>In-process the batch is atomic: every message is added under one lock acquisition, or, if the lock is held,
+     * handed over in one step (see "Producers do not wait for the lock" above), so no poll sees part of it.
      */
     @Override
     public List<String> offerAll(List<? extends V> values, Duration delay) {
@@ -233,22 +234,33 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         long delayNanos = settings.delay(delay).nanos();
         Object[] payloads = encodeAll(given, "values");
         List<String> ids = new ArrayList<>(given.length);
-        lock.lock();
-        try {
-            checkOpen();
-            for (Object payload : payloads) {
-                ids.add(add(null, payload, Map.of(), delayNanos).id);
+        if (lock.tryLock()) {
+            try {
+                checkOpen();
+                for (Object payload : payloads) {
+                    ids.add(add(null, payload, Map.of(), delayNanos).id);
+                }
+                return ids;
+            } finally {
+                lock.unlock();
             }
-            return ids;
-        } finally {
-            lock.unlock();
         }
+        checkOpen();
+        long due = due(ticker.read(), delayNanos);
+        Item[] items = new Item[payloads.length];
+        for (int i = 0; i < items.length; i++) {
+            items[i] = register(null, payloads[i], Map.of(), due);
+            ids.add(items[i].id);
+        }
+        handOver(items, items.length, due);
+        return ids;
     }
 
     /**
      * {@inheritDoc}
      *
-     * <p>In-process the batch is atomic: every message is added under one lock acquisition.
+     * <p>In-process the batch is atomic: every message is added under one lock acquisition, or, if the lock is held,
+     * handed over in one step (see "Producers do not wait for the lock" above).
      */
     @Override
     public List<String> offerAll(Map<String, ? extends V> messages, Duration delay) {
@@ -267,18 +279,34 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
         Object[] payloads = encodeAll(given, "messages");
         List<String> added = new ArrayList<>(ids.length);
-        lock.lock();
-        try {
-            checkOpen();
-            for (int j = 0; j < ids.length; j++) {
-                if (add(ids[j], payloads[j], Map.of(), delayNanos) != null) {
-                    added.add(ids[j]);
+        if (lock.tryLock()) {
+            try {
+                checkOpen();
+                for (int j = 0; j < ids.length; j++) {
+                    if (add(ids[j], payloads[j], Map.of(), delayNanos) != null) {
+                        added.add(ids[j]);
+                    }
                 }
+                return added;
+            } finally {
+                lock.unlock();
             }
-            return added;
-        } finally {
-            lock.unlock();
         }
+        checkOpen();
+        long due = due(ticker.read(), delayNanos);
+        Item[] items = new Item[ids.length];
+        int count = 0;
+        for (int j = 0; j < ids.length; j++) {
+            Item m = register(ids[j], payloads[j], Map.of(), due);
+            if (m != null) {
+                items[count++] = m;
+                added.add(ids[j]);
+            }
+        }
+        if (count > 0) {
+            handOver(items, count, due);
+        }
+        return added;
     }
 
     @Override
@@ -406,7 +434,18 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
      */
     private void handOver(Item m) {
         offers.offer(m); // a CAS: a full fence, before the read of the sleepers (see wakeFloor)
-        if (sleepers != 0 && m.due < wakeFloor) {
+        wakeIfDueBeforeSleepers(m.due);
+    }
+
+    /** As {@link #handOver(Item)} for the first {@code count} of {@code items}, all due at {@code due}, in one step. */
+    private void handOver(Item[] items, int count, long due) {
+        offers.offerAll(items, count); // a CAS, as above
+        wakeIfDueBeforeSleepers(due);
+    }
+
+    /** The producer's half of the wake-up pair: called after its message is in the inbox. */
+    private void wakeIfDueBeforeSleepers(long due) {
+        if (sleepers != 0 && due < wakeFloor) {
             lock.lock();
             try {
                 if (!closed) {

@@ -76,6 +76,40 @@ class MpscInboxTest {
     }
 
     @Test
+    void aBatchArrivesWholeInArrayOrderBetweenSingleOffers() {
+        MpscInbox<TestEntry> inbox = new MpscInbox<>(1);
+        inbox.offer(new TestEntry(0, 0));
+        TestEntry[] batch = {new TestEntry(1, 0), new TestEntry(2, 0), new TestEntry(3, 0), new TestEntry(99, 0)};
+        inbox.offerAll(batch, 3);
+        inbox.offer(new TestEntry(4, 0));
+        List<Integer> got = new ArrayList<>();
+        assertThat(inbox.drain(e -> got.add(e.id))).isEqualTo(5);
+        assertThat(got).containsExactly(0, 1, 2, 3, 4);
+        assertThatThrownBy(() -> inbox.offerAll(batch, 0)).hasMessageContaining("count");
+        assertThatThrownBy(() -> inbox.offerAll(batch, 5)).hasMessageContaining("count");
+    }
+
+    @Test
+    void aCountingInboxCountsEachEntryOfABatch() {
+        // 3-bit numbers wrap every 8 offers: the batch's numbers run 6 to 11, across the wrap
+        MpscInbox<SequencedEntry> inbox = new MpscInbox<>(1, SEQUENCER, 3);
+        List<Integer> got = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            inbox.offer(new SequencedEntry(i));
+        }
+        inbox.drain(e -> got.add(e.id));
+        SequencedEntry[] batch = new SequencedEntry[6];
+        for (int i = 0; i < batch.length; i++) {
+            batch[i] = new SequencedEntry(5 + i);
+        }
+        inbox.offerAll(batch, batch.length);
+        assertThat(inbox.offeredCount()).isEqualTo(11);
+        inbox.drain(e -> got.add(e.id));
+        assertThat(got).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        assertThat(inbox.offeredCount()).isEqualTo(11);
+    }
+
+    @Test
     void producerCountMustBePositive() {
         assertThatThrownBy(() -> new MpscInbox<TestEntry>(0)).hasMessageContaining("producers");
     }

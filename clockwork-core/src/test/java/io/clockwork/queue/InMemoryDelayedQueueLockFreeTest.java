@@ -7,7 +7,9 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -74,6 +76,30 @@ class InMemoryDelayedQueueLockFreeTest {
         Delivery<String> late = q.poll(Duration.ZERO);
         assertThat(late.id()).isEqualTo(ids.get(1));
         assertThat(late.value()).isEqualTo("late");
+    }
+
+    @Test
+    void batchOffersCompleteWhileTheLockIsHeldAndArriveWholeInOrder() throws Exception {
+        assertThat(q.offer("taken", "before", Duration.ofDays(1))).isTrue();
+        Future<QueueStats> holder = holdTheLock(q::stats);
+        List<String> ids = within(() -> q.offerAll(List.of("a", "b", "c"), Duration.ZERO));
+        Map<String, String> byId = new LinkedHashMap<>();
+        byId.put("k1", "d");
+        byId.put("taken", "skipped");
+        byId.put("k2", "e");
+        assertThat(within(() -> q.offerAll(byId, Duration.ZERO))).containsExactly("k1", "k2");
+        assertThat(holder.isDone()).as("the lock was held throughout").isFalse();
+        ticker.release();
+        QueueStats seen = holder.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertThat(seen.ready()).isEqualTo(5);
+        assertThat(seen.delayed()).isEqualTo(1);
+        List<String> delivered = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            Delivery<String> d = q.poll(Duration.ZERO);
+            delivered.add(d.id() + "=" + d.value());
+        }
+        assertThat(delivered).containsExactly(ids.get(0) + "=a", ids.get(1) + "=b", ids.get(2) + "=c", "k1=d", "k2=e");
+        assertThat(q.cancel(ids.get(0))).as("in flight, still live").isTrue();
     }
 
     @Test

@@ -19,6 +19,7 @@ public final class RunEngineTests {
         "io.clockwork.engine.FarWakeUp",
         "io.clockwork.queue.CancelVersusDelivery",
         "io.clockwork.queue.OfferVersusCancel",
+        "io.clockwork.queue.BatchOfferIsWhole",
     };
 
     private RunEngineTests() {
