@@ -39,15 +39,15 @@ import java.util.function.LongPredicate;
  *       working through an expiry storm, say) does not queue behind it. The offer registers its messages under their
  *       ids (the identity table below is concurrent), computes their due time from its own ticker reading and hands
  *       them over through a lock-free inbox ({@link MpscInbox}, one stripe, so messages are filed in the order their
- *       offers took effect, and a batch in one step); the cancel ends the message's life with one CAS on its claim word, frees its id and hands it
- *       over likewise. Whoever holds the lock next files what the inbox holds and unlinks what was cancelled, before
- *       anything else, so every operation under the lock sees every offer and cancel that returned before it began.
- *       The claim word settles the races with the lock holder: acking, killing and cancelling a message each CAS it
- *       from live, so exactly one of them wins; a poll does not deliver a message that is no longer live. A
- *       producer wakes a sleeping poll only if its message falls due before the earliest time a sleeper has
- *       published it will wake (a Dekker pair: the producer publishes its message, then reads the sleepers; a
- *       sleeper publishes itself, then looks at the inbox), so the common offer pays no lock at all. The lock is
- *       tried first: without contention an offer or cancel works under it directly.</li>
+ *       offers took effect, and a batch in one step); the cancel ends the message's life with one CAS on its claim
+ *       word, frees its id and hands it over likewise. Whoever holds the lock next files what the inbox holds and
+ *       unlinks what was cancelled, before anything else, so every operation under the lock sees every offer and
+ *       cancel that returned before it began. The claim word settles the races with the lock holder: acking,
+ *       killing and cancelling a message each CAS it from live, so exactly one of them wins; a poll does not deliver
+ *       a message that is no longer live. A producer wakes a sleeping poll only if its message falls due before the
+ *       earliest time a sleeper has published it will wake (a Dekker pair: the producer publishes its message, then
+ *       reads the sleepers; a sleeper publishes itself, then looks at the inbox), so the common offer pays no lock at
+ *       all. The lock is tried first: without contention an offer or cancel works under it directly.</li>
  *   <li><b>When</b> is the engine's job: the message itself is a {@link WheelEntry}, filed while delayed in the
  *       engine's {@link TimingWheel} of due times and while in flight in a second wheel of visibility deadlines
  *       (1 ms tick each). Every operation first advances both to the ticker's reading, which promotes due messages
@@ -930,13 +930,16 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     /**
-     * Gives a detached message a new due time, {@code delayNanos} after {@code now}, and files it; one still in the
-     * inbox (offered without the lock, registered but not yet handed over) only takes the due time, with which the
-     * inbox's drain files it.
+     * Gives a detached message a new due time, {@code delayNanos} after {@code now}, and files it. One still on its
+     * way to the inbox (offered without the lock, registered but not yet handed over) only takes the due time, with
+     * which the inbox's drain files it; its producer may have judged the wake-up by the old one, so the sleepers
+     * look again (they find it in the inbox, or publish themselves before it arrives).
      */
     private void schedule(Item m, long delayNanos, long now) {
         m.due = due(now, delayNanos);
-        if (m.state != State.NEW) {
+        if (m.state == State.NEW) {
+            changed.signalAll();
+        } else {
             file(m, now);
         }
     }
