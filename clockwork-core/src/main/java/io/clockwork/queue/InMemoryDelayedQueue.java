@@ -107,15 +107,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private final MpscInbox<Item> offers = new MpscInbox<>(1);
     /** Messages cancelled without the lock (their claim already ended); unlinked by the next lock holder. */
     private final ConcurrentLinkedQueue<Item> cancels = new ConcurrentLinkedQueue<>();
-    /** Polls asleep on {@link #changed}; written under the lock, read by producers without it. */
-    private volatile int sleepers;
-    /**
-     * While {@link #sleepers} is not zero: a wheel time at or after which some sleeper is sure to wake, so that a
-     * message offered without the lock and due at or after it needs no wake-up. Each poll going to sleep stores its
-     * own wake time (never below the earliest of all sleepers'); each one waking stores {@link Long#MAX_VALUE} (every
-     * offer wakes someone until a sleeper publishes again).
-     */
-    private volatile long wakeFloor = Long.MAX_VALUE;
+    /** Polls asleep on {@link #changed}, as producers without the lock see them. */
+    private final Sleepers sleepers = new Sleepers();
     /** Signalled when a message may have become ready, the next event moved earlier, time moved, or on close. */
     private final Condition changed = lock.newCondition();
     private final Ticker.Watch watch;
@@ -433,7 +426,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
      * sure to wake before the message falls due. Any thread, without the lock.
      */
     private void handOver(Item m) {
-        offers.offer(m); // a CAS: a full fence, before the read of the sleepers (see wakeFloor)
+        offers.offer(m); // a CAS: a full fence, before the read of the sleepers (see Sleepers)
         wakeIfDueBeforeSleepers(m.due);
     }
 
@@ -445,7 +438,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
     /** The producer's half of the wake-up pair: called after its message is in the inbox. */
     private void wakeIfDueBeforeSleepers(long due) {
-        if (sleepers != 0 && due < wakeFloor) {
+        if (sleepers.mayOversleep(due)) {
             lock.lock();
             try {
                 if (!closed) {
@@ -1041,16 +1034,13 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             // On the system ticker this sleeps until the wheels' next event; on a ticker that jumps, its watch wakes
             // us at each jump, and a real-time timeout merely re-checks.
             long sleep = Math.min(remaining, delayToNextEvent(now));
-            sleepers++;
-            wakeFloor = saturatedAdd(dueTimes.elapsed(now), sleep);
-            VarHandle.fullFence(); // publish ourselves before looking at the inbox (see wakeFloor)
+            sleepers.enter(saturatedAdd(dueTimes.elapsed(now), sleep));
             try {
-                if (offers.isEmpty()) {
+                if (offers.isEmpty()) { // after publishing ourselves (see Sleepers)
                     changed.awaitNanos(sleep);
                 }
             } finally {
-                sleepers--;
-                wakeFloor = Long.MAX_VALUE;
+                sleepers.leave();
             }
             if (closed) {
                 return null;

@@ -20,6 +20,7 @@ public final class RunEngineTests {
         "io.clockwork.queue.CancelVersusDelivery",
         "io.clockwork.queue.OfferVersusCancel",
         "io.clockwork.queue.BatchOfferIsWhole",
+        "io.clockwork.queue.SleeperSeesOffer",
     };
 
     private RunEngineTests() {
