@@ -140,16 +140,7 @@ public final class MpscInbox<E extends WheelEntry> {
      * @param entry an entry in no wheel and in no inbox
      */
     public void offer(E entry) {
-        int slot = headSlot(stripeOf(Thread.currentThread()));
-        Sequencer<? super E> seq = sequencer;
-        WheelEntry h;
-        do {
-            h = (WheelEntry) SLOT.getVolatile(heads, slot);
-            if (seq != null) {
-                seq.sequence(entry, sequenceOf(h) + 1 & sequenceMask);
-            }
-            entry.next = h;
-        } while (!SLOT.weakCompareAndSet(heads, slot, h, entry));
+        push(entry, entry, null, 1);
     }
 
     /**
@@ -168,8 +159,15 @@ public final class MpscInbox<E extends WheelEntry> {
         for (int i = count - 1; i > 0; i--) {
             entries[i].next = entries[i - 1];
         }
-        E first = entries[0];
-        E last = entries[count - 1];
+        push(entries[0], entries[count - 1], entries, count);
+    }
+
+    /**
+     * Publishes a chain already linked from {@code top} down to {@code bottom} with one CAS of this thread's stripe
+     * head, numbering its entries first if the inbox counts: {@code top} alone, or the first {@code count} of
+     * {@code entries}, bottom first.
+     */
+    private void push(E bottom, E top, E[] entries, int count) {
         int slot = headSlot(stripeOf(Thread.currentThread()));
         Sequencer<? super E> seq = sequencer;
         WheelEntry h;
@@ -177,12 +175,16 @@ public final class MpscInbox<E extends WheelEntry> {
             h = (WheelEntry) SLOT.getVolatile(heads, slot);
             if (seq != null) {
                 int base = sequenceOf(h);
-                for (int i = 0; i < count; i++) {
-                    seq.sequence(entries[i], base + 1 + i & sequenceMask);
+                if (entries == null) {
+                    seq.sequence(top, base + 1 & sequenceMask);
+                } else {
+                    for (int i = 0; i < count; i++) {
+                        seq.sequence(entries[i], base + 1 + i & sequenceMask);
+                    }
                 }
             }
-            first.next = h;
-        } while (!SLOT.weakCompareAndSet(heads, slot, h, last));
+            bottom.next = h;
+        } while (!SLOT.weakCompareAndSet(heads, slot, h, top));
     }
 
     /**

@@ -3,7 +3,6 @@ package io.clockwork.queue;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.clockwork.time.ManualTicker;
 import java.time.Duration;
 import java.util.List;
 import org.openjdk.jcstress.annotations.Actor;
@@ -26,8 +25,7 @@ import org.openjdk.jcstress.infra.results.I_Result;
 @State
 public class BatchOfferIsWhole {
 
-    private final InMemoryDelayedQueue<String> queue = InMemoryDelayedQueue.<String>builder()
-            .ticker(new ManualTicker()).build();
+    private final InMemoryDelayedQueue<String> queue = Queues.standingStill();
 
     @Actor
     public void offer() {

@@ -3,7 +3,6 @@ package io.clockwork.queue;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.clockwork.time.ManualTicker;
 import java.time.Duration;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -31,8 +30,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @State
 public class CancelVersusDelivery {
 
-    private final InMemoryDelayedQueue<String> queue = InMemoryDelayedQueue.<String>builder()
-            .ticker(new ManualTicker()).build();
+    private final InMemoryDelayedQueue<String> queue = Queues.standingStill();
 
     public CancelVersusDelivery() {
         queue.offer("m", "value", Duration.ZERO);
@@ -45,16 +43,7 @@ public class CancelVersusDelivery {
 
     @Actor
     public void consume(II_Result r) {
-        Delivery<String> d = pollNow();
+        Delivery<String> d = Queues.pollNow(queue);
         r.r2 = d == null ? 0 : d.ack() ? 2 : 1;
-    }
-
-    /** A poll that does not wait ({@code poll(ZERO)} only throws if the thread is interrupted, which nothing does). */
-    private Delivery<String> pollNow() {
-        try {
-            return queue.poll(Duration.ZERO);
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
     }
 }

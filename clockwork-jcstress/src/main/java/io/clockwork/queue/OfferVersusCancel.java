@@ -3,7 +3,6 @@ package io.clockwork.queue;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.clockwork.time.ManualTicker;
 import java.time.Duration;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -33,15 +32,14 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @State
 public class OfferVersusCancel {
 
-    private final InMemoryDelayedQueue<String> queue = InMemoryDelayedQueue.<String>builder()
-            .ticker(new ManualTicker()).build();
+    private final InMemoryDelayedQueue<String> queue = Queues.standingStill();
 
     @Actor
     public void offerThenPoll(III_Result r) {
         if (!queue.offer("m", "value", Duration.ZERO)) {
             throw new AssertionError("the id was free");
         }
-        r.r2 = pollNow() != null ? 1 : 0;
+        r.r2 = Queues.pollNow(queue) != null ? 1 : 0;
     }
 
     @Actor
@@ -51,15 +49,6 @@ public class OfferVersusCancel {
 
     @Arbiter
     public void after(III_Result r) {
-        r.r3 = pollNow() != null ? 1 : 0;
-    }
-
-    /** A poll that does not wait ({@code poll(ZERO)} only throws if the thread is interrupted, which nothing does). */
-    private Delivery<String> pollNow() {
-        try {
-            return queue.poll(Duration.ZERO);
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
+        r.r3 = Queues.pollNow(queue) != null ? 1 : 0;
     }
 }
