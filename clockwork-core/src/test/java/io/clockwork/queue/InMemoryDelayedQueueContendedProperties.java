@@ -1,0 +1,182 @@
+package io.clockwork.queue;
+
+import io.clockwork.testing.queue.DelayedQueueModelCheck;
+import io.clockwork.time.ManualTicker;
+import io.clockwork.time.Ticker;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.state.ActionChain;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * {@link DelayedQueueModelCheck} on {@link InMemoryDelayedQueue} with every offer of values and every cancel made while
+ * another thread holds the queue's lock, so that they take the paths that do not wait for it (the inbox, the claim
+ * CAS) and the next lock holder takes them in; the model must still agree after every call. The lock is held by a
+ * thread calling {@link DelayedQueue#stats()} and stalled inside the queue's own ticker read.
+ */
+class InMemoryDelayedQueueContendedProperties extends DelayedQueueModelCheck {
+
+    private static final long TIMEOUT_SECONDS = 20;
+    private static final ExecutorService HOLDERS = daemons("lock-holder");
+    private static final ExecutorService CALLERS = daemons("producer");
+
+    InMemoryDelayedQueueContendedProperties() {
+        super(true);
+    }
+
+    private static ExecutorService daemons(String name) {
+        return Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @AfterContainer
+    static void stopThreads() {
+        HOLDERS.shutdownNow();
+        CALLERS.shutdownNow();
+    }
+
+    @Override
+    protected DelayedQueue<String> newQueue(Consumer<DelayedQueueBuilder<String, ?>> options, ManualTicker ticker) {
+        LockHolder holder = new LockHolder(ticker);
+        InMemoryDelayedQueue.Builder<String> builder =
+                InMemoryDelayedQueue.<String>builder().codec(Codec.string()).ticker(holder);
+        options.accept(builder);
+        InMemoryDelayedQueue<String> queue = builder.build();
+        holder.queue = queue;
+        return new Contended(queue, holder);
+    }
+
+    @Property(tries = 300)
+    void producersThatFindTheLockHeldAgreeWithTheModel(@ForAll("contendedChains") ActionChain<Run> chain) {
+        check(chain);
+    }
+
+    @Provide
+    Arbitrary<ActionChain<Run>> contendedChains() {
+        return chains(60);
+    }
+
+    /** The queue with its producers' calls made while the lock is held elsewhere. */
+    private static final class Contended extends ForwardingDelayedQueue<String> {
+        private final LockHolder holder;
+
+        Contended(DelayedQueue<String> queue, LockHolder holder) {
+            super(queue);
+            this.holder = holder;
+        }
+
+        @Override
+        public String offer(String value, Duration delay) {
+            return holder.whileHeld(() -> super.offer(value, delay));
+        }
+
+        @Override
+        public boolean offer(String id, String value, Duration delay) {
+            return holder.whileHeld(() -> super.offer(id, value, delay));
+        }
+
+        @Override
+        public List<String> offerAll(List<? extends String> values, Duration delay) {
+            return holder.whileHeld(() -> super.offerAll(values, delay));
+        }
+
+        @Override
+        public List<String> offerAll(Map<String, ? extends String> messages, Duration delay) {
+            return holder.whileHeld(() -> super.offerAll(messages, delay));
+        }
+
+        @Override
+        public boolean cancel(String id) {
+            return holder.whileHeld(() -> super.cancel(id));
+        }
+    }
+
+    /**
+     * The model's ticker, whose reading on one armed thread blocks until released: that thread, inside
+     * {@code stats()}, holds the queue's lock meanwhile. Used by one test thread at a time.
+     */
+    private static final class LockHolder implements Ticker {
+        private final ManualTicker time;
+        InMemoryDelayedQueue<String> queue;
+        private volatile Thread armed;
+        private volatile CountDownLatch stalled;
+        private volatile CountDownLatch released;
+
+        LockHolder(ManualTicker time) {
+            this.time = time;
+        }
+
+        /**
+         * Runs {@code call} on another thread while a third holds the queue's lock, then lets that one finish; fails
+         * if {@code call} does not return in time (it waited for the lock).
+         */
+        <T> T whileHeld(Supplier<T> call) {
+            stalled = new CountDownLatch(1);
+            released = new CountDownLatch(1);
+            Future<QueueStats> holding = HOLDERS.submit(() -> {
+                armed = Thread.currentThread();
+                return queue.stats();
+            });
+            try {
+                if (!stalled.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                    throw new AssertionError("the lock holder never stalled");
+                }
+                return CALLERS.submit(call::get).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r; // the queue's own answer to bad input, which the model expects
+                }
+                throw new AssertionError(e.getCause());
+            } catch (TimeoutException e) {
+                throw new AssertionError("a producer's call waited for the lock held by another thread", e);
+            } finally {
+                released.countDown();
+                try {
+                    holding.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    throw new AssertionError("the lock holder failed", e);
+                }
+            }
+        }
+
+        @Override
+        public long read() {
+            if (Thread.currentThread() == armed) {
+                armed = null;
+                stalled.countDown();
+                try {
+                    released.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return time.read();
+        }
+
+        @Override
+        public Watch watch(Runnable onJump) {
+            return time.watch(onJump);
+        }
+    }
+}
