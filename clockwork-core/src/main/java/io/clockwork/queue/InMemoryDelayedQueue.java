@@ -33,10 +33,10 @@ import java.util.function.LongPredicate;
  * <h2>Design</h2>
  * One lock guards the structures; every operation is O(1) or O(log n), never a scan of the backlog.
  * <ul>
- *   <li><b>Producers do not wait for the lock.</b> An offer of values ({@link #offer(Object, Duration)},
- *       {@link #offer(String, Object, Duration)} and both {@code offerAll} of values; offers of a {@link Message},
- *       with their conflict policies, take the lock) or a {@link #cancel} that finds the lock held (a consumer
- *       working through an expiry storm, say) does not queue behind it. The offer registers its messages under their
+ *   <li><b>Producers do not wait for the lock.</b> An offer (of values, or of {@link Message}s without an id or
+ *       with {@link Message.Conflict#KEEP}: a replace or an extend of an existing id is settled under the lock) or a
+ *       {@link #cancel} that finds the lock held (a consumer working through an expiry storm, say) does not queue
+ *       behind it. The offer registers its messages under their
  *       ids (the identity table below is concurrent), computes their due time from its own ticker reading and hands
  *       them over through a lock-free inbox ({@link MpscInbox}, one stripe, so messages are filed in the order their
  *       offers took effect, and a batch in one step); the cancel ends the message's life with one CAS on its claim
@@ -307,7 +307,19 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         Objects.requireNonNull(message, "message");
         long delayNanos = settings.delay(message.delay()).nanos();
         Object payload = encode(message.value());
-        lock.lock();
+        if (!lock.tryLock()) {
+            checkOpen();
+            if (!mayConflict(message)) {
+                long due = due(ticker.read(), delayNanos);
+                Item m = register(message.id().orElse(null), payload, message.headers(), due);
+                if (m == null) {
+                    return new Offered(message.id().orElseThrow(), Offered.Outcome.KEPT);
+                }
+                handOver(m);
+                return new Offered(m.id, Offered.Outcome.ADDED);
+            }
+            lock.lock(); // a replace or an extend of a message that may be there is settled under the lock
+        }
         try {
             checkOpen();
             return offerLocked(message, payload, delayNanos);
@@ -316,10 +328,17 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
+    /** @return whether the message may change one already in the queue (a replace or extend of a caller's id) */
+    private static boolean mayConflict(Message<?> message) {
+        return message.id().isPresent() && message.onConflict() != Message.Conflict.KEEP;
+    }
+
     /**
      * {@inheritDoc}
      *
-     * <p>In-process the batch is atomic: every message is offered under one lock acquisition.
+     * <p>In-process the batch is atomic: every message is offered under one lock acquisition, or, if the lock is held
+     * and no message can change one already in the queue (each has no id or {@link Message.Conflict#KEEP}), handed
+     * over in one step.
      */
     @Override
     public List<Offered> offerAll(List<? extends Message<? extends V>> messages) {
@@ -337,7 +356,18 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             payloads[i] = encode(value);
         }
         List<Offered> result = new ArrayList<>(given.length);
-        lock.lock();
+        if (!lock.tryLock()) {
+            checkOpen();
+            boolean conflicts = false;
+            for (Object m : given) {
+                conflicts |= mayConflict((Message<?>) m);
+            }
+            if (!conflicts) {
+                handOverAll(given, payloads, delays, result);
+                return result;
+            }
+            lock.lock(); // a replace or an extend in the batch: the whole batch is settled under the lock
+        }
         try {
             checkOpen();
             for (int i = 0; i < given.length; i++) {
@@ -346,6 +376,31 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             return result;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Offers a batch of messages that cannot change one already in the queue (no id, or {@link Message.Conflict#KEEP})
+     * without the lock: registers each (a taken id is kept, as under the lock) and hands those added over in one step.
+     */
+    private void handOverAll(Object[] given, Object[] payloads, long[] delays, List<Offered> result) {
+        long now = ticker.read();
+        Item[] items = new Item[given.length];
+        int count = 0;
+        long earliest = Long.MAX_VALUE;
+        for (int i = 0; i < given.length; i++) {
+            Message<?> message = (Message<?>) given[i];
+            Item m = register(message.id().orElse(null), payloads[i], message.headers(), due(now, delays[i]));
+            if (m == null) {
+                result.add(new Offered(message.id().orElseThrow(), Offered.Outcome.KEPT));
+            } else {
+                items[count++] = m;
+                earliest = Math.min(earliest, m.due);
+                result.add(new Offered(m.id, Offered.Outcome.ADDED));
+            }
+        }
+        if (count > 0) {
+            handOver(items, count, earliest);
         }
     }
 
@@ -430,7 +485,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         wakeIfDueBeforeSleepers(m.due);
     }
 
-    /** As {@link #handOver(Item)} for the first {@code count} of {@code items}, all due at {@code due}, in one step. */
+    /** As {@link #handOver(Item)} for the first {@code count} of {@code items} at once; {@code due}: the earliest. */
     private void handOver(Item[] items, int count, long due) {
         offers.offerAll(items, count); // a CAS, as above
         wakeIfDueBeforeSleepers(due);

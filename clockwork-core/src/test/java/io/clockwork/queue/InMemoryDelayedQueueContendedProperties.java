@@ -20,13 +20,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * {@link DelayedQueueModelCheck} on {@link InMemoryDelayedQueue} with every offer of values and every cancel made while
- * another thread holds the queue's lock, so that they take the paths that do not wait for it (the inbox, the claim
- * CAS) and the next lock holder takes them in; the model must still agree after every call. The lock is held by a
+ * {@link DelayedQueueModelCheck} on {@link InMemoryDelayedQueue} with every offer and every cancel made while another
+ * thread holds the queue's lock, so that they take the paths that do not wait for it (the inbox, the claim
+ * CAS) and the next lock holder takes them in (an offer that may replace or extend a message waits for the lock: the
+ * wait ends when the holder lets go); the model must still agree after every call. The lock is held by a
  * thread calling {@link DelayedQueue#stats()} and stalled inside the queue's own ticker read.
  */
 class InMemoryDelayedQueueContendedProperties extends DelayedQueueModelCheck {
@@ -104,6 +106,21 @@ class InMemoryDelayedQueueContendedProperties extends DelayedQueueModelCheck {
         }
 
         @Override
+        public Offered offer(Message<? extends String> message) {
+            return holder.whileHeld(() -> super.offer(message), mayConflict(message));
+        }
+
+        @Override
+        public List<Offered> offerAll(List<? extends Message<? extends String>> messages) {
+            return holder.whileHeld(() -> super.offerAll(messages), messages.stream().anyMatch(Contended::mayConflict));
+        }
+
+        /** A replace or an extend of a caller's id: the queue settles it under the lock, so its call may wait. */
+        private static boolean mayConflict(Message<?> message) {
+            return message != null && message.id().isPresent() && message.onConflict() != Message.Conflict.KEEP;
+        }
+
+        @Override
         public boolean cancel(String id) {
             return holder.whileHeld(() -> super.cancel(id));
         }
@@ -129,6 +146,14 @@ class InMemoryDelayedQueueContendedProperties extends DelayedQueueModelCheck {
          * if {@code call} does not return in time (it waited for the lock).
          */
         <T> T whileHeld(Supplier<T> call) {
+            return whileHeld(call, false);
+        }
+
+        /**
+         * As {@link #whileHeld(Supplier)}; if {@code mayWait}, the call may wait for the lock: once it does, the holder
+         * lets go.
+         */
+        <T> T whileHeld(Supplier<T> call, boolean mayWait) {
             stalled = new CountDownLatch(1);
             released = new CountDownLatch(1);
             Future<QueueStats> holding = HOLDERS.submit(() -> {
@@ -139,7 +164,16 @@ class InMemoryDelayedQueueContendedProperties extends DelayedQueueModelCheck {
                 if (!stalled.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                     throw new AssertionError("the lock holder never stalled");
                 }
-                return CALLERS.submit(call::get).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                AtomicReference<Thread> caller = new AtomicReference<>();
+                Future<T> result = CALLERS.submit(() -> {
+                    caller.set(Thread.currentThread());
+                    return call.get();
+                });
+                if (mayWait) {
+                    awaitDoneOrWaiting(result, caller);
+                    released.countDown();
+                }
+                return result.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new AssertionError(e);
@@ -157,6 +191,20 @@ class InMemoryDelayedQueueContendedProperties extends DelayedQueueModelCheck {
                 } catch (Exception e) {
                     throw new AssertionError("the lock holder failed", e);
                 }
+            }
+        }
+
+        private static void awaitDoneOrWaiting(Future<?> call, AtomicReference<Thread> caller) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+            while (!call.isDone()) {
+                Thread t = caller.get();
+                if (t != null && t.getState() == Thread.State.WAITING) {
+                    return;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw new AssertionError("the call neither finished nor waited");
+                }
+                Thread.onSpinWait();
             }
         }
 
