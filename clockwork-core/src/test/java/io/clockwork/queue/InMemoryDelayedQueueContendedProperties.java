@@ -2,7 +2,6 @@ package io.clockwork.queue;
 
 import io.clockwork.testing.queue.DelayedQueueModelCheck;
 import io.clockwork.time.ManualTicker;
-import io.clockwork.time.Ticker;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -13,7 +12,6 @@ import net.jqwik.api.state.ActionChain;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,8 +26,8 @@ import java.util.function.Supplier;
  * {@link DelayedQueueModelCheck} on {@link InMemoryDelayedQueue} with every offer and every cancel made while another
  * thread holds the queue's lock, so that they take the paths that do not wait for it (the inbox, the claim
  * CAS) and the next lock holder takes them in (an offer that may replace or extend a message waits for the lock: the
- * wait ends when the holder lets go); the model must still agree after every call. The lock is held by a
- * thread calling {@link DelayedQueue#stats()} and stalled inside the queue's own ticker read.
+ * wait ends when the holder lets go); the model must still agree after every call. The lock is held by a thread
+ * calling {@link DelayedQueue#stats()}, stalled inside the queue's own ticker read ({@link StallingTicker}).
  */
 class InMemoryDelayedQueueContendedProperties extends DelayedQueueModelCheck {
 
@@ -57,9 +55,10 @@ class InMemoryDelayedQueueContendedProperties extends DelayedQueueModelCheck {
 
     @Override
     protected DelayedQueue<String> newQueue(Consumer<DelayedQueueBuilder<String, ?>> options, ManualTicker ticker) {
-        LockHolder holder = new LockHolder(ticker);
+        StallingTicker stalling = new StallingTicker(ticker);
+        LockHolder holder = new LockHolder(stalling);
         InMemoryDelayedQueue.Builder<String> builder =
-                InMemoryDelayedQueue.<String>builder().codec(Codec.string()).ticker(holder);
+                InMemoryDelayedQueue.<String>builder().codec(Codec.string()).ticker(stalling);
         options.accept(builder);
         InMemoryDelayedQueue<String> queue = builder.build();
         holder.queue = queue;
@@ -126,19 +125,13 @@ class InMemoryDelayedQueueContendedProperties extends DelayedQueueModelCheck {
         }
     }
 
-    /**
-     * The model's ticker, whose reading on one armed thread blocks until released: that thread, inside
-     * {@code stats()}, holds the queue's lock meanwhile. Used by one test thread at a time.
-     */
-    private static final class LockHolder implements Ticker {
-        private final ManualTicker time;
+    /** Makes a queue's producer calls while another thread holds its lock. Used by one test thread at a time. */
+    private static final class LockHolder {
+        private final StallingTicker ticker;
         InMemoryDelayedQueue<String> queue;
-        private volatile Thread armed;
-        private volatile CountDownLatch stalled;
-        private volatile CountDownLatch released;
 
-        LockHolder(ManualTicker time) {
-            this.time = time;
+        LockHolder(StallingTicker ticker) {
+            this.ticker = ticker;
         }
 
         /**
@@ -154,16 +147,14 @@ class InMemoryDelayedQueueContendedProperties extends DelayedQueueModelCheck {
          * lets go.
          */
         <T> T whileHeld(Supplier<T> call, boolean mayWait) {
-            stalled = new CountDownLatch(1);
-            released = new CountDownLatch(1);
-            Future<QueueStats> holding = HOLDERS.submit(() -> {
-                armed = Thread.currentThread();
-                return queue.stats();
-            });
+            Future<QueueStats> holding;
             try {
-                if (!stalled.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                    throw new AssertionError("the lock holder never stalled");
-                }
+                holding = ticker.hold(HOLDERS, queue::stats, 1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+            try {
                 AtomicReference<Thread> caller = new AtomicReference<>();
                 Future<T> result = CALLERS.submit(() -> {
                     caller.set(Thread.currentThread());
@@ -171,7 +162,7 @@ class InMemoryDelayedQueueContendedProperties extends DelayedQueueModelCheck {
                 });
                 if (mayWait) {
                     awaitDoneOrWaiting(result, caller);
-                    released.countDown();
+                    ticker.release();
                 }
                 return result.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -185,7 +176,7 @@ class InMemoryDelayedQueueContendedProperties extends DelayedQueueModelCheck {
             } catch (TimeoutException e) {
                 throw new AssertionError("a producer's call waited for the lock held by another thread", e);
             } finally {
-                released.countDown();
+                ticker.release();
                 try {
                     holding.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 } catch (Exception e) {
@@ -206,25 +197,6 @@ class InMemoryDelayedQueueContendedProperties extends DelayedQueueModelCheck {
                 }
                 Thread.onSpinWait();
             }
-        }
-
-        @Override
-        public long read() {
-            if (Thread.currentThread() == armed) {
-                armed = null;
-                stalled.countDown();
-                try {
-                    released.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return time.read();
-        }
-
-        @Override
-        public Watch watch(Runnable onJump) {
-            return time.watch(onJump);
         }
     }
 }

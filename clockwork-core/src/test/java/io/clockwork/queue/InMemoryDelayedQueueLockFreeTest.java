@@ -1,7 +1,6 @@
 package io.clockwork.queue;
 
 import io.clockwork.time.ManualTicker;
-import io.clockwork.time.Ticker;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -23,13 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Offers and cancels while another thread holds the queue's lock: they complete without it, and whoever takes the
  * lock next sees exactly what they did. The lock is held by a thread stalled inside the queue's own clock read (a
- * {@link Ticker} that blocks the chosen thread), so the test holds it through the queue's real code path.
+ * {@link StallingTicker}), so the test holds it through the queue's real code path.
  */
 class InMemoryDelayedQueueLockFreeTest {
 
     private static final long TIMEOUT_SECONDS = 20;
 
-    private final StallingTicker ticker = new StallingTicker();
+    private final StallingTicker ticker = new StallingTicker(new ManualTicker());
     private final InMemoryDelayedQueue<String> q = InMemoryDelayedQueue.<String>builder().ticker(ticker).build();
     private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "lock-free-test");
@@ -72,7 +70,7 @@ class InMemoryDelayedQueueLockFreeTest {
         assertThat(pollValue()).isEqualTo("a");
         assertThat(pollValue()).isEqualTo("second");
         assertThat(q.poll(Duration.ZERO)).isNull();
-        ticker.manual.advance(Duration.ofMillis(5));
+        ticker.time().advance(Duration.ofMillis(5));
         Delivery<String> late = q.poll(Duration.ZERO);
         assertThat(late.id()).isEqualTo(ids.get(1));
         assertThat(late.value()).isEqualTo("late");
@@ -114,7 +112,7 @@ class InMemoryDelayedQueueLockFreeTest {
         assertThat(d.nack(Duration.ZERO)).isFalse();
         assertThat(d.extend(Duration.ofSeconds(1))).isFalse();
         assertThat(q.counters().orElseThrow().acked()).isZero();
-        ticker.manual.advance(Duration.ofMinutes(10)); // past any visibility timeout: nothing comes back
+        ticker.time().advance(Duration.ofMinutes(10)); // past any visibility timeout: nothing comes back
         assertThat(q.poll(Duration.ZERO)).isNull();
     }
 
@@ -174,12 +172,7 @@ class InMemoryDelayedQueueLockFreeTest {
 
     /** As {@link #holdTheLock(Callable)}, stalling at the operation's {@code nthRead}-th reading of the ticker. */
     private <T> Future<T> holdTheLock(Callable<T> operation, int nthRead) throws InterruptedException {
-        Future<T> f = threads.submit(() -> {
-            ticker.stall(Thread.currentThread(), nthRead);
-            return operation.call();
-        });
-        assertThat(ticker.stalled.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("the holder stalled").isTrue();
-        return f;
+        return ticker.hold(threads, operation, nthRead);
     }
 
     /** Runs {@code action} on another thread and fails if it does not finish in time (it waited for the lock). */
@@ -201,42 +194,5 @@ class InMemoryDelayedQueueLockFreeTest {
             Thread.onSpinWait();
         }
         return f;
-    }
-
-    /** A manual ticker whose n-th reading on one chosen thread blocks until released. Thread-safe. */
-    private static final class StallingTicker implements Ticker {
-        final ManualTicker manual = new ManualTicker();
-        final CountDownLatch stalled = new CountDownLatch(1);
-        private final CountDownLatch released = new CountDownLatch(1);
-        private volatile Thread victim;
-        /** Readings the victim has left before the one that stalls; the victim's own. */
-        private int readsBefore;
-
-        void stall(Thread thread, int nthRead) {
-            readsBefore = nthRead - 1;
-            victim = thread;
-        }
-
-        void release() {
-            released.countDown();
-        }
-
-        @Override
-        public long read() {
-            if (Thread.currentThread() == victim && readsBefore-- == 0) {
-                stalled.countDown();
-                try {
-                    released.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return manual.read();
-        }
-
-        @Override
-        public Watch watch(Runnable onJump) {
-            return manual.watch(onJump);
-        }
     }
 }
