@@ -302,6 +302,13 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         return added;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In-process this does not wait for the queue's lock unless it may replace or extend a message already there
+     * (an id with {@link Message.Conflict#REPLACE} or {@link Message.Conflict#EXTEND}): see "Producers do not wait for
+     * the lock" above.
+     */
     @Override
     public Offered offer(Message<? extends V> message) {
         Objects.requireNonNull(message, "message");
