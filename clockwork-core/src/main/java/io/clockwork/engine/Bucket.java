@@ -49,6 +49,15 @@ final class Bucket extends WheelEntry {
         prev = this;
     }
 
+    /** Links {@code e} just before {@code at}, an entry of some bucket list. */
+    static void linkBefore(WheelEntry at, WheelEntry e) {
+        WheelEntry before = at.prev;
+        e.prev = before;
+        e.next = at;
+        before.next = e;
+        at.prev = e;
+    }
+
     static void unlink(WheelEntry e) {
         e.prev.next = e.next;
         e.next.prev = e.prev;

@@ -1,8 +1,9 @@
 package io.clockwork.engine;
 
 /**
- * A first-in first-out list of entries that are in no wheel, linked through the entries' own wheel links, so adding
- * an entry allocates nothing and every operation is O(1). A face uses it for entries between two wheels (the
+ * A list of entries that are in no wheel, linked through the entries' own wheel links, so adding an entry
+ * allocates nothing and every operation is O(1): first in, first out by {@link #append}, and in any place by
+ * {@link #insertBefore}. A face uses it for entries between two wheels (the
  * in-process queue's ready messages): an entry in the list counts as {@link WheelEntry#isLinked() linked}, so it
  * must be taken out before it is scheduled again. Not thread-safe: owned by the thread (or lock) that owns the
  * entries' wheels.
@@ -30,6 +31,33 @@ public final class EntryList<E extends WheelEntry> {
         }
         sentinel.append(e);
         size++;
+    }
+
+    /**
+     * Links an entry just before one this list holds.
+     *
+     * @param at an entry that this list holds (not checked, as for {@link #remove})
+     * @param e  an entry in no wheel and no list
+     * @throws IllegalStateException if {@code e} is linked
+     */
+    public void insertBefore(E at, E e) {
+        if (e.isLinked()) {
+            throw new IllegalStateException("entry is already linked into a wheel or a list");
+        }
+        Bucket.linkBefore(at, e);
+        size++;
+    }
+
+    /**
+     * Returns the entry before one this list holds.
+     *
+     * @param e an entry that this list holds (not checked, as for {@link #remove})
+     * @return the entry nearer the head by one, or null if {@code e} is the first
+     */
+    @SuppressWarnings("unchecked")
+    public E previous(E e) {
+        WheelEntry p = e.prev;
+        return p == sentinel ? null : (E) p;
     }
 
     /** @return the entry at the head, or null if the list is empty */

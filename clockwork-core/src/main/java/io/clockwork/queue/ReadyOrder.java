@@ -13,17 +13,24 @@ import java.util.TreeSet;
  * <h2>Why</h2>
  * Messages mostly become ready in delivery order already: the due-time wheel hands them over tick by tick, and a
  * tick's messages in the order they were filed, which for messages offered with one delay is offer order. Those
- * are appended to an intrusive list (an {@link EntryList}, through the entries' own links). Only a message that
- * would not sort last (filed into a tick after a later-offered one, nacked back to ready, or falling due again)
- * goes to a sorted set, where it costs O(log n) and a tree node. The earliest message is the smaller of the two
- * heads. A storm of a million messages due in one tick is thus promoted without building a million-node tree.
+ * are appended to an intrusive list (an {@link EntryList}, through the entries' own links). A message that sorts a
+ * few places before the list's tail is linked into the list there, found by a walk back of at most {@value #WALK}
+ * entries: a message already due when it is filed goes straight to ready, so while a storm's messages still wait in
+ * the wheel (each operation promotes a bounded slice) one offered "due now" sorts after them, and every message the
+ * wheel promotes after it sorts one place before the tail. Only a message that sorts further back (nacked back to
+ * ready, falling due again, or filed behind a longer run of later ones) goes to a sorted set, where it costs
+ * O(log n) and a tree node. The earliest message is the smaller of the two heads. A storm of a million messages
+ * due in one tick is thus promoted without building a million-node tree, whatever is offered meanwhile.
  *
  * @param <E> the entry type
  */
 final class ReadyOrder<E extends WheelEntry> {
 
+    /** The most list entries an out-of-order add looks back over before it goes to the sorted set. */
+    static final int WALK = 16;
+
     private final Comparator<? super E> order;
-    /** Sorted by {@link #order}: a message is appended only if it sorts after the tail. */
+    /** Sorted by {@link #order}: a message joins it only where it sorts between its neighbours. */
     private final EntryList<E> run = new EntryList<>();
     /** The messages that arrived out of order. */
     private final TreeSet<E> rest;
@@ -42,12 +49,21 @@ final class ReadyOrder<E extends WheelEntry> {
      * @param e a message in no wheel
      */
     void add(E e) {
-        E last = run.last();
-        if (last == null || order.compare(last, e) < 0) {
+        E after = run.last();
+        if (after == null || order.compare(after, e) < 0) {
             run.append(e);
-        } else {
-            rest.add(e);
+            return;
         }
+        // e sorts before `after`; look back for the first entry it sorts after
+        for (int step = 0; step < WALK; step++) {
+            E before = run.previous(after);
+            if (before == null || order.compare(before, e) < 0) {
+                run.insertBefore(after, e);
+                return;
+            }
+            after = before;
+        }
+        rest.add(e);
     }
 
     /** @return the earliest message, taken out; null if there is none */

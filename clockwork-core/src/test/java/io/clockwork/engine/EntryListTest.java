@@ -52,4 +52,31 @@ class EntryListTest {
         wheel.schedule(e);
         assertThat(wheel.size()).isEqualTo(1);
     }
+
+    @Test
+    void anEntryInsertedBeforeAnotherTakesItsPlaceAndPreviousWalksBackToTheHead() {
+        EntryList<TestEntry> list = new EntryList<>();
+        TestEntry a = new TestEntry(1, 0);
+        TestEntry b = new TestEntry(2, 0);
+        TestEntry c = new TestEntry(3, 0);
+        TestEntry d = new TestEntry(4, 0);
+        list.append(b);
+        list.append(d);
+        list.insertBefore(d, c);
+        list.insertBefore(b, a);
+        assertThat(list.size()).isEqualTo(4);
+        assertThat(list.first()).isSameAs(a);
+        assertThat(list.last()).isSameAs(d);
+        assertThat(list.previous(d)).isSameAs(c);
+        assertThat(list.previous(c)).isSameAs(b);
+        assertThat(list.previous(b)).isSameAs(a);
+        assertThat(list.previous(a)).isNull();
+        assertThatThrownBy(() -> list.insertBefore(a, c)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already linked");
+        assertThat(list.pollFirst()).isSameAs(a);
+        assertThat(list.pollFirst()).isSameAs(b);
+        assertThat(list.pollFirst()).isSameAs(c);
+        assertThat(list.pollFirst()).isSameAs(d);
+        assertThat(list.isEmpty()).isTrue();
+    }
 }

@@ -3,6 +3,7 @@ package io.clockwork.queue;
 import io.clockwork.engine.WheelEntry;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -107,5 +108,47 @@ class ReadyOrderProperties {
             assertThat(e.seq).isGreaterThan(previous);
             previous = e.seq;
         }
+    }
+    @Property(tries = 200)
+    void aMessageThatSortsAFewPlacesBeforeTheTailJoinsTheListThere(
+            @ForAll @IntRange(min = 1, max = 100) int inOrder,
+            @ForAll @IntRange(min = 1, max = ReadyOrder.WALK + 1) int back) {
+        ReadyOrder<Entry> ready = new ReadyOrder<>(ORDER);
+        for (int i = 0; i < inOrder; i++) {
+            ready.add(new Entry(10, 2L * i + 2));
+        }
+        // between the entries `back` and `back + 1` places from the tail (before the head if there are not so many)
+        long seq = Math.max(1, 2L * (inOrder - back) + 1);
+        Entry late = new Entry(10, seq);
+        ready.add(late);
+        boolean walked = back <= ReadyOrder.WALK || back > inOrder;
+        assertThat(ready.outOfOrder()).isEqualTo(walked ? 0 : 1);
+        long previous = -1;
+        for (Entry e = ready.pollFirst(); e != null; e = ready.pollFirst()) {
+            assertThat(e.seq).isGreaterThan(previous);
+            previous = e.seq;
+        }
+    }
+
+    @Example
+    void aStormPromotedBehindAMessageThatWasDueAtOnceNeverReachesTheTree() {
+        // A message offered "due now" is filed straight to ready while the storm's messages, offered earlier and so
+        // sorting before it, still wait in the wheel: each one the wheel promotes then sorts one place before the tail.
+        ReadyOrder<Entry> ready = new ReadyOrder<>(ORDER);
+        int storm = 100_000;
+        for (int i = 1; i <= 1000; i++) {
+            ready.add(new Entry(10, i));
+        }
+        Entry dueNow = new Entry(11, storm + 1);
+        ready.add(dueNow);
+        for (int i = 1001; i <= storm; i++) {
+            ready.add(new Entry(10, i));
+        }
+        assertThat(ready.outOfOrder()).isZero();
+        assertThat(ready.size()).isEqualTo(storm + 1);
+        for (int i = 1; i <= storm; i++) {
+            assertThat(ready.pollFirst().seq).isEqualTo(i);
+        }
+        assertThat(ready.pollFirst()).isSameAs(dueNow);
     }
 }
