@@ -34,20 +34,21 @@ import java.util.function.LongPredicate;
  * One lock guards the structures; every operation is O(1) or O(log n), never a scan of the backlog.
  * <ul>
  *   <li><b>Producers do not wait for the lock.</b> An offer (of values, or of {@link Message}s without an id or
- *       with {@link Message.Conflict#KEEP}: a replace or an extend of an existing id is settled under the lock) or a
- *       {@link #cancel} that finds the lock held (a consumer working through an expiry storm, say) does not queue
- *       behind it. The offer registers its messages under their
- *       ids (the identity table below is concurrent), computes their due time from its own ticker reading and hands
- *       them over through a lock-free inbox ({@link MpscInbox}, one stripe, so messages are filed in the order their
- *       offers took effect, and a batch in one step); the cancel ends the message's life with one CAS on its claim
- *       word, frees its id and hands it over likewise. Whoever holds the lock next files what the inbox holds and
- *       unlinks what was cancelled, before anything else, so every operation under the lock sees every offer and
- *       cancel that returned before it began. The claim word settles the races with the lock holder: acking,
+ *       with {@link Message.Conflict#KEEP}: a replace or an extend of an existing id is settled under the lock)
+ *       registers its messages under their ids (the identity table below is concurrent) with a due time from its own
+ *       ticker reading, and a {@link #cancel} ends the message's life with one CAS on its claim word and frees its
+ *       id, all without the lock. Only the filing into the wheel (or the unlinking) needs the lock, and that is only
+ *       tried: if the lock is free the producer does it there, briefly; if it is held (a consumer working through an
+ *       expiry storm, say) the producer hands the message over through a lock-free inbox ({@link MpscInbox}, one
+ *       stripe, so messages are filed in the order their offers took effect, and a batch in one step), or the
+ *       cancelled one through a queue of its own. Whoever holds the lock next files what the inbox holds and unlinks
+ *       what was cancelled, before anything else, so every operation under the lock sees every offer and cancel that
+ *       returned before it began. The claim word settles the races with the lock holder: acking,
  *       killing and cancelling a message each CAS it from live, so exactly one of them wins; a poll does not deliver
  *       a message that is no longer live. A producer wakes a sleeping poll only if its message falls due before the
  *       earliest time a sleeper has published it will wake (a Dekker pair: the producer publishes its message, then
  *       reads the sleepers; a sleeper publishes itself, then looks at the inbox), so the common offer pays no lock at
- *       all. The lock is tried first: without contention an offer or cancel works under it directly.</li>
+ *       all.</li>
  *   <li><b>When</b> is the engine's job: the message itself is a {@link WheelEntry}, filed while delayed in the
  *       engine's {@link TimingWheel} of due times and while in flight in a second wheel of visibility deadlines
  *       (1 ms tick each). Every operation first advances both to the ticker's reading, which promotes due messages
@@ -171,17 +172,10 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         Objects.requireNonNull(value, "value");
         long delayNanos = settings.delay(delay).nanos();
         Object payload = encode(value);
-        if (lock.tryLock()) {
-            try {
-                checkOpen();
-                return add(null, payload, Map.of(), delayNanos).id;
-            } finally {
-                lock.unlock();
-            }
-        }
         checkOpen();
-        Item m = register(null, payload, Map.of(), due(ticker.read(), delayNanos));
-        handOver(m);
+        long now = ticker.read();
+        Item m = register(null, payload, Map.of(), due(now, delayNanos));
+        settle(m, now);
         return m.id;
     }
 
@@ -196,20 +190,13 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         Objects.requireNonNull(value, "value");
         long delayNanos = settings.delay(delay).nanos();
         Object payload = encode(value);
-        if (lock.tryLock()) {
-            try {
-                checkOpen();
-                return add(id, payload, Map.of(), delayNanos) != null;
-            } finally {
-                lock.unlock();
-            }
-        }
         checkOpen();
-        Item m = register(id, payload, Map.of(), due(ticker.read(), delayNanos));
+        long now = ticker.read();
+        Item m = register(id, payload, Map.of(), due(now, delayNanos));
         if (m == null) {
             return false;
         }
-        handOver(m);
+        settle(m, now);
         return true;
     }
 
@@ -227,25 +214,15 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         long delayNanos = settings.delay(delay).nanos();
         Object[] payloads = encodeAll(given, "values");
         List<String> ids = new ArrayList<>(given.length);
-        if (lock.tryLock()) {
-            try {
-                checkOpen();
-                for (Object payload : payloads) {
-                    ids.add(add(null, payload, Map.of(), delayNanos).id);
-                }
-                return ids;
-            } finally {
-                lock.unlock();
-            }
-        }
         checkOpen();
-        long due = due(ticker.read(), delayNanos);
+        long now = ticker.read();
+        long due = due(now, delayNanos);
         Item[] items = new Item[payloads.length];
         for (int i = 0; i < items.length; i++) {
             items[i] = register(null, payloads[i], Map.of(), due);
             ids.add(items[i].id);
         }
-        handOver(items, items.length, due);
+        settle(items, items.length, due, now);
         return ids;
     }
 
@@ -272,21 +249,9 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
         Object[] payloads = encodeAll(given, "messages");
         List<String> added = new ArrayList<>(ids.length);
-        if (lock.tryLock()) {
-            try {
-                checkOpen();
-                for (int j = 0; j < ids.length; j++) {
-                    if (add(ids[j], payloads[j], Map.of(), delayNanos) != null) {
-                        added.add(ids[j]);
-                    }
-                }
-                return added;
-            } finally {
-                lock.unlock();
-            }
-        }
         checkOpen();
-        long due = due(ticker.read(), delayNanos);
+        long now = ticker.read();
+        long due = due(now, delayNanos);
         Item[] items = new Item[ids.length];
         int count = 0;
         for (int j = 0; j < ids.length; j++) {
@@ -297,7 +262,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             }
         }
         if (count > 0) {
-            handOver(items, count, due);
+            settle(items, count, due, now);
         }
         return added;
     }
@@ -314,19 +279,17 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         Objects.requireNonNull(message, "message");
         long delayNanos = settings.delay(message.delay()).nanos();
         Object payload = encode(message.value());
-        if (!lock.tryLock()) {
+        if (!mayConflict(message)) {
             checkOpen();
-            if (!mayConflict(message)) {
-                long due = due(ticker.read(), delayNanos);
-                Item m = register(message.id().orElse(null), payload, message.headers(), due);
-                if (m == null) {
-                    return new Offered(message.id().orElseThrow(), Offered.Outcome.KEPT);
-                }
-                handOver(m);
-                return new Offered(m.id, Offered.Outcome.ADDED);
+            long now = ticker.read();
+            Item m = register(message.id().orElse(null), payload, message.headers(), due(now, delayNanos));
+            if (m == null) {
+                return new Offered(message.id().orElseThrow(), Offered.Outcome.KEPT);
             }
-            lock.lock(); // a replace or an extend of a message that may be there is settled under the lock
+            settle(m, now);
+            return new Offered(m.id, Offered.Outcome.ADDED);
         }
+        lock.lock(); // a replace or an extend of a message that may be there is settled under the lock
         try {
             checkOpen();
             return offerLocked(message, payload, delayNanos);
@@ -363,18 +326,16 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             payloads[i] = encode(value);
         }
         List<Offered> result = new ArrayList<>(given.length);
-        if (!lock.tryLock()) {
-            checkOpen();
-            boolean conflicts = false;
-            for (Object m : given) {
-                conflicts |= mayConflict((Message<?>) m);
-            }
-            if (!conflicts) {
-                handOverAll(given, payloads, delays, result);
-                return result;
-            }
-            lock.lock(); // a replace or an extend in the batch: the whole batch is settled under the lock
+        boolean conflicts = false;
+        for (Object m : given) {
+            conflicts |= mayConflict((Message<?>) m);
         }
+        if (!conflicts) {
+            checkOpen();
+            settleAll(given, payloads, delays, result);
+            return result;
+        }
+        lock.lock(); // a replace or an extend in the batch: the whole batch is settled under the lock
         try {
             checkOpen();
             for (int i = 0; i < given.length; i++) {
@@ -387,10 +348,10 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     /**
-     * Offers a batch of messages that cannot change one already in the queue (no id, or {@link Message.Conflict#KEEP})
-     * without the lock: registers each (a taken id is kept, as under the lock) and hands those added over in one step.
+     * Offers a batch of messages that cannot change one already in the queue (no id, or {@link Message.Conflict#KEEP}):
+     * registers each (a taken id is kept, as under the lock) and settles those added in one step.
      */
-    private void handOverAll(Object[] given, Object[] payloads, long[] delays, List<Offered> result) {
+    private void settleAll(Object[] given, Object[] payloads, long[] delays, List<Offered> result) {
         long now = ticker.read();
         Item[] items = new Item[given.length];
         int count = 0;
@@ -407,7 +368,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             }
         }
         if (count > 0) {
-            handOver(items, count, earliest);
+            settle(items, count, earliest, now);
         }
     }
 
@@ -465,11 +426,9 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
      */
     private Item register(String id, Object payload, Map<String, String> headers, long due) {
         boolean generated = id == null;
-        boolean locked = lock.isHeldByCurrentThread();
         while (true) {
             // A caller's own id may look like a generated one; skip those instead of failing the offer.
-            Item m = new Item(generated ? (locked ? generatedIds.next() : generatedIds.nextConcurrent()) : id,
-                    payload, headers);
+            Item m = new Item(generated ? generatedIds.next() : id, payload, headers);
             m.due = due;
             Item holder = byId.putIfAbsent(m);
             if (holder == null) {
@@ -480,6 +439,46 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             } else if (!generated) {
                 return null;
             }
+        }
+    }
+
+    /**
+     * Files a message this thread has just registered: under the lock if it is free (after what the inbox holds, so
+     * filing order stays the order offers took effect), else through the inbox. The lock is held only for the filing:
+     * the id, the message and its place in the id table were made before, so a busy producer leaves the lock to the
+     * consumers for longer. Any thread, without the lock.
+     *
+     * @param now the ticker reading the message's due time was computed from, which the wheels are advanced to (a
+     *            reading another thread has already passed advances nothing; the wheels never go back)
+     */
+    private void settle(Item m, long now) {
+        if (!lock.tryLock()) {
+            handOver(m);
+            return;
+        }
+        try {
+            advance(PRODUCER_ADVANCE_LIMIT, now);
+            fileRegistered(m, now);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * As {@link #settle(Item, long)} for the first {@code count} of {@code items}, at once; {@code due}: the earliest.
+     */
+    private void settle(Item[] items, int count, long due, long now) {
+        if (!lock.tryLock()) {
+            handOver(items, count, due);
+            return;
+        }
+        try {
+            advance(PRODUCER_ADVANCE_LIMIT, now);
+            for (int i = 0; i < count; i++) {
+                fileRegistered(items[i], now);
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -536,34 +535,44 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public boolean cancel(String id) {
         settings.checkId(id);
-        boolean locked = lock.tryLock();
+        checkOpen();
+        while (true) {
+            Item m = findLive(id);
+            if (m == null) {
+                return false;
+            }
+            if (end(m, LEAVING)) {
+                byId.remove(m);
+                unlinkCancelled(m);
+                return true;
+            }
+            // it ended meanwhile (acked, dead or cancelled by someone else): look again
+        }
+    }
+
+    /**
+     * Unlinks a message this thread has just cancelled (its claim ended, its id freed): under the lock if it is free,
+     * else through the cancels queue, which the next lock holder drains. Any thread, without the lock.
+     */
+    private void unlinkCancelled(Item m) {
+        if (!lock.tryLock()) {
+            cancels.add(m);
+            return;
+        }
         try {
-            checkOpen();
-            if (locked) {
-                advance(PRODUCER_ADVANCE_LIMIT);
-            }
-            while (true) {
-                Item m = findLive(id);
-                if (m == null) {
-                    return false;
-                }
-                if (end(m, LEAVING)) {
-                    byId.remove(m);
-                    if (locked) {
-                        detach(m);
-                        m.state = State.GONE;
-                        m.token = 0;
-                    } else {
-                        cancels.add(m);
-                    }
-                    return true;
-                }
-                // it ended meanwhile (acked, dead or cancelled by someone else): look again
-            }
+            advance(PRODUCER_ADVANCE_LIMIT);
+            unlinkGone(m);
         } finally {
-            if (locked) {
-                lock.unlock();
-            }
+            lock.unlock();
+        }
+    }
+
+    /** Unlinks a cancelled message from wherever it is filed; the lock is held. */
+    private void unlinkGone(Item m) {
+        if (m.state != State.NEW && m.state != State.GONE) { // NEW: the inbox drain drops it; GONE: already out
+            detach(m);
+            m.state = State.GONE;
+            m.token = 0;
         }
     }
 
@@ -936,17 +945,17 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     private long advance(int limit) {
-        long now = ticker.read();
+        return advance(limit, ticker.read());
+    }
+
+    /** As {@link #advance(int)}, to a reading the caller has just taken. */
+    private long advance(int limit, long now) {
         if (!offers.isEmpty()) {
             settleNow = now;
             offers.drain(fileOffered);
         }
         for (Item m; (m = cancels.poll()) != null; ) {
-            if (m.state != State.NEW && m.state != State.GONE) { // NEW: the inbox drain drops it; GONE: already out
-                detach(m);
-                m.state = State.GONE;
-                m.token = 0;
-            }
+            unlinkGone(m);
         }
         dueTimes.advance(now, onDeadline, limit);
         visibility.advance(now, onDeadline, limit);
@@ -976,9 +985,14 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
     /** The inbox drain's sink: files a message offered without the lock, unless it was cancelled meanwhile. */
     private void fileOffered(Item m) {
+        fileRegistered(m, settleNow);
+    }
+
+    /** Files a registered message, unless it was cancelled meanwhile; the lock is held. */
+    private void fileRegistered(Item m, long now) {
         offeredCount++;
         if ((int) CLAIM.getVolatile(m) == LIVE) {
-            file(m, settleNow);
+            file(m, now);
         } else {
             m.state = State.GONE;
         }
@@ -1315,8 +1329,9 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
     /**
      * Identity: the messages by id, in an intrusive hash table (the item is its own node, with its hash and bucket
-     * link), so an id costs no map node beside the item. Written under the queue's lock; the table's own stripe locks
-     * are then uncontended. An item is removed once, when the queue forgets it, and never inserted again.
+     * link), so an id costs no map node beside the item. Offers insert and cancels remove without the queue's lock
+     * (the table's stripe locks order them), everything else writes under it. An item is removed once, when the queue
+     * forgets it, and never inserted again.
      */
     private static final class ItemsById extends NodeTable<Item> {
 

@@ -2,6 +2,11 @@ package io.clockwork.queue;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The in-process queue's generated ids: its prefix, then the counter in base 36, across digit-count boundaries. */
@@ -23,5 +28,30 @@ class GeneratedIdsTest {
     void twoGeneratorsUseDifferentPrefixes() {
         // 63 random bits each: equal prefixes would be a broken random source, not bad luck
         assertThat(new GeneratedIds().next()).isNotEqualTo(new GeneratedIds().next());
+    }
+
+    @Test
+    void threadsGeneratingAtOnceGetDistinctWellFormedIds() throws InterruptedException {
+        GeneratedIds ids = new GeneratedIds();
+        String prefix = ids.next().replaceAll("1$", "");
+        int threads = 4;
+        int each = 20_000;
+        Set<String> seen = ConcurrentHashMap.newKeySet();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            workers.add(new Thread(() -> {
+                for (int i = 0; i < each; i++) {
+                    seen.add(ids.next());
+                }
+            }));
+        }
+        workers.forEach(Thread::start);
+        for (Thread w : workers) {
+            w.join();
+        }
+        assertThat(seen).hasSize(threads * each);
+        for (long n = 2; n <= threads * each + 1; n++) {
+            assertThat(seen).contains(prefix + Long.toString(n, 36));
+        }
     }
 }
