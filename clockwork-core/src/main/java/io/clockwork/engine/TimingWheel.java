@@ -67,6 +67,8 @@ public final class TimingWheel<E extends WheelEntry> {
     private final int levels;
     private final Bucket[] buckets; // level * wheelSize + index
     private final long[] occupied;  // per level; bit i set while bucket i may be non-empty
+    /** Bit l set while {@code occupied[l]} is not zero, so a search for the next event skips empty levels. */
+    private long occupiedLevels;
     private final Bucket due = new Bucket();
 
     /** Every tick up to and including this one has been processed. */
@@ -282,7 +284,7 @@ public final class TimingWheel<E extends WheelEntry> {
             currentTick = eventTick;
             if (eventLevel == 0) {
                 // A first-level bucket holds one tick, now due: all of it joins the due list at once.
-                occupied[0] &= ~(1L << eventIndex);
+                vacate(0, eventIndex);
                 buckets[eventIndex].moveAllTo(due);
             } else {
                 pendingLevel = eventLevel;
@@ -371,7 +373,7 @@ public final class TimingWheel<E extends WheelEntry> {
                 Bucket bucket = buckets[(level << bits) + index];
                 removed += removeIf(bucket, filter);
                 if (bucket.isEmpty()) {
-                    occupied[level] &= ~(1L << index);
+                    vacate(level, index);
                 }
             }
         }
@@ -430,7 +432,7 @@ public final class TimingWheel<E extends WheelEntry> {
         Bucket bucket = buckets[(pendingLevel << bits) + pendingIndex];
         int moved = 0;
         if (budget >= size) { // the whole bucket fits: detach it at once
-            occupied[pendingLevel] &= ~(1L << pendingIndex);
+            vacate(pendingLevel, pendingIndex);
             pendingLevel = -1;
             for (WheelEntry e = bucket.detachAll(); e != null; moved++) {
                 WheelEntry next = e.next;
@@ -446,7 +448,7 @@ public final class TimingWheel<E extends WheelEntry> {
             moved++;
         }
         if (bucket.isEmpty()) {
-            occupied[pendingLevel] &= ~(1L << pendingIndex);
+            vacate(pendingLevel, pendingIndex);
             pendingLevel = -1;
         }
         return moved;
@@ -463,7 +465,11 @@ public final class TimingWheel<E extends WheelEntry> {
      * @return the tick, or -1 if the wheel holds nothing
      */
     private long nextEventTick() {
-        for (int level = 0; level < levels; level++) {
+        if (size == 0) {
+            return -1L; // stale bits of emptied buckets stay until a later search meets them
+        }
+        for (long left = occupiedLevels; left != 0; left &= left - 1) {
+            int level = Long.numberOfTrailingZeros(left);
             int shift = level * bits;
             int digit = (int) (currentTick >>> shift) & mask;
             long candidates = occupied[level] & (-2L << digit);
@@ -475,7 +481,7 @@ public final class TimingWheel<E extends WheelEntry> {
                     long above = shift + bits >= 64 ? 0L : (currentTick >>> (shift + bits)) << (shift + bits);
                     return above | ((long) index << shift);
                 }
-                occupied[level] &= ~(1L << index); // stale: emptied by remove()
+                vacate(level, index); // stale: emptied by remove()
                 candidates &= candidates - 1;
             }
         }
@@ -501,6 +507,16 @@ public final class TimingWheel<E extends WheelEntry> {
         int index = (int) (tick >>> (level * bits)) & mask;
         buckets[(level << bits) + index].append(e);
         occupied[level] |= 1L << index;
+        occupiedLevels |= 1L << level;
+    }
+
+    /** Clears bucket {@code index}'s bit of {@code level}, and the level's own bit when it was the last. */
+    private void vacate(int level, int index) {
+        long left = occupied[level] & ~(1L << index);
+        occupied[level] = left;
+        if (left == 0) {
+            occupiedLevels &= ~(1L << level);
+        }
     }
 
     /** @return the level of a tick after the current one */
