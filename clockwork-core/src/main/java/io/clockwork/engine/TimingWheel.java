@@ -15,9 +15,10 @@ import java.util.function.Predicate;
  *       expires what is due and cascades what is not; {@link #delayToNext(long)} says when work next exists.
  *       Agrona's {@code DeadlineTimerWheel} and Caffeine's {@code TimerWheel} work the same way.</li>
  *   <li><b>Occupancy bitmaps instead of a {@code DelayQueue}.</b> Each level of {@code 2^b} buckets keeps one
- *       {@code long} whose bit {@code i} is set while bucket {@code i} may hold entries. The next event is the
- *       lowest set bit above the current digit of the lowest non-empty level ({@link Long#numberOfTrailingZeros}),
- *       so skipping empty time costs O(levels), never O(ticks), and no heap of buckets is needed.</li>
+ *       {@code long} whose bit {@code i} is set while bucket {@code i} may hold entries, and one more {@code long}
+ *       marks the levels with any bit set. The next event is the lowest set bit above the current digit of the
+ *       lowest non-empty level ({@link Long#numberOfTrailingZeros}), so skipping empty time costs O(levels) at most,
+ *       never O(ticks), empty levels are not visited, and no heap of buckets is needed.</li>
  *   <li><b>Intrusive entries.</b> The {@link WheelEntry} is the list node: one allocation per timer.</li>
  * </ul>
  *
