@@ -666,8 +666,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                     }
                     return null;
                 }
+                m = awaitReady(start, waitNanos, firstPass);
                 firstPass = false;
-                m = awaitReady(start, waitNanos);
                 if (m == null) {
                     return null;
                 }
@@ -713,8 +713,8 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
                     }
                     return new ArrayList<>();
                 }
+                Item m = awaitReady(start, waitNanos, firstPass);
                 firstPass = false;
-                Item m = awaitReady(start, waitNanos);
                 if (m == null) {
                     return new ArrayList<>();
                 }
@@ -1077,10 +1077,17 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     /**
      * Waits for a ready message and puts it in flight; null if {@code waitNanos} passed or the queue closed. Called
      * holding the lock; between two slices of a storm's promotion it lets the lock go (unless re-entered).
+     *
+     * @param start        the poll's ticker reading, taken when it was called
+     * @param startIsFresh whether {@code start} may serve as the first pass's reading (the poll's first pass; a
+     *                     clock read is a sizeable share of a one-message poll), rather than a new one
      */
-    private Item awaitReady(long start, long waitNanos) throws InterruptedException {
+    private Item awaitReady(long start, long waitNanos, boolean startIsFresh) throws InterruptedException {
+        boolean fresh = startIsFresh;
         while (true) {
-            long now = advance();
+            // The call's own first reading serves its first pass: a message that fell due since is not owed to it.
+            long now = fresh ? advance(ADVANCE_LIMIT, start) : advance();
+            fresh = false;
             Item m = takeReady(now);
             if (m != null) {
                 if (!ready.isEmpty()) {
