@@ -1,66 +1,134 @@
 package io.clockwork.engine;
 
-/** The sentinel of one circular bucket list. Not thread-safe: owned by the wheel's thread. */
-final class Bucket extends WheelEntry {
+/**
+ * One list of entries, linked through the entries' own links: a bucket of a {@link TimingWheel}, its due list, or
+ * an {@link EntryList}. Adding, cutting and removing are O(1) and allocate nothing. Not thread-safe: owned by the
+ * wheel's (or list's) thread.
+ *
+ * <p>The list has no sentinel entry. Its ends are held here; the first entry's {@code prev} is the entry itself and
+ * the last one's {@code next} is null, so the links written into entries point only at other entries (usually
+ * allocated near them) or at themselves. A sentinel is an object of its own, in another heap region than
+ * long-lived entries, and G1 marks the card of every entry a reference to it is stored into for its concurrent
+ * refinement threads: with sentinels, a million tenured entries falling due together marked some hundreds of
+ * thousands of cards on their way from bucket to bucket, and the refinement threads took a core from the
+ * application while they were delivered.
+ */
+final class Bucket {
 
-    Bucket() {
-        prev = this;
-        next = this;
-    }
+    /** The first entry, or null if empty. */
+    WheelEntry head;
+    /** The last entry, or null if empty. */
+    WheelEntry tail;
 
     boolean isEmpty() {
-        return next == this;
+        return head == null;
+    }
+
+    /**
+     * Tells whether an end of this list is the entry.
+     *
+     * @param e an entry that is the first or the last of some list
+     * @return true if it is this list's
+     */
+    boolean holdsEnd(WheelEntry e) {
+        return head == e || tail == e;
     }
 
     /** Appends at the tail, so entries of one bucket keep their scheduling order. */
     void append(WheelEntry e) {
-        WheelEntry tail = prev;
-        e.prev = tail;
-        e.next = this;
-        tail.next = e;
-        prev = e;
+        WheelEntry end = tail;
+        if (end == null) {
+            e.prev = e;
+            head = e;
+        } else {
+            e.prev = end;
+            end.next = e;
+        }
+        e.next = null; // an entry that travelled through an inbox may still hold a link there
+        tail = e;
     }
 
-    /** Detaches the whole chain and returns its first node (null if empty); the chain ends with {@code null}. */
-    WheelEntry detachAll() {
-        if (isEmpty()) {
-            return null;
+    /** Links {@code e} just before {@code at}, an entry of this list. */
+    void insertBefore(WheelEntry at, WheelEntry e) {
+        WheelEntry before = at.prev;
+        if (before == at) {
+            e.prev = e;
+            head = e;
+        } else {
+            e.prev = before;
+            before.next = e;
         }
-        WheelEntry first = next;
-        prev.next = null;
-        prev = this;
-        next = this;
-        return first;
+        e.next = at;
+        at.prev = e;
+    }
+
+    /** Appends a run cut out of another list: {@code first} to {@code last}, linked to each other already. */
+    void appendRun(WheelEntry first, WheelEntry last) {
+        WheelEntry end = tail;
+        if (end == null) {
+            first.prev = first;
+            head = first;
+        } else {
+            first.prev = end;
+            end.next = first;
+        }
+        last.next = null;
+        tail = last;
+    }
+
+    /**
+     * Cuts the run from {@code first} to {@code last} out of this list, leaving the run's inner links (and the
+     * outer links of its ends) as they are.
+     */
+    void cut(WheelEntry first, WheelEntry last) {
+        WheelEntry before = first.prev;
+        WheelEntry after = last.next;
+        boolean atHead = before == first;
+        if (atHead) {
+            head = after;
+        } else {
+            before.next = after;
+        }
+        if (after == null) {
+            tail = atHead ? null : before;
+        } else {
+            after.prev = atHead ? after : before;
+        }
+    }
+
+    /** Unlinks an entry of this list. */
+    void remove(WheelEntry e) {
+        cut(e, e);
+        e.prev = null;
+        e.next = null;
     }
 
     /** Moves every entry, in order, to the tail of {@code target}, in O(1). */
     void moveAllTo(Bucket target) {
-        if (isEmpty()) {
+        if (head == null) {
             return;
         }
-        WheelEntry first = next;
-        WheelEntry last = prev;
-        WheelEntry tail = target.prev;
-        tail.next = first;
-        first.prev = tail;
-        last.next = target;
-        target.prev = last;
-        next = this;
-        prev = this;
+        target.appendRun(head, tail);
+        head = null;
+        tail = null;
     }
 
-    /** Links {@code e} just before {@code at}, an entry of some bucket list. */
-    static void linkBefore(WheelEntry at, WheelEntry e) {
-        WheelEntry before = at.prev;
-        e.prev = before;
-        e.next = at;
-        before.next = e;
-        at.prev = e;
+    /**
+     * Tells whether an entry of some list is at neither end, so that unlinking it writes only its neighbours.
+     *
+     * @param e a linked entry
+     * @return true if it is neither the first nor the last of its list
+     */
+    static boolean isInner(WheelEntry e) {
+        return e.prev != e && e.next != null;
     }
 
-    static void unlink(WheelEntry e) {
-        e.prev.next = e.next;
-        e.next.prev = e.prev;
+    /** Unlinks an entry at neither end of its list (see {@link #isInner}): only its neighbours are written. */
+    static void unlinkInner(WheelEntry e) {
+        WheelEntry before = e.prev;
+        WheelEntry after = e.next;
+        before.next = after;
+        after.prev = before;
         e.prev = null;
         e.next = null;
     }

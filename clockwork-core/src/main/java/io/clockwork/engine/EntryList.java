@@ -8,11 +8,14 @@ package io.clockwork.engine;
  * must be taken out before it is scheduled again. Not thread-safe: owned by the thread (or lock) that owns the
  * entries' wheels.
  *
+ * <p>The list is a {@code Bucket}: no sentinel, so the links it writes into its entries point only at entries or
+ * at themselves (why that matters to G1: {@code Bucket}).
+ *
  * @param <E> the entry type
  */
 public final class EntryList<E extends WheelEntry> {
 
-    private final Bucket sentinel = new Bucket();
+    private final Bucket list = new Bucket();
     private int size;
 
     /** Creates an empty list. */
@@ -26,10 +29,8 @@ public final class EntryList<E extends WheelEntry> {
      * @throws IllegalStateException if the entry is linked
      */
     public void append(E e) {
-        if (e.isLinked()) {
-            throw new IllegalStateException("entry is already linked into a wheel or a list");
-        }
-        sentinel.append(e);
+        requireUnlinked(e);
+        list.append(e);
         size++;
     }
 
@@ -41,10 +42,8 @@ public final class EntryList<E extends WheelEntry> {
      * @throws IllegalStateException if {@code e} is linked
      */
     public void insertBefore(E at, E e) {
-        if (e.isLinked()) {
-            throw new IllegalStateException("entry is already linked into a wheel or a list");
-        }
-        Bucket.linkBefore(at, e);
+        requireUnlinked(e);
+        list.insertBefore(at, e);
         size++;
     }
 
@@ -57,19 +56,19 @@ public final class EntryList<E extends WheelEntry> {
     @SuppressWarnings("unchecked")
     public E previous(E e) {
         WheelEntry p = e.prev;
-        return p == sentinel ? null : (E) p;
+        return p == e ? null : (E) p;
     }
 
     /** @return the entry at the head, or null if the list is empty */
     @SuppressWarnings("unchecked")
     public E first() {
-        return sentinel.isEmpty() ? null : (E) sentinel.next;
+        return (E) list.head;
     }
 
     /** @return the entry at the tail, or null if the list is empty */
     @SuppressWarnings("unchecked")
     public E last() {
-        return sentinel.isEmpty() ? null : (E) sentinel.prev;
+        return (E) list.tail;
     }
 
     /**
@@ -78,7 +77,7 @@ public final class EntryList<E extends WheelEntry> {
      * @param e an entry that this list holds (the caller's bookkeeping says so; this is not checked)
      */
     public void remove(E e) {
-        Bucket.unlink(e);
+        list.remove(e);
         size--;
     }
 
@@ -99,5 +98,11 @@ public final class EntryList<E extends WheelEntry> {
     /** @return true if the list holds no entry */
     public boolean isEmpty() {
         return size == 0;
+    }
+
+    private static void requireUnlinked(WheelEntry e) {
+        if (e.isLinked()) {
+            throw new IllegalStateException("entry is already linked into a wheel or a list");
+        }
     }
 }

@@ -46,7 +46,8 @@ import java.util.function.Predicate;
  * entries still expire in scheduling order.
  *
  * <h2>Cancellation</h2>
- * {@link #remove(WheelEntry)} unlinks in O(1); it may leave a bucket empty with its bit still set, and the next
+ * {@link #remove(WheelEntry)} unlinks in O(1) (an entry at an end of its bucket finds the bucket from its deadline:
+ * lists have no sentinel, so that entries never hold a reference to a bucket; why, see {@code Bucket}); it may leave a bucket empty with its bit still set, and the next
  * scan clears such stale bits. Faces that cancel from other threads instead mark entries and drop them when met,
  * calling {@link #removeIf(Predicate)} when marked entries pile up.
  *
@@ -225,7 +226,11 @@ public final class TimingWheel<E extends WheelEntry> {
         if (entry.prev == null) {
             return false;
         }
-        Bucket.unlink(entry);
+        if (Bucket.isInner(entry)) {
+            Bucket.unlinkInner(entry);
+        } else {
+            holderOf(entry).remove(entry);
+        }
         size--;
         return true;
     }
@@ -349,7 +354,7 @@ public final class TimingWheel<E extends WheelEntry> {
     }
 
     private static WheelEntry earliestOf(Bucket bucket, WheelEntry best) {
-        for (WheelEntry e = bucket.next; e != bucket; e = e.next) {
+        for (WheelEntry e = bucket.head; e != null; e = e.next) {
             if (best == null || e.deadline < best.deadline) {
                 best = e;
             }
@@ -396,11 +401,11 @@ public final class TimingWheel<E extends WheelEntry> {
     @SuppressWarnings("unchecked")
     private int removeIf(Bucket bucket, Predicate<? super E> filter) {
         int removed = 0;
-        WheelEntry e = bucket.next;
-        while (e != bucket) {
+        WheelEntry e = bucket.head;
+        while (e != null) {
             WheelEntry next = e.next;
             if (filter.test((E) e)) {
-                Bucket.unlink(e);
+                bucket.remove(e);
                 size--;
                 removed++;
             }
@@ -414,8 +419,8 @@ public final class TimingWheel<E extends WheelEntry> {
         int expired = 0;
         // One at a time, so that the sink may schedule or remove entries (even due ones) safely.
         while (expired < limit && !due.isEmpty()) {
-            WheelEntry e = due.next;
-            Bucket.unlink(e);
+            WheelEntry e = due.head;
+            due.remove(e);
             size--;
             expired++;
             sink.accept((E) e);
@@ -425,28 +430,29 @@ public final class TimingWheel<E extends WheelEntry> {
 
     /**
      * Moves up to {@code budget} entries of the pending bucket down, in list order; ends the cascade when the bucket
-     * is empty.
+     * is empty. Entries bound for the same place move as one run: the run is cut out and spliced onto the target's
+     * tail, and its entries' links to each other stay as they are. A storm of entries due in one tick is then moved
+     * by a handful of writes instead of several per entry, and none of its entries is written (for G1, a write
+     * into a tenured entry of a reference to a bucket marks the entry's card for concurrent refinement).
      *
      * @return how many moved
      */
     private int cascade(int budget) {
         Bucket bucket = buckets[(pendingLevel << bits) + pendingIndex];
         int moved = 0;
-        if (budget >= size) { // the whole bucket fits: detach it at once
-            vacate(pendingLevel, pendingIndex);
-            pendingLevel = -1;
-            for (WheelEntry e = bucket.detachAll(); e != null; moved++) {
-                WheelEntry next = e.next;
-                place(e, ceilDiv(e.deadline, tickNanos));
-                e = next;
-            }
-            return moved;
-        }
         while (moved < budget && !bucket.isEmpty()) {
-            WheelEntry e = bucket.next;
-            Bucket.unlink(e);
-            place(e, ceilDiv(e.deadline, tickNanos));
-            moved++;
+            WheelEntry first = bucket.head;
+            int slot = slotOf(ceilDiv(first.deadline, tickNanos));
+            WheelEntry last = first;
+            int run = 1;
+            for (WheelEntry n = first.next; n != null && moved + run < budget
+                    && slotOf(ceilDiv(n.deadline, tickNanos)) == slot; n = n.next) {
+                last = n;
+                run++;
+            }
+            bucket.cut(first, last);
+            occupy(slot).appendRun(first, last);
+            moved += run;
         }
         if (bucket.isEmpty()) {
             vacate(pendingLevel, pendingIndex);
@@ -500,15 +506,53 @@ public final class TimingWheel<E extends WheelEntry> {
     }
 
     private void place(WheelEntry e, long tick) {
+        occupy(slotOf(tick)).append(e);
+    }
+
+    /**
+     * Finds the list an entry at one of its list's ends is in, from its deadline: the bucket of its tick's level
+     * (an entry stays at the level it was placed at until its bucket cascades, and that level is the one its tick
+     * has against the current tick until then), else the pending cascade's bucket (which also takes entries
+     * scheduled into its span), else the due list. At most three comparisons.
+     */
+    private Bucket holderOf(WheelEntry e) {
+        long tick = ceilDiv(e.deadline, tickNanos);
+        if (tick > currentTick) {
+            Bucket b = buckets[slotOf(tick)];
+            if (b.holdsEnd(e)) {
+                return b;
+            }
+        }
+        if (pendingLevel >= 0) {
+            Bucket b = buckets[(pendingLevel << bits) + pendingIndex];
+            if (b.holdsEnd(e)) {
+                return b;
+            }
+        }
+        if (due.holdsEnd(e)) {
+            return due;
+        }
+        throw new IllegalStateException("entry is linked, but not into this wheel: " + e);
+    }
+
+    /** @return where an entry of this tick belongs: {@code (level << bits) + index} of its bucket, or -1 if due */
+    private int slotOf(long tick) {
         if (tick <= currentTick) {
-            due.append(e);
-            return;
+            return -1;
         }
         int level = levelOf(tick);
-        int index = (int) (tick >>> (level * bits)) & mask;
-        buckets[(level << bits) + index].append(e);
-        occupied[level] |= 1L << index;
+        return (level << bits) + ((int) (tick >>> (level * bits)) & mask);
+    }
+
+    /** @return the due list for slot -1, else the slot's bucket, its occupancy bits set for what is added next */
+    private Bucket occupy(int slot) {
+        if (slot < 0) {
+            return due;
+        }
+        int level = slot >>> bits;
+        occupied[level] |= 1L << (slot & mask);
         occupiedLevels |= 1L << level;
+        return buckets[slot];
     }
 
     /** Clears bucket {@code index}'s bit of {@code level}, and the level's own bit when it was the last. */

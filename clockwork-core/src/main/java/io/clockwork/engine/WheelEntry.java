@@ -12,9 +12,12 @@ public abstract class WheelEntry {
 
     /** Deadline in wheel time (nanoseconds since the wheel's origin, never negative). */
     long deadline;
-    /** Links of the circular bucket list; {@code prev == null} means "not in a wheel". */
+    /**
+     * The previous entry of its bucket list, the entry itself if it is the first, or {@code null}: "not in a wheel"
+     * (nor in an {@link EntryList}).
+     */
     WheelEntry prev;
-    /** Next node in the bucket list, or in the inbox while the entry travels to the owner. */
+    /** Next entry in the bucket list (null for the last), or in the inbox while the entry travels to the owner. */
     WheelEntry next;
 
     /** Creates an unlinked entry. */

@@ -1228,19 +1228,19 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     /** Takes a delayed, ready or in-flight message out of its structure. */
     private void detach(Item m) {
         switch (m.state) {
-            case NEW -> {
+            case State.NEW -> {
                 // registered without the lock and not yet handed over: in no structure (the inbox drain drops it)
             }
-            case DELAYED -> {
+            case State.DELAYED -> {
                 dueTimes.remove(m);
                 delayed--;
             }
-            case READY -> ready.remove(m);
-            case IN_FLIGHT -> {
+            case State.READY -> ready.remove(m);
+            case State.IN_FLIGHT -> {
                 visibility.remove(m);
                 inFlight--;
             }
-            default -> throw new IllegalStateException("cannot detach a message in state " + m.state);
+            default -> throw new IllegalStateException("cannot detach a message in state " + State.name(m.state));
         }
     }
 
@@ -1271,10 +1271,28 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     /**
-     * Where a message is; lock holder only (see {@link Item#claim} for the word other threads touch). NEW: offered
-     * without the lock and not yet filed.
+     * Where a message is ({@link Item#state}); lock holder only (see {@link Item#claim} for the word other threads
+     * touch). NEW: offered without the lock and not yet filed. A byte rather than an enum: an enum constant is a
+     * reference into another heap region, so with an enum every transition of a tenured message (promoted, taken,
+     * acked) would mark its card for G1's concurrent refinement, whose threads then take a core from other producers
+     * during an expiry storm.
      */
-    private enum State { NEW, DELAYED, READY, IN_FLIGHT, DEAD, GONE }
+    private static final class State {
+        static final byte NEW = 0;
+        static final byte DELAYED = 1;
+        static final byte READY = 2;
+        static final byte IN_FLIGHT = 3;
+        static final byte DEAD = 4;
+        static final byte GONE = 5;
+        private static final String[] NAMES = {"NEW", "DELAYED", "READY", "IN_FLIGHT", "DEAD", "GONE"};
+
+        private State() {
+        }
+
+        static String name(byte state) {
+            return NAMES[state];
+        }
+    }
 
     /** {@link Item#claim}: delayed, ready or in flight (or new). */
     private static final int LIVE = 0;
@@ -1299,7 +1317,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         Object payload;
         /** Its headers, unmodifiable; replaced by a REPLACE offer. */
         Map<String, String> headers;
-        State state = State.NEW;
+        byte state = State.NEW;
         /**
          * {@link #LIVE}, {@link #LEAVING} or {@link #BURIED}: the one word another thread than the lock holder writes
          * (a cancel without the lock CASes it from live to leaving), through {@link #CLAIM}.

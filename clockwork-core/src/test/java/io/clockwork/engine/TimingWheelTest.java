@@ -232,6 +232,58 @@ class TimingWheelTest {
     }
 
     @Test
+    void entriesLinkOnlyToEntriesOrThemselvesInBucketsTheDueListAndAnUnfinishedCascade() {
+        TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
+        List<TestEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            // level 0, a level-1 bucket (cascading at tick 256 below), a level-2 bucket, and the past
+            long deadline = new long[] {5, 300, 310, 9_000, 0}[i % 5] * MS;
+            TestEntry e = new TestEntry(i, deadline);
+            entries.add(e);
+            wheel.schedule(e);
+        }
+        List<TestEntry> fired = new ArrayList<>();
+        wheel.advance(260 * MS, fired::add, 20); // the level-1 cascade is left unfinished
+        for (TestEntry e : entries) {
+            if (fired.contains(e)) {
+                assertThat(e.prev).isNull();
+            } else {
+                // a reference to a list's own object would make G1 refine the entry's card at every move
+                assertThat(e.prev).isInstanceOf(TestEntry.class);
+                assertThat(e.next == null || e.next instanceof TestEntry).as("next of %s", e).isTrue();
+            }
+        }
+        List<TestEntry> removed = new ArrayList<>();
+        for (int i = 0; i < entries.size(); i += 3) { // first, inner and last entries of each list
+            TestEntry e = entries.get(i);
+            boolean live = !fired.contains(e);
+            assertThat(wheel.remove(e)).isEqualTo(live);
+            if (live) {
+                removed.add(e);
+            }
+        }
+        wheel.advance(20_000 * MS, fired::add);
+        assertThat(fired).doesNotContainAnyElementsOf(removed).hasSize(entries.size() - removed.size());
+        assertThat(wheel.isEmpty()).isTrue();
+    }
+
+    @Test
+    void removingAnEntryOfAnotherWheelIsRefusedAndChangesNeither() {
+        TimingWheel<TestEntry> one = new TimingWheel<>(MS, 64, 0);
+        TimingWheel<TestEntry> other = new TimingWheel<>(MS, 64, 0);
+        TestEntry mine = new TestEntry(1, 10 * MS);
+        TestEntry theirs = new TestEntry(2, 10 * MS);
+        one.schedule(mine);
+        other.schedule(theirs);
+        assertThatThrownBy(() -> one.remove(theirs))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("not into this wheel");
+        List<Integer> fired = new ArrayList<>();
+        one.advance(20 * MS, e -> fired.add(e.id));
+        other.advance(20 * MS, e -> fired.add(e.id));
+        assertThat(fired).containsExactly(1, 2);
+    }
+
+    @Test
     void removedEntryNeverExpiresAndRemovingTwiceReportsFalse() {
         TimingWheel<TestEntry> wheel = new TimingWheel<>(MS, 64, 0);
         TestEntry a = new TestEntry(1, 10 * MS);
