@@ -7,11 +7,11 @@ package io.clockwork.engine;
  *
  * <p>The list has no sentinel entry. Its ends are held here; the first entry's {@code prev} is the entry itself and
  * the last one's {@code next} is null, so the links written into entries point only at other entries (usually
- * allocated near them) or at themselves. A sentinel is an object of its own, in another heap region than
- * long-lived entries, and G1 marks the card of every entry a reference to it is stored into for its concurrent
- * refinement threads: with sentinels, a million tenured entries falling due together marked some hundreds of
- * thousands of cards on their way from bucket to bucket, and the refinement threads took a core from the
- * application while they were delivered.
+ * allocated near them) or at themselves. A sentinel would be an object of its own, in another heap region than
+ * long-lived entries, and G1 queues the card of every tenured entry that a reference to it is stored into for its
+ * concurrent refinement threads: a million tenured entries falling due together would mark hundreds of thousands of
+ * cards on their way from bucket to bucket, and the refinement threads would take a core from the application while
+ * they are delivered.
  */
 final class Bucket {
 

@@ -47,9 +47,10 @@ import java.util.function.Predicate;
  *
  * <h2>Cancellation</h2>
  * {@link #remove(WheelEntry)} unlinks in O(1) (an entry at an end of its bucket finds the bucket from its deadline:
- * lists have no sentinel, so that entries never hold a reference to a bucket; why, see {@code Bucket}); it may leave a bucket empty with its bit still set, and the next
- * scan clears such stale bits. Faces that cancel from other threads instead mark entries and drop them when met,
- * calling {@link #removeIf(Predicate)} when marked entries pile up.
+ * lists have no sentinel, so that entries never hold a reference to a bucket; why, see {@code Bucket}); it may leave
+ * a bucket empty with its bit still set, and the next scan clears such stale bits. Faces that cancel from other
+ * threads instead mark entries and drop them when met, calling {@link #removeIf(Predicate)} when marked entries pile
+ * up.
  *
  * @param <E> the face's entry type
  */
