@@ -36,44 +36,33 @@ final class Bucket {
 
     /** Appends at the tail, so entries of one bucket keep their scheduling order. */
     void append(WheelEntry e) {
-        WheelEntry end = tail;
-        if (end == null) {
-            e.prev = e;
-            head = e;
-        } else {
-            e.prev = end;
-            end.next = e;
-        }
-        e.next = null; // an entry that travelled through an inbox may still hold a link there
-        tail = e;
+        appendRun(e, e); // also clears e's next, which an entry that travelled through an inbox may still hold
     }
 
     /** Links {@code e} just before {@code at}, an entry of this list. */
     void insertBefore(WheelEntry at, WheelEntry e) {
         WheelEntry before = at.prev;
-        if (before == at) {
-            e.prev = e;
-            head = e;
-        } else {
-            e.prev = before;
-            before.next = e;
-        }
+        linkAfter(before == at ? null : before, e);
         e.next = at;
         at.prev = e;
     }
 
     /** Appends a run cut out of another list: {@code first} to {@code last}, linked to each other already. */
     void appendRun(WheelEntry first, WheelEntry last) {
-        WheelEntry end = tail;
-        if (end == null) {
+        linkAfter(tail, first);
+        last.next = null;
+        tail = last;
+    }
+
+    /** Links {@code first} after {@code before}, or as the head if that is null; what follows it is the caller's. */
+    private void linkAfter(WheelEntry before, WheelEntry first) {
+        if (before == null) {
             first.prev = first;
             head = first;
         } else {
-            first.prev = end;
-            end.next = first;
+            first.prev = before;
+            before.next = first;
         }
-        last.next = null;
-        tail = last;
     }
 
     /**
