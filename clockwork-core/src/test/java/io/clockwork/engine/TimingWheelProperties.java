@@ -18,7 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Random schedule/remove/advance sequences against a reference model: a sorted map of (deadline tick, sequence)
  * to entry. After every advance, the wheel must have expired exactly the entries whose tick has come, in the
- * model's order, whether in one unbounded call or in bounded calls repeated until nothing due is left.
+ * model's order, whether in one unbounded call or in bounded calls repeated until nothing due is left, also when
+ * entries are removed while a bounded advance has left a cascade unfinished; and no entry links to anything but
+ * entries.
  */
 class TimingWheelProperties {
 
@@ -38,9 +40,14 @@ class TimingWheelProperties {
         Arbitrary<Op> advance = Combinators.combine(
                 Arbitraries.of(2), Arbitraries.longs().between(0, 70_000), Arbitraries.integers().between(0, 12))
                 .as(Op::new);
+        // a bounded advance left unfinished (a cascade pending, due entries waiting), removes meanwhile, then the rest
+        Arbitrary<Op> interrupted = Combinators.combine(
+                Arbitraries.of(3), Arbitraries.longs().between(0, 70_000), Arbitraries.integers().between(0, 1000))
+                .as(Op::new);
         return Arbitraries.frequencyOf(
                         net.jqwik.api.Tuple.of(5, schedule), net.jqwik.api.Tuple.of(1, scheduleFar),
-                        net.jqwik.api.Tuple.of(2, remove), net.jqwik.api.Tuple.of(3, advance))
+                        net.jqwik.api.Tuple.of(2, remove), net.jqwik.api.Tuple.of(3, advance),
+                        net.jqwik.api.Tuple.of(1, interrupted))
                 .list().ofMinSize(1).ofMaxSize(300);
     }
 
@@ -75,6 +82,32 @@ class TimingWheelProperties {
                         model.remove(keys.remove(e.id));
                     }
                 }
+                case 3 -> {
+                    now += op.amount();
+                    long nowTick = wheel.elapsed(now) / tick;
+                    int limit = 1 + op.pick() % 4;
+                    List<Integer> actual = new ArrayList<>();
+                    wheel.advance(now, e -> actual.add(e.id), limit);
+                    live.removeIf(e -> actual.contains(e.id)); // the model drops them below
+                    for (int r = 0; r < 3 && !live.isEmpty(); r++) {
+                        TestEntry e = live.remove((op.pick() + 7 * r) % live.size());
+                        assertThat(wheel.remove(e)).isTrue();
+                        model.remove(keys.remove(e.id));
+                        assertLinksOnlyToEntries(live);
+                    }
+                    while (wheel.delayToNext(now) == 0) {
+                        wheel.advance(now, e -> actual.add(e.id), limit);
+                    }
+                    List<Integer> expected = new ArrayList<>();
+                    while (!model.isEmpty() && model.firstKey()[0] <= nowTick) {
+                        TestEntry e = model.pollFirstEntry().getValue();
+                        expected.add(e.id);
+                        keys.remove(e.id);
+                        live.remove(e);
+                    }
+                    assertThat(actual).isEqualTo(expected);
+                    processedTick = Math.max(processedTick, nowTick);
+                }
                 default -> {
                     now += op.amount();
                     long nowTick = wheel.elapsed(now) / tick;
@@ -100,6 +133,7 @@ class TimingWheelProperties {
                 }
             }
             assertThat(wheel.size()).isEqualTo(model.size());
+            assertLinksOnlyToEntries(live);
             if (model.isEmpty()) {
                 assertThat(wheel.delayToNext(now)).isEqualTo(Long.MAX_VALUE);
             } else {
@@ -108,6 +142,14 @@ class TimingWheelProperties {
                 // the wheel may wake earlier (to cascade) but never later than the first due entry
                 assertThat(wheel.delayToNext(now)).isLessThanOrEqualTo(Math.max(0, firstDue - wheel.elapsed(now)));
             }
+        }
+    }
+
+    /** No entry holds a reference to a list object (see {@code Bucket}): only to entries, or to itself. */
+    private static void assertLinksOnlyToEntries(List<TestEntry> live) {
+        for (TestEntry e : live) {
+            assertThat(e.prev).as("prev of %s", e).isInstanceOf(TestEntry.class);
+            assertThat(e.next == null || e.next instanceof TestEntry).as("next of %s", e).isTrue();
         }
     }
 
