@@ -98,26 +98,14 @@ class TimingWheelProperties {
                     while (wheel.delayToNext(now) == 0) {
                         wheel.advance(now, e -> actual.add(e.id), limit);
                     }
-                    List<Integer> expected = new ArrayList<>();
-                    while (!model.isEmpty() && model.firstKey()[0] <= nowTick) {
-                        TestEntry e = model.pollFirstEntry().getValue();
-                        expected.add(e.id);
-                        keys.remove(e.id);
-                        live.remove(e);
-                    }
+                    List<Integer> expected = takeDue(model, keys, live, nowTick);
                     assertThat(actual).isEqualTo(expected);
                     processedTick = Math.max(processedTick, nowTick);
                 }
                 default -> {
                     now += op.amount();
                     long nowTick = wheel.elapsed(now) / tick;
-                    List<Integer> expected = new ArrayList<>();
-                    while (!model.isEmpty() && model.firstKey()[0] <= nowTick) {
-                        TestEntry e = model.pollFirstEntry().getValue();
-                        expected.add(e.id);
-                        keys.remove(e.id);
-                        live.remove(e);
-                    }
+                    List<Integer> expected = takeDue(model, keys, live, nowTick);
                     List<Integer> actual = new ArrayList<>();
                     if (op.pick() == 0) {
                         wheel.advance(now, e -> actual.add(e.id));
@@ -143,6 +131,19 @@ class TimingWheelProperties {
                 assertThat(wheel.delayToNext(now)).isLessThanOrEqualTo(Math.max(0, firstDue - wheel.elapsed(now)));
             }
         }
+    }
+
+    /** Takes the model's entries due by {@code nowTick} out of it, in expiry order, and returns their ids. */
+    private static List<Integer> takeDue(TreeMap<long[], TestEntry> model, Map<Integer, long[]> keys,
+                                         List<TestEntry> live, long nowTick) {
+        List<Integer> due = new ArrayList<>();
+        while (!model.isEmpty() && model.firstKey()[0] <= nowTick) {
+            TestEntry e = model.pollFirstEntry().getValue();
+            due.add(e.id);
+            keys.remove(e.id);
+            live.remove(e);
+        }
+        return due;
     }
 
     /** No entry holds a reference to a list object (see {@code Bucket}): only to entries, or to itself. */
