@@ -30,6 +30,16 @@ import java.util.function.Predicate;
  * sweep, so no timer fires later for it. The period is short because a cancelled entry stays reachable until the
  * sweep drops it, and every young GC copies it meanwhile, so a longer period costs more GC work than it saves.
  *
+ * <p><b>Far deadlines dated by the owner.</b> On a core built with {@code ownerDatesFarDeadlines} (a ticker that
+ * moves only with real time), a {@link #schedule} whose delay is at least {@link #ownerDatedDelayNanos()} reads no
+ * clock: the producer stores the delay (as {@code ~delay}, a negative deadline) and the owner dates it when the
+ * nursery sweep files the entry, as the sweep's reading plus the delay. That reading is taken after the drain that
+ * took the entry, so after the call: the entry never falls due early, and at most the owner's longest sleep plus a
+ * nursery period later than a dated one (under 1/1000 of its delay). The clock read is most of a schedule's cost
+ * (about 24 of 35 ns on this project's benchmark host), and such timers, request timeouts of seconds, are almost
+ * always cancelled before the sweep, so they are never dated at all. The producer's wake-up check uses a lower
+ * bound of the deadline: the owner's last reading, published beside {@code wakeAt}, plus the delay.
+ *
  * <p>Wake-up protocol (Dekker style on two volatiles): the owner publishes {@code wakeAt} (when it intends to wake)
  * and then takes in what the inbox and lanes hold, publishing an earlier time if something taken is due sooner
  * ({@link #settleWakeAt}); a producer hands its entry over and then reads {@code wakeAt}. With a fence on both
@@ -61,10 +71,17 @@ public final class TimerCore<E extends TimerEntry> {
     private static final long STOP_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** Ticks between nursery sweeps. */
     public static final int NURSERY_TICKS = 4;
+    /** How many times the most it may add to its lateness an owner-dated delay is at least (class comment). */
+    public static final long OWNER_DATED_FACTOR = 1024;
 
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
     /** Slot: when the sleeping owner plans to wake, in wheel time, or {@link #AWAKE}; read by every producer. */
     private static final int WAKE_AT = 16;
+    /**
+     * Slot, beside {@link #WAKE_AT} and written with it: the owner's latest reading in wheel time, a lower bound of
+     * the present that producers of owner-dated entries read instead of the clock.
+     */
+    private static final int OWNER_ELAPSED = 17;
     /** Slot: the last tick the owner processed; read by the Kafka face's producers. */
     private static final int PROCESSED_TICK = 32;
     /** Slot: entries that left the pending state through the owner (expired or abandoned). */
@@ -92,6 +109,8 @@ public final class TimerCore<E extends TimerEntry> {
     private final ProducerLanes<E> lanes = new ProducerLanes<>();
     /** Delays from which a lane entry needs no fence: the owner looks at the lanes sooner than they fall due. */
     private final long fenceFreeDelay;
+    /** Delays from which {@link #schedule} leaves the dating to the owner; {@link Long#MAX_VALUE} if it never does. */
+    private final long ownerDatedDelay;
     private final long[] slots = new long[SLOT_COUNT];
     private volatile boolean stopped;
     /** Wakes the owner when the ticker jumps (see {@link Ticker#watch}); closed when the entries are abandoned. */
@@ -107,7 +126,9 @@ public final class TimerCore<E extends TimerEntry> {
     /** Wheel time of the next nursery sweep; entries due at or after it may wait in the nursery. */
     private long nextSweep;
     private final Predicate<E> alive = TimerEntry::isPending;
-    private final Consumer<E> file;
+    private final Consumer<E> file = this::file;
+    /** The reading that dates the owner-dated entries of the current nursery sweep (see {@link #file}). */
+    private long sweepReading;
     private final Consumer<E> linkOrDrop = this::linkOrDrop;
     private final Consumer<E> expireOrDrop = this::expireOrDrop;
     private final Consumer<? super E> runner;
@@ -118,7 +139,19 @@ public final class TimerCore<E extends TimerEntry> {
      */
     public TimerCore(String name, Ticker ticker, long tickNanos, int wheelSize, long maxPending,
               Consumer<? super E> runner) {
-        this(name, ticker, tickNanos, wheelSize, ticker.read(), maxPending, TimerEntry.UNSHARED, runner);
+        this(name, ticker, tickNanos, wheelSize, maxPending, false, runner);
+    }
+
+    /**
+     * @param ownerDatesFarDeadlines true to let {@link #schedule} of a delay of at least
+     *                               {@link #ownerDatedDelayNanos()} leave the dating to the owner (see the class
+     *                               comment); only for a ticker that moves with real time, since the owner dates
+     *                               such an entry with a later reading than the call's
+     */
+    public TimerCore(String name, Ticker ticker, long tickNanos, int wheelSize, long maxPending,
+              boolean ownerDatesFarDeadlines, Consumer<? super E> runner) {
+        this(name, ticker, tickNanos, wheelSize, ticker.read(), maxPending, TimerEntry.UNSHARED,
+                ownerDatesFarDeadlines, runner);
     }
 
     /**
@@ -129,17 +162,22 @@ public final class TimerCore<E extends TimerEntry> {
      */
     public TimerCore(String name, Ticker ticker, long tickNanos, int wheelSize, long originNanos, long maxPending,
               MpscInbox.Sequencer<TimerEntry> sequencer, Consumer<? super E> runner) {
+        this(name, ticker, tickNanos, wheelSize, originNanos, maxPending, sequencer, false, runner);
+    }
+
+    private TimerCore(String name, Ticker ticker, long tickNanos, int wheelSize, long originNanos, long maxPending,
+              MpscInbox.Sequencer<TimerEntry> sequencer, boolean ownerDatesFarDeadlines, Consumer<? super E> runner) {
         this.name = name;
         this.inbox = MpscInbox.counting(sequencer);
         this.ticker = ticker;
         this.maxPending = maxPending;
         this.runner = runner;
         this.wheel = new TimingWheel<>(tickNanos, wheelSize, originNanos);
-        this.file = wheel::schedule;
         this.nurseryNanos = tickNanos > Long.MAX_VALUE / NURSERY_TICKS ? Long.MAX_VALUE : tickNanos * NURSERY_TICKS;
         this.origin = originNanos;
         this.tickNanos = tickNanos;
         this.fenceFreeDelay = tickNanos > Long.MAX_VALUE - MAX_PARK_NANOS ? Long.MAX_VALUE : MAX_PARK_NANOS + tickNanos;
+        this.ownerDatedDelay = ownerDatesFarDeadlines ? ownerDatedDelay(nurseryNanos) : Long.MAX_VALUE;
         slots[WAKE_AT] = AWAKE;
         this.watch = ticker.watch(this::wake);
     }
@@ -161,13 +199,38 @@ public final class TimerCore<E extends TimerEntry> {
     }
 
     /**
+     * @return the least delay that {@link #schedule} leaves to the owner to date: {@value #OWNER_DATED_FACTOR} times
+     *         the owner's longest sleep plus a nursery period (14.3 s with a 1 ms tick), so that dating it late by
+     *         that much is under 1/1000 of its delay; {@link Long#MAX_VALUE} if this core dates every entry at the
+     *         call
+     */
+    public long ownerDatedDelayNanos() {
+        return ownerDatedDelay;
+    }
+
+
+    private static long ownerDatedDelay(long nurseryNanos) {
+        long late = nurseryNanos > Long.MAX_VALUE - MAX_PARK_NANOS ? Long.MAX_VALUE : nurseryNanos + MAX_PARK_NANOS;
+        return late > Long.MAX_VALUE / OWNER_DATED_FACTOR ? Long.MAX_VALUE : late * OWNER_DATED_FACTOR;
+    }
+
+    /**
      * Hands an entry to the owner. Any thread.
      *
      * @throws IllegalStateException       if the timer is stopped
      * @throws RejectedExecutionException if {@code maxPending} timers are pending
      */
     public void schedule(E entry, long delayNanos) {
-        scheduleAt(entry, deadlineAfter(delayNanos), delayNanos);
+        if (delayNanos >= ownerDatedDelay) {
+            // No clock read: the owner dates the entry (class comment). The wake-up check below compares a lower
+            // bound of its deadline, read before the entry is published, so it wakes the owner whenever a dated
+            // entry would.
+            long lowerBound = (long) SLOT.getVolatile(slots, OWNER_ELAPSED) + delayNanos;
+            entry.deadline(~delayNanos);
+            hand(entry, lowerBound < 0 ? Long.MAX_VALUE : lowerBound, delayNanos);
+        } else {
+            scheduleAt(entry, deadlineAfter(delayNanos), delayNanos);
+        }
     }
 
     /**
@@ -218,6 +281,16 @@ public final class TimerCore<E extends TimerEntry> {
      * @throws RejectedExecutionException if {@code maxPending} timers are pending
      */
     public void scheduleAt(E entry, long deadline, long delayNanos) {
+        entry.deadline(deadline);
+        hand(entry, deadline, delayNanos);
+    }
+
+    /**
+     * Hands over an entry whose deadline field is set, and wakes the owner if it sleeps past {@code deadline}.
+     *
+     * @param deadline the entry's deadline in wheel time, or a lower bound of it for an owner-dated entry
+     */
+    private void hand(E entry, long deadline, long delayNanos) {
         if (stopped) {
             throw stoppedError();
         }
@@ -225,7 +298,6 @@ public final class TimerCore<E extends TimerEntry> {
             throw new RejectedExecutionException("timer '" + name + "' has " + pendingCount()
                     + " pending timers, the maximum set by maxPending(" + maxPending + ")");
         }
-        entry.deadline(deadline);
         if (!lanes.offer(entry)) {
             inbox.offer(entry); // its CAS orders the offer before the read of wakeAt below
         } else if (delayNanos < fenceFreeDelay) {
@@ -328,7 +400,8 @@ public final class TimerCore<E extends TimerEntry> {
         long elapsed = wheel.elapsed(now);
         if (elapsed >= nextSweep) {
             // Before the drain: what waited a whole period is filed; what arrives now waits for the next sweep.
-            sweepNursery();
+            // The reading was taken after every drain that put an entry in the nursery, so it dates them.
+            sweepNursery(now);
             nextSweep = elapsed > Long.MAX_VALUE - nurseryNanos ? Long.MAX_VALUE : elapsed + nurseryNanos;
         }
         inbox.drain(linkOrDrop);
@@ -423,6 +496,7 @@ public final class TimerCore<E extends TimerEntry> {
      * @return nanoseconds from {@code now} until the owner next has work, with everything taken in; 0 if now
      */
     long settleWakeAt(long now, long untilNext) {
+        SLOT.setOpaque(slots, OWNER_ELAPSED, wheel.elapsed(now));
         while (true) {
             SLOT.setRelease(slots, WAKE_AT, wheel.deadlineAfter(now, untilNext));
             // Order the store before the lane reads below (they are acquire loads, which a release store alone
@@ -505,25 +579,42 @@ public final class TimerCore<E extends TimerEntry> {
     }
 
     private void linkOrDrop(E e) {
+        long deadline = e.deadline();
         if (!e.isPending()) {
             slots[CANCELLED_DROPPED]++;
-        } else if (e.deadline() >= nextSweep) {
+        } else if (deadline >= nextSweep || deadline < 0) {
+            // An owner-dated entry (negative: ~delay) is due later than the next sweep, which dates it.
             nursery.add(e);
         } else {
             wheel.schedule(e);
         }
     }
 
-    private void sweepNursery() {
+    /**
+     * Files the nursery's live entries, dating owner-dated ones with a reading taken after the drains that took
+     * them.
+     */
+    private void sweepNursery(long reading) {
         if (!nursery.isEmpty()) {
+            sweepReading = reading;
             slots[CANCELLED_DROPPED] += nursery.sweep(alive, file);
         }
+    }
+
+    /** Files a nursery survivor, dating it first if the owner dates it. */
+    private void file(E e) {
+        long deadline = e.deadline();
+        if (deadline < 0) {
+            e.deadline(wheel.deadlineAfter(sweepReading, ~deadline));
+        }
+        wheel.schedule(e);
     }
 
     private void purgeIfWorthIt() {
         long waiting = lanes.cancelledCount() - slots[CANCELLED_DROPPED];
         if (TimingWheel.worthPurging(waiting, heldCount())) {
-            sweepNursery();
+            // A fresh reading: this pass's first one was taken before its drains.
+            sweepNursery(ticker.read());
             slots[CANCELLED_DROPPED] += wheel.removeIf(e -> !e.isPending());
         }
     }

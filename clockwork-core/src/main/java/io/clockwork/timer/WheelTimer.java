@@ -34,7 +34,12 @@ import java.util.function.LongConsumer;
  * <h2>Time</h2>
  * Time is read from the configured {@link Ticker}. A task never runs before its delay has elapsed; it runs within
  * one tick after it, plus scheduling latency. Delays are saturated at about 292 years; zero and negative delays
- * run at the next pass of the driver. On a ticker that jumps (a test's {@code ManualTicker}) the driver wakes at
+ * run at the next pass of the driver. On the {@link Ticker#system() system ticker}, a delay of at least 1,024 times
+ * the driver's longest sleep plus four ticks (14.3 s with the default 1 ms tick) is measured from a reading the
+ * driver takes when it files the timeout, a few milliseconds after the call, instead of one taken in
+ * {@code schedule}: such a task may run up to 14 ms (with a 1 ms tick; under 1/1000 of its delay) later than one
+ * dated at the call, still never before its delay, and {@code schedule} reads no clock, which is most of its cost.
+ * Request timeouts, scheduled by the million and nearly always cancelled, are such delays. On a ticker that jumps (a test's {@code ManualTicker}) the driver wakes at
  * every jump ({@link Ticker#watch}).
  *
  * <h2>Tasks</h2>
@@ -64,7 +69,9 @@ public final class WheelTimer implements AutoCloseable {
         this.executor = b.executor;
         this.failureHandler = b.failureHandler != null ? b.failureHandler : WheelTimer::logFailure;
         this.latenessListener = b.latenessListener;
-        this.core = new TimerCore<>(name, b.ticker, b.tickNanos, b.wheelSize, b.maxPending, this::dispatch);
+        // Only a ticker that moves with real time bounds how much later than the call the driver's reading is.
+        this.core = new TimerCore<>(name, b.ticker, b.tickNanos, b.wheelSize, b.maxPending,
+                b.ticker == Ticker.system(), this::dispatch);
         ThreadFactory factory = b.threadFactory != null ? b.threadFactory : r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);

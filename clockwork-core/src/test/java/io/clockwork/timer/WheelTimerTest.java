@@ -528,4 +528,27 @@ class WheelTimerTest {
             }
         }
     }
+
+    /**
+     * On the system ticker a far timeout is dated by the driver (see {@code TimerCore}): it cancels, counts and is
+     * abandoned like any other, whether the driver has taken it yet or not. On a ticker that may jump, every
+     * timeout is dated at the call.
+     */
+    @Test
+    void farTimeoutsOnTheSystemTickerAreDatedByTheDriverAndBehaveLikeOthers() throws InterruptedException {
+        WheelTimer manual = manualTimer();
+        assertThat(manual.core().ownerDatedDelayNanos()).isEqualTo(Long.MAX_VALUE);
+        WheelTimer timer = track(WheelTimer.builder().name("system").build());
+        long far = timer.core().ownerDatedDelayNanos();
+        assertThat(far).isEqualTo(TimeUnit.MILLISECONDS.toNanos(14_336));
+        Timeout cancelled = timer.schedule(() -> { }, far, TimeUnit.NANOSECONDS);
+        Timeout kept = timer.schedule(() -> { }, Duration.ofHours(1));
+        quiesce(timer); // both taken by the driver, into its nursery
+        Timeout late = timer.schedule(() -> { }, Duration.ofHours(2)); // maybe still in the lane
+        assertThat(cancelled.cancel()).isTrue();
+        assertThat(timer.pendingCount()).isEqualTo(2);
+        assertThat(timer.stop()).containsExactlyInAnyOrder(kept, late);
+        assertThat(cancelled.isCancelled()).isTrue();
+        assertThat(kept.isExpired()).isFalse();
+    }
 }
