@@ -30,6 +30,13 @@ import java.util.function.Consumer;
  * Entries already taken stay reachable from the chunk each thread is in: at most {@value #CHUNK} timeouts per lane,
  * cancelled ones included, whatever the timer holds.
  *
+ * <h2>Backlog</h2>
+ * A producer that outruns the owner (two threads scheduling without pause on two cores, the owner getting a third of
+ * a core) would grow its lane without bound, every untaken entry live and copied by each young collection. So when
+ * a producer starts a chunk while more than {@value #MAX_BACKLOG} of its entries wait untaken, the lane calls the
+ * timer's backlog action (it wakes the owner and lets it catch up: {@link TimerCore}). The check reads the owner's
+ * consumed count once per chunk, not per entry.
+ *
  * <h2>Claiming</h2>
  * A thread hashes its id onto one of a few cells and claims the cell's lane, once, with a CAS; from then on only it
  * writes that lane. A thread whose cell another thread owns has no lane: {@link #offer} returns false (the timer
@@ -50,6 +57,8 @@ final class ProducerLanes<E extends WheelEntry> {
     static final int CHUNK = 256;
     private static final int LINK = CHUNK - 1;
     private static final int MAX_LANES = 64;
+    /** Untaken entries in one lane past which a producer starting a chunk runs the backlog action: 64 chunks. */
+    static final int MAX_BACKLOG = 64 * LINK;
     /** Longs between two lanes' consumed counts, so that the owner's writes share no line with a reader's. */
     private static final int SPACING = 16;
 
@@ -73,22 +82,34 @@ final class ProducerLanes<E extends WheelEntry> {
     private final int mask;
     /** Cancels of threads without a lane. */
     private final LongAdder sharedCancels = new LongAdder();
+    /** Run by a producer whose lane holds more than {@link #MAX_BACKLOG} untaken entries (class comment). */
+    private final Runnable onBacklog;
 
     // Owner only, except consumed, which isEmpty() reads from any thread.
     private final Object[][] readChunks;
     private final int[] readIndexes;
     private final long[] consumed;
 
-    /** Creates lanes for up to eight threads per available processor (a power of two, at most 64). */
-    ProducerLanes() {
-        this(Math.min(MAX_LANES, Integer.highestOneBit(8 * Runtime.getRuntime().availableProcessors())));
+    /**
+     * Creates lanes for up to eight threads per available processor (a power of two, at most 64).
+     *
+     * @param onBacklog run on a producer's thread when its lane's backlog passes {@link #MAX_BACKLOG}
+     */
+    ProducerLanes(Runnable onBacklog) {
+        this(Math.min(MAX_LANES, Integer.highestOneBit(8 * Runtime.getRuntime().availableProcessors())), onBacklog);
     }
 
-    /** Creates {@code lanes} lanes, a power of two; tests use few, so that threads collide. */
+    /** Creates {@code lanes} lanes, a power of two, with no backlog action; tests use few, so that threads collide. */
     ProducerLanes(int lanes) {
+        this(lanes, () -> { });
+    }
+
+    /** Creates {@code lanes} lanes, a power of two, with a backlog action. */
+    ProducerLanes(int lanes, Runnable onBacklog) {
         if (lanes < 1 || lanes > MAX_LANES || Integer.bitCount(lanes) != 1) {
             throw new IllegalArgumentException("lanes must be a power of two in [1, " + MAX_LANES + "], was " + lanes);
         }
+        this.onBacklog = onBacklog;
         this.mask = lanes - 1;
         this.cells = new Lane[lanes];
         this.readChunks = new Object[lanes][];
@@ -119,8 +140,19 @@ final class ProducerLanes<E extends WheelEntry> {
         chunk[index] = entry;
         lane.index = index + 1;
         // Publishes the slot, and the entry's fields written before this call, to the owner's acquire load.
-        PRODUCED.setRelease(lane, lane.produced + 1);
+        long produced = lane.produced + 1;
+        PRODUCED.setRelease(lane, produced);
+        if (index == 0 && produced - (long) CONSUMED.getAcquire(consumed, consumedSlot(lane.cell)) > MAX_BACKLOG) {
+            onBacklog.run();
+        }
         return true;
+    }
+
+    /** @return entries the calling thread has handed over that the owner has not taken; 0 if it has no lane */
+    long backlog() {
+        Lane lane = myLane();
+        return lane == null ? 0 : (long) PRODUCED.getAcquire(lane)
+                - (long) CONSUMED.getAcquire(consumed, consumedSlot(lane.cell));
     }
 
     /** Counts one cancel by the calling thread. Lock-free; a plain store for a thread with a lane. */
@@ -141,7 +173,7 @@ final class ProducerLanes<E extends WheelEntry> {
         if (lane != null) {
             return lane.owner == me ? lane : null;
         }
-        Lane mine = new Lane(me);
+        Lane mine = new Lane(me, i);
         return CELL.compareAndSet(cells, i, (Lane) null, mine) ? mine : null;
     }
 
@@ -236,6 +268,8 @@ final class ProducerLanes<E extends WheelEntry> {
     /** A lane's fields. The mutable ones are written by the lane's thread only, except {@link #first}. */
     private abstract static class LaneFields extends LinePadded {
         final Thread owner;
+        /** The cell this lane was claimed in. */
+        final int cell;
         /** The lane's first chunk, until the owner takes it over (then null); published by the claiming CAS. */
         Object[] first;
         /** The chunk being filled. */
@@ -247,8 +281,9 @@ final class ProducerLanes<E extends WheelEntry> {
         /** Cancels counted: written with release stores, read with acquire loads. */
         long cancelled;
 
-        LaneFields(Thread owner) {
+        LaneFields(Thread owner, int cell) {
             this.owner = owner;
+            this.cell = cell;
             this.first = new Object[CHUNK];
             this.chunk = first;
         }
@@ -269,8 +304,8 @@ final class ProducerLanes<E extends WheelEntry> {
         private long q7;
         private long q8;
 
-        Lane(Thread owner) {
-            super(owner);
+        Lane(Thread owner, int cell) {
+            super(owner, cell);
         }
     }
 }

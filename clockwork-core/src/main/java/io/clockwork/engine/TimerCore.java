@@ -35,10 +35,10 @@ import java.util.function.Predicate;
  * clock: the producer stores the delay (as {@code ~delay}, a negative deadline) and the owner dates it when the
  * nursery sweep files the entry, as the sweep's reading plus the delay. That reading is taken after the drain that
  * took the entry, so after the call: the entry never falls due early, and at most the owner's longest sleep plus a
- * nursery period later than a dated one (under 1/1000 of its delay). The clock read is most of a schedule's cost
- * (about 24 of 35 ns on this project's benchmark host), and such timers, request timeouts of seconds, are almost
- * always cancelled before the sweep, so they are never dated at all. The producer's wake-up check uses a lower
- * bound of the deadline: the owner's last reading, published beside {@code wakeAt}, plus the delay.
+ * nursery period later than a dated one (under 1/1000 of its delay), plus scheduling latency. The clock read is
+ * the largest part of a schedule's cost, and such timers, request timeouts of seconds, are almost always cancelled
+ * before the sweep, so they are never dated at all. The producer's wake-up check uses a lower bound of the
+ * deadline: the owner's last reading, published beside {@code wakeAt}, plus the delay.
  *
  * <p>Wake-up protocol (Dekker style on two volatiles): the owner publishes {@code wakeAt} (when it intends to wake)
  * and then takes in what the inbox and lanes hold, publishing an earlier time if something taken is due sooner
@@ -67,6 +67,10 @@ public final class TimerCore<E extends TimerEntry> {
      * when no timer is due for a long time.
      */
     public static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** One park of a producer letting the owner take its lane's backlog ({@link #letOwnerCatchUp}). */
+    private static final long CATCH_UP_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    /** At most this many parks per backlog: 1 ms. */
+    private static final int CATCH_UP_PARKS = 20;
     /** Pause between the two lane drains of {@link #abandonAll}. */
     private static final long STOP_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** Ticks between nursery sweeps. */
@@ -106,7 +110,7 @@ public final class TimerCore<E extends TimerEntry> {
      */
     private final MpscInbox<E> inbox;
     /** The first choice for a schedule: a release store instead of the inbox's CAS (see {@link ProducerLanes}). */
-    private final ProducerLanes<E> lanes = new ProducerLanes<>();
+    private final ProducerLanes<E> lanes = new ProducerLanes<>(this::letOwnerCatchUp);
     /** Delays from which a lane entry needs no fence: the owner looks at the lanes sooner than they fall due. */
     private final long fenceFreeDelay;
     /** Delays from which {@link #schedule} leaves the dating to the owner; {@link Long#MAX_VALUE} if it never does. */
@@ -531,6 +535,20 @@ public final class TimerCore<E extends TimerEntry> {
             untilNext = Math.min(untilNext, Math.max(0L, nextSweep - wheel.elapsed(now)));
         }
         return untilNext;
+    }
+
+    /**
+     * Run by a producer whose lane holds more than {@link ProducerLanes#MAX_BACKLOG} entries the owner has not taken:
+     * wakes the owner and parks until it has taken half of them, for at most 1 ms. A producer that outruns the owner
+     * (more busy producers than cores, so the owner gets a fraction of one) then gives it a core instead of growing
+     * its lane, and every young collection's copying, without bound; an owner held up in a long task holds such a
+     * producer up at most 1 ms per {@value ProducerLanes#CHUNK} schedules.
+     */
+    private void letOwnerCatchUp() {
+        wake();
+        for (int i = 0; i < CATCH_UP_PARKS && !stopped && lanes.backlog() > ProducerLanes.MAX_BACKLOG / 2; i++) {
+            LockSupport.parkNanos(this, CATCH_UP_PARK_NANOS);
+        }
     }
 
     /** Wakes the owner if it sleeps. Any thread. */

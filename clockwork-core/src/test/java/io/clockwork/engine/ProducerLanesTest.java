@@ -51,6 +51,35 @@ class ProducerLanesTest {
     }
 
     @Test
+    void aProducerStartingAChunkPastTheBacklogRunsTheBacklogActionUntilTheOwnerTakesItsEntries() {
+        AtomicInteger actions = new AtomicInteger();
+        ProducerLanes<Item> lanes = new ProducerLanes<>(4, actions::incrementAndGet);
+        int perChunk = ProducerLanes.CHUNK - 1; // the last slot links to the next chunk
+        assertThat(ProducerLanes.MAX_BACKLOG % perChunk).isZero();
+        int offered = 0;
+        while (offered < ProducerLanes.MAX_BACKLOG) {
+            lanes.offer(new Item(0, offered++));
+        }
+        assertThat(lanes.backlog()).isEqualTo(offered);
+        assertThat(actions).as("no chunk started past the backlog yet").hasValue(0);
+        lanes.offer(new Item(0, offered++)); // starts a chunk with one entry too many waiting
+        assertThat(actions).hasValue(1);
+        for (int i = 1; i < perChunk; i++) {
+            lanes.offer(new Item(0, offered++));
+        }
+        assertThat(actions).as("once per chunk").hasValue(1);
+        lanes.offer(new Item(0, offered++));
+        assertThat(actions).hasValue(2);
+
+        assertThat(lanes.drain(e -> { })).isEqualTo(offered);
+        assertThat(lanes.backlog()).isZero();
+        for (int i = 0; i < 3 * ProducerLanes.CHUNK; i++) {
+            lanes.offer(new Item(0, offered++));
+        }
+        assertThat(actions).as("the owner took the backlog").hasValue(2);
+    }
+
+    @Test
     void aThreadWhoseCellIsTakenGetsNoLaneAndItsCancelsStillCount() throws Exception {
         ProducerLanes<Item> lanes = new ProducerLanes<>(1);
         assertThat(lanes.offer(new Item(0, 0))).isTrue();

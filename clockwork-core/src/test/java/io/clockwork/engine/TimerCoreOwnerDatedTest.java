@@ -21,7 +21,7 @@ class TimerCoreOwnerDatedTest {
     private final ManualTicker ticker = new ManualTicker();
     private final List<Probe> expired = new ArrayList<>();
 
-    private static final class Probe extends TimerEntry {
+    static final class Probe extends TimerEntry {
     }
 
     private TimerCore<Probe> core(boolean ownerDates) {

@@ -30,7 +30,7 @@ public class LanePublication {
 
     static final long DEADLINE = 42L;
 
-    private final ProducerLanes<Probe> lanes = new ProducerLanes<>();
+    private final ProducerLanes<Probe> lanes = new ProducerLanes<>(() -> { });
     private int ownerTook;
 
     @Actor
