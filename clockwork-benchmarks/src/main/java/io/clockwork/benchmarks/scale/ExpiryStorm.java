@@ -32,8 +32,9 @@ import java.util.concurrent.locks.LockSupport;
  * the scheduling to the end of the window, in both kinds of round.
  *
  * <p>Rows: {@code storm, subject, items, span ns, longest schedule call ns, longest gap ns, probe operations,
- * GC ms, tick, age} per round, {@code age} being {@code young} or {@code tenured}, and {@code storm-control} with the
- * same columns (the span column is the window watched).
+ * GC ms, tick, age, longest gap less core waits ns, window ns} per round, {@code age} being {@code young} or
+ * {@code tenured}, and {@code storm-control} with the same columns but the last (its span column is the window
+ * watched). "Less core waits" is {@link PauseProbe#maxGapLessWaitsNanos()}.
  */
 final class ExpiryStorm {
 
@@ -42,6 +43,10 @@ final class ExpiryStorm {
     private static final long MIN_TENURE_NANOS = TimeUnit.SECONDS.toNanos(1);
     static final String YOUNG = "young";
     static final String TENURED = "tenured";
+    /** Column of a row: the probe's longest gap less its waits for a core, in nanoseconds (-1: not reported). */
+    static final int GAP_LESS_WAITS = 10;
+    /** Column of a storm row: the window watched, in nanoseconds. */
+    private static final int WINDOW = 11;
 
     private final Subject subject;
     private final DueBatch batch;
@@ -74,7 +79,7 @@ final class ExpiryStorm {
                 for (boolean tenured : new boolean[] {false, true}) {
                     String[] row = storm.round(settings.storm(), tenured);
                     rows.add(row);
-                    rows.add(storm.control(settings.storm(), Long.parseLong(row[10]), tenured));
+                    rows.add(storm.control(settings.storm(), Long.parseLong(row[WINDOW]), tenured));
                 }
             }
             return rows;
@@ -160,7 +165,8 @@ final class ExpiryStorm {
             String... more) {
         List<String> r = new ArrayList<>(List.of(kind, subject.name(), Integer.toString(count), Long.toString(nanos),
                 Long.toString(probe.maxCallNanos()), Long.toString(probe.maxGapNanos()),
-                Long.toString(probe.operations()), Long.toString(gc), subject.tick(), tenured ? TENURED : YOUNG));
+                Long.toString(probe.operations()), Long.toString(gc), subject.tick(), tenured ? TENURED : YOUNG,
+                Long.toString(probe.maxGapLessWaitsNanos())));
         r.addAll(List.of(more));
         return r.toArray(new String[0]);
     }

@@ -8,17 +8,25 @@ package io.clockwork.benchmarks.scale;
  *
  * <p>Time: {@link System#nanoTime()}; the gap includes whatever held the thread up (a lock the subject takes, a GC
  * pause, the OS giving its core to another thread), which is the point: it is the pause another producer sees.
+ *
+ * <p>Every {@value #SAMPLE_EVERY} operations it also reads how long its thread has waited, runnable, for a core
+ * ({@link CoreWaits}), and keeps the longest gap of each such interval less the core waits in that interval: a
+ * lower bound of the pause that was not the OS running other threads on every core (the subject's locks, the JVM's
+ * safepoints). On a machine with fewer cores than busy threads (two cores: the probe, the thread delivering the
+ * storm, the JIT's and the collector's threads), the two figures differ by those waits.
  */
 final class PauseProbe implements Runnable {
 
     private static final int SLOTS = 1024;
     private static final int BEHIND = 512;
+    private static final int SAMPLE_EVERY = 1024;
 
     private final Subject subject;
     private final long fromNanos;
     private volatile boolean stopped;
     private long maxCallNanos;
     private long maxGapNanos;
+    private long maxGapLessWaitsNanos = -1;
     private long operations;
 
     /**
@@ -33,6 +41,9 @@ final class PauseProbe implements Runnable {
     @Override
     public void run() {
         Subject.Producer producer = subject.producer(SLOTS);
+        CoreWaits waits = CoreWaits.openForThisThread();
+        long waited = waits == null ? 0 : waits.nanos();
+        long intervalGap = 0;
         long previous = System.nanoTime();
         for (long i = 0; !stopped; i++) {
             int slot = (int) (i & (SLOTS - 1));
@@ -44,11 +55,23 @@ final class PauseProbe implements Runnable {
             }
             long end = System.nanoTime();
             if (scheduled - fromNanos >= 0) {
+                long gap = Math.max(scheduled - previous, end - scheduled);
                 maxCallNanos = Math.max(maxCallNanos, scheduled - start);
-                maxGapNanos = Math.max(maxGapNanos, Math.max(scheduled - previous, end - scheduled));
+                maxGapNanos = Math.max(maxGapNanos, gap);
+                intervalGap = Math.max(intervalGap, gap);
                 operations += i >= BEHIND ? 2 : 1;
             }
+            if (waits != null && ((i + 1) % SAMPLE_EVERY == 0 || stopped)) {
+                long now = waits.nanos();
+                maxGapLessWaitsNanos = Math.max(maxGapLessWaitsNanos, Math.max(0, intervalGap - (now - waited)));
+                waited = now;
+                intervalGap = 0;
+                end = System.nanoTime(); // the read is the probe's own pause, not the subject's
+            }
             previous = end;
+        }
+        if (waits != null) {
+            waits.close();
         }
     }
 
@@ -65,6 +88,14 @@ final class PauseProbe implements Runnable {
     /** @return the longest gap between the ends of successive operations counted, in nanoseconds */
     long maxGapNanos() {
         return maxGapNanos;
+    }
+
+    /**
+     * @return the longest gap of any sampling interval less the time the probe's thread waited for a core in that
+     *         interval, at least 0; -1 where the OS does not report core waits
+     */
+    long maxGapLessWaitsNanos() {
+        return maxGapLessWaitsNanos;
     }
 
     /** @return the operations counted (schedules and cancels) */

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Benchmark 3: expiry lateness. Schedules 100,000 timers with delays drawn uniformly from whole milliseconds in
- * [1 ms, 1 s], waits until all have run, and records for each timer the time it ran minus its deadline (the
+ * [1 ms, 1 s] (or [{@code min-delay-ms}, {@code min-delay-ms} + {@code window-ms}]), waits until all have run, and records for each timer the time it ran minus its deadline (the
  * {@link System#nanoTime()} just before the schedule call plus the delay). Reports p50, p99, p99.9 and max of all
  * measured rounds, and how many ran early (before their deadline).
  *
@@ -22,7 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * busy loop by the harness thread, so its lateness is when that loop finds the timer.
  *
  * <p>Usage: {@code java -cp benchmarks.jar io.clockwork.benchmarks.timer.LatenessHarness [--timers 100000]
- * [--window-ms 1000] [--warmup 2] [--rounds 5] [--timer clockwork,kafka,netty,jdk,agrona]}
+ * [--window-ms 1000] [--min-delay-ms 1] [--warmup 2] [--rounds 5] [--timer clockwork,kafka,netty,jdk,agrona]}.
+ * With {@code --min-delay-ms 15000} every delay is one that Clockwork's {@code WheelTimer} leaves to its driver to
+ * date (at least 14.3 s with a 1 ms tick), so the table shows what that costs in lateness.
  */
 public final class LatenessHarness {
 
@@ -31,6 +33,7 @@ public final class LatenessHarness {
     static {
         DEFAULTS.put("timers", "100000");
         DEFAULTS.put("window-ms", "1000");
+        DEFAULTS.put("min-delay-ms", "1");
         DEFAULTS.put("warmup", "2");
         DEFAULTS.put("rounds", "5");
         DEFAULTS.put("timer", String.join(",", Rivals.ALL));
@@ -49,8 +52,8 @@ public final class LatenessHarness {
     public static void main(String[] args) throws Exception {
         Harness h = new Harness(args, DEFAULTS);
         if (Boolean.parseBoolean(h.get("child"))) {
-            Result r = measure(h.list("timer").get(0), h.getInt("timers"), h.getInt("window-ms"), h.getInt("warmup"),
-                    h.getInt("rounds"));
+            Result r = measure(h.list("timer").get(0), h.getInt("timers"), h.getInt("min-delay-ms"),
+                    h.getInt("window-ms"), h.getInt("warmup"), h.getInt("rounds"));
             System.out.println(Harness.ROW + r.toRow());
             return;
         }
@@ -87,12 +90,13 @@ public final class LatenessHarness {
      *
      * @return lateness statistics over the measured rounds
      */
-    static Result measure(String name, int timers, int windowMs, int warmup, int rounds) throws InterruptedException {
+    static Result measure(String name, int timers, int minDelayMs, int windowMs, int warmup, int rounds)
+            throws InterruptedException {
         long[] pooled = new long[timers * rounds];
         try (TimerRival rival = Rivals.open(name)) {
             Lane lane = rival.lane(timers);
             for (int round = 0; round < warmup + rounds; round++) {
-                long[] late = runRound(lane, timers, windowMs, Workloads.SEED + round);
+                long[] late = runRound(lane, timers, minDelayMs, windowMs, Workloads.SEED + round);
                 if (round >= warmup) {
                     System.arraycopy(late, 0, pooled, (round - warmup) * timers, timers);
                 }
@@ -102,8 +106,9 @@ public final class LatenessHarness {
     }
 
     /** @return per timer, the nanoseconds between its deadline and its run (negative: early) */
-    static long[] runRound(Lane lane, int timers, int windowMs, long seed) throws InterruptedException {
-        long[] delays = Workloads.uniformMillisDelays(timers, 1, windowMs, seed);
+    static long[] runRound(Lane lane, int timers, int minDelayMs, int windowMs, long seed)
+            throws InterruptedException {
+        long[] delays = Workloads.uniformMillisDelays(timers, minDelayMs, minDelayMs + windowMs - 1L, seed);
         long[] deadlines = new long[timers];
         long[] late = new long[timers];
         AtomicInteger done = new AtomicInteger();
@@ -124,7 +129,7 @@ public final class LatenessHarness {
                 lane.poll(now);
             }
         }
-        long giveUp = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(windowMs + 10_000L);
+        long giveUp = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(minDelayMs + windowMs + 10_000L);
         while (done.get() < timers) {
             if (System.nanoTime() - giveUp > 0) {
                 throw new IllegalStateException("only " + done.get() + " of " + timers + " timers ran");

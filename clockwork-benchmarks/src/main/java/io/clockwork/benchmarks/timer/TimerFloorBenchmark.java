@@ -13,14 +13,16 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The floor under benchmark 1's one-producer pair on the machine it runs on: what any timer that never fires early
- * must do per schedule+cancel pair, with nothing else. Run it in the same run as the rivals' pairs
+ * The floor under benchmark 1's one-producer pair on the machine it runs on: what a timer that dates each timer at
+ * the call must do per schedule+cancel pair, with nothing else. Run it in the same run as the rivals' pairs
  * ({@link BusyHeapBenchmark#oneProducer}) to see how much of each pair is left to the timer's own design.
  *
  * <ul>
- *   <li>{@link #clockRead}: one {@link System#nanoTime()}. A schedule must read the clock: a deadline computed from
- *       an older reading is early by the reading's age, which nothing bounds (the thread that refreshed it may be
- *       descheduled). Every rival reads it once per schedule.</li>
+ *   <li>{@link #clockRead}: one {@link System#nanoTime()}. A timer that dates a timer at the call must read the
+ *       clock there: a deadline computed from an older reading is early by the reading's age, which nothing bounds
+ *       (the thread that refreshed it may be descheduled). Every rival reads it once per schedule; Clockwork's
+ *       {@code WheelTimer} does only for delays under about 14 s, and leaves longer ones (this benchmark's hour) to
+ *       its driver to date, later than the call, so never early.</li>
  *   <li>{@link #clockAllocateCas}: the clock read, a 40-byte handle (the size of Clockwork's {@code WheelTimeout})
  *       that escapes into a ring as a handle escapes into a timer, and one compare-and-set of its state, the cancel
  *       that must win or lose exactly once against the timer's expiry.</li>

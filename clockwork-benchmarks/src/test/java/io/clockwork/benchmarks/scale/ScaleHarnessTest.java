@@ -39,7 +39,8 @@ class ScaleHarnessTest {
             for (String age : List.of("young", "tenured")) {
                 assertThat(md).containsPattern(Pattern.compile("(?m)^\\| " + Pattern.quote(subject) + " \\| " + age
                         + " \\| [^|]+ \\| [0-9]+\\.[0-9] \\| " + RATE + " \\| " + MILLIS + " \\| " + MILLIS
-                        + " \\| [0-9,]+ \\| [0-9]+ \\| " + MILLIS + " \\| [0-9]+ \\|$"));
+                        + " \\| " + MILLIS + " \\| [0-9,]+ \\| [0-9]+ \\| " + MILLIS + " \\| " + MILLIS
+                        + " \\| [0-9]+ \\|$"));
             }
         }
         // the Redis queue on a real redis-server: its three rates and its used_memory per message
@@ -55,9 +56,10 @@ class ScaleHarnessTest {
                 && !l.startsWith("| ---")).count())
                 .isEqualTo(Subject.ALL.size() * 3 + Subject.ALL.size() + 2 * Subject.ALL.size() + 3 + 1);
 
-        // per subject: each operation at both counts plus its scaling ratio, the bytes, both storms' longest gaps;
-        // the Redis queue: its operations at both counts with their ratios, and its bytes
+        // per subject: each operation at both counts plus its scaling ratio, the bytes, both storms' longest gaps
+        // with and without the probe's waits for a core; the Redis queue: its operations at both counts with their
+        // ratios, and its bytes
         Matcher benchmarks = Pattern.compile("\"benchmark\": ").matcher(Files.readString(json));
-        assertThat(benchmarks.results().count()).isEqualTo(Subject.ALL.size() * (3 * 3 + 3) + 3 * 3 + 1);
+        assertThat(benchmarks.results().count()).isEqualTo(Subject.ALL.size() * (3 * 3 + 1 + 4) + 3 * 3 + 1);
     }
 }

@@ -78,7 +78,7 @@ class BenchmarkSetupTest {
     @ParameterizedTest
     @MethodSource("rivals")
     void latenessRoundRunsEveryTimerNeverMuchEarly(String timer) throws InterruptedException {
-        LatenessHarness.Result result = LatenessHarness.measure(timer, 200, 20, 0, 1);
+        LatenessHarness.Result result = LatenessHarness.measure(timer, 200, 1, 20, 0, 1);
         assertThat(result.samples).isEqualTo(200);
         // Rivals that take milliseconds may round a deadline down by up to a tick; none should be earlier.
         assertThat(result.min).isGreaterThan(-3_000_000L);
