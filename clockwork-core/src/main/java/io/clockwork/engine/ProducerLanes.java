@@ -34,8 +34,8 @@ import java.util.function.Consumer;
  * A producer that outruns the owner (two threads scheduling without pause on two cores, the owner getting a third of
  * a core) would grow its lane without bound, every untaken entry live and copied by each young collection. So when
  * a producer starts a chunk while more than {@value #MAX_BACKLOG} of its entries wait untaken, the lane calls the
- * timer's backlog action (it wakes the owner and lets it catch up: {@link TimerCore}). The check reads the owner's
- * consumed count once per chunk, not per entry.
+ * timer's backlog action (it wakes the owner and yields the core, which the owner may be waiting for:
+ * {@link TimerCore}). The check reads the owner's consumed count once per chunk, not per entry.
  *
  * <h2>Claiming</h2>
  * A thread hashes its id onto one of a few cells and claims the cell's lane, once, with a CAS; from then on only it
@@ -57,8 +57,11 @@ final class ProducerLanes<E extends WheelEntry> {
     static final int CHUNK = 256;
     private static final int LINK = CHUNK - 1;
     private static final int MAX_LANES = 64;
-    /** Untaken entries in one lane past which a producer starting a chunk runs the backlog action: 64 chunks. */
-    static final int MAX_BACKLOG = 64 * LINK;
+    /**
+     * Untaken entries in one lane past which a producer starting a chunk runs the backlog action: 256 chunks, about
+     * 2.6 MB of 40-byte timeouts, a few milliseconds of one producer's schedules.
+     */
+    static final int MAX_BACKLOG = 256 * LINK;
     /** Longs between two lanes' consumed counts, so that the owner's writes share no line with a reader's. */
     private static final int SPACING = 16;
 

@@ -67,10 +67,6 @@ public final class TimerCore<E extends TimerEntry> {
      * when no timer is due for a long time.
      */
     public static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-    /** One park of a producer letting the owner take its lane's backlog ({@link #letOwnerCatchUp}). */
-    private static final long CATCH_UP_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
-    /** At most this many parks per backlog: 1 ms. */
-    private static final int CATCH_UP_PARKS = 20;
     /** Pause between the two lane drains of {@link #abandonAll}. */
     private static final long STOP_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** Ticks between nursery sweeps. */
@@ -539,16 +535,18 @@ public final class TimerCore<E extends TimerEntry> {
 
     /**
      * Run by a producer whose lane holds more than {@link ProducerLanes#MAX_BACKLOG} entries the owner has not taken:
-     * wakes the owner and parks until it has taken half of them, for at most 1 ms. A producer that outruns the owner
-     * (more busy producers than cores, so the owner gets a fraction of one) then gives it a core instead of growing
-     * its lane, and every young collection's copying, without bound; an owner held up in a long task holds such a
-     * producer up at most 1 ms per {@value ProducerLanes#CHUNK} schedules.
+     * wakes the owner if it sleeps (claiming the wake-up as {@link #scheduleAt} does, so one producer unparks it) and
+     * yields the producer's core once. A producer that outruns the owner (more busy producers than cores, the owner
+     * getting a fraction of one) then lets the owner run, instead of growing its lane, and every young collection's
+     * copying, without bound; a producer whose owner is busy on another core (an expiry storm) loses about a
+     * microsecond per {@value ProducerLanes#CHUNK} schedules and is never held up.
      */
     private void letOwnerCatchUp() {
-        wake();
-        for (int i = 0; i < CATCH_UP_PARKS && !stopped && lanes.backlog() > ProducerLanes.MAX_BACKLOG / 2; i++) {
-            LockSupport.parkNanos(this, CATCH_UP_PARK_NANOS);
+        long w = (long) SLOT.getVolatile(slots, WAKE_AT);
+        if (w != AWAKE && SLOT.compareAndSet(slots, WAKE_AT, w, AWAKE)) {
+            LockSupport.unpark(owner);
         }
+        Thread.yield();
     }
 
     /** Wakes the owner if it sleeps. Any thread. */

@@ -35,12 +35,13 @@ import java.util.function.LongConsumer;
  * Time is read from the configured {@link Ticker}. A task never runs before its delay has elapsed; it runs within
  * one tick after it, plus scheduling latency. Delays are saturated at about 292 years; zero and negative delays
  * run at the next pass of the driver. On the {@link Ticker#system() system ticker}, a delay of at least 1,024 times
- * the driver's longest sleep plus four ticks (14.3 s with the default 1 ms tick) is measured from a reading the
- * driver takes when it files the timeout, a few milliseconds after the call, instead of one taken in
+ * the driver's longest sleep (10 ms) plus four ticks, 14.3 s with the default 1 ms tick, is measured from a reading
+ * the driver takes when it files the timeout, a few milliseconds after the call, instead of one taken in
  * {@code schedule}: such a task may run up to 14 ms (with a 1 ms tick; under 1/1000 of its delay) later than one
  * dated at the call, still never before its delay, and {@code schedule} reads no clock, which is most of its cost.
- * Request timeouts, scheduled by the million and nearly always cancelled, are such delays. On a ticker that jumps (a test's {@code ManualTicker}) the driver wakes at
- * every jump ({@link Ticker#watch}).
+ * Request timeouts, scheduled by the million and nearly always cancelled, are such delays. On a ticker that jumps
+ * (a test's {@code ManualTicker}) every timeout is dated at the call, and the driver wakes at every jump
+ * ({@link Ticker#watch}).
  *
  * <h2>Tasks</h2>
  * Tasks run on the driver thread unless an {@link Builder#executor(Executor) executor} is set; then a slow task
@@ -424,8 +425,9 @@ public final class WheelTimer implements AutoCloseable {
         /**
          * @param latenessListener told, on the timer thread as each timeout falls due, how late it is in nanoseconds
          *                         (the ticker's reading then minus the deadline, at least 0; a tick's rounding
-         *                         included) before its task runs or goes to the executor; for metrics. It must be
-         *                         quick; one that throws is logged. Default: none, and expiry reads no clock for it
+         *                         included; for a far timeout the driver dated, from the deadline it gave) before
+         *                         its task runs or goes to the executor; for metrics. It must be quick; one that
+         *                         throws is logged. Default: none, and expiry reads no clock for it
          * @return this builder
          */
         public Builder latenessListener(LongConsumer latenessListener) {

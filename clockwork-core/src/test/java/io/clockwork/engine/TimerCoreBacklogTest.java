@@ -8,9 +8,9 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A producer that outruns the owner: past {@link ProducerLanes#MAX_BACKLOG} untaken entries it lets the owner catch
- * up, but an owner that takes nothing (held up in a task, or never started, as here) holds it up only a bounded
- * time per chunk, and nothing is lost.
+ * A producer that outruns the owner: past {@link ProducerLanes#MAX_BACKLOG} untaken entries it yields its core to
+ * the owner once per chunk, but an owner that takes nothing (held up in a task, or never started, as here) never
+ * holds it up, and nothing is lost.
  */
 class TimerCoreBacklogTest {
 
@@ -24,7 +24,7 @@ class TimerCoreBacklogTest {
             core.schedule(new TimerCoreOwnerDatedTest.Probe(), TimeUnit.HOURS.toNanos(1));
         }
         long took = System.nanoTime() - start;
-        // 40 chunks past the backlog, each holding the producer up at most 1 ms: far under this generous bound
+        // 40 chunks past the backlog, each costing the producer one yield: far under this generous bound
         assertThat(took).as("ns to schedule %d with no owner", count).isLessThan(TimeUnit.SECONDS.toNanos(20));
         assertThat(core.pendingCount()).isEqualTo(count);
         core.expireDue(); // this thread becomes the owner and takes them all

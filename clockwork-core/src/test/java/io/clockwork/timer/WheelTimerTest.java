@@ -118,10 +118,11 @@ class WheelTimerTest {
             }
             scheduled += 1_000;
         } while (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(300));
-        // Asleep between passes, it wakes every few milliseconds: some hundreds of reads. Spinning, it made
-        // tens of thousands of passes in this time.
+        // Asleep between passes, it wakes every few milliseconds, and when the producer's lane passes its backlog:
+        // some hundreds to a few thousand reads (262-5,425 in six runs). Spinning, it made tens of thousands of
+        // passes in this time, each of at least three reads.
         assertThat(driverReads.get()).as("driver clock reads while %d timers were scheduled", scheduled)
-                .isLessThan(5_000);
+                .isLessThan(10_000);
         assertThat(timer.pendingCount()).isZero();
     }
 
