@@ -46,14 +46,12 @@ public class FarWakeUp {
 
     @Actor
     public void owner(III_Result r) {
-        core.settleWakeAt(0L, OWNER_SLEEP);
-        r.r1 = core.isIdle() ? 0 : 1;
+        r.r1 = OwnerLook.takes(core, OWNER_SLEEP);
     }
 
     @Arbiter
     public void secondLook(III_Result r) {
-        r.r2 = core.wakeAt() == TimerCore.AWAKE ? 1 : 0;
-        core.settleWakeAt(0L, OWNER_SLEEP);
-        r.r3 = core.isIdle() ? 0 : 1;
+        r.r2 = OwnerLook.wakeClaimed(core);
+        r.r3 = OwnerLook.takes(core, OWNER_SLEEP);
     }
 }

@@ -42,12 +42,11 @@ public class NearWakeUp {
 
     @Actor
     public void owner(II_Result r) {
-        core.settleWakeAt(0L, OWNER_SLEEP);
-        r.r1 = core.isIdle() ? 0 : 1;
+        r.r1 = OwnerLook.takes(core, OWNER_SLEEP);
     }
 
     @Arbiter
     public void wokenUp(II_Result r) {
-        r.r2 = core.wakeAt() == TimerCore.AWAKE ? 1 : 0;
+        r.r2 = OwnerLook.wakeClaimed(core);
     }
 }
