@@ -71,7 +71,7 @@ public final class TimerCore<E extends TimerEntry> {
     private static final long STOP_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** Ticks between nursery sweeps. */
     public static final int NURSERY_TICKS = 4;
-    /** How many times the most it may add to its lateness an owner-dated delay is at least (class comment). */
+    /** An owner-dated delay is at least this many times the most that the owner's dating adds to its lateness. */
     public static final long OWNER_DATED_FACTOR = 1024;
 
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
@@ -207,7 +207,6 @@ public final class TimerCore<E extends TimerEntry> {
     public long ownerDatedDelayNanos() {
         return ownerDatedDelay;
     }
-
 
     private static long ownerDatedDelay(long nurseryNanos) {
         long late = nurseryNanos > Long.MAX_VALUE - MAX_PARK_NANOS ? Long.MAX_VALUE : nurseryNanos + MAX_PARK_NANOS;
