@@ -17,6 +17,8 @@ public final class RunEngineTests {
         "io.clockwork.engine.LanePublication",
         "io.clockwork.engine.NearWakeUp",
         "io.clockwork.engine.FarWakeUp",
+        "io.clockwork.engine.OwnerDatedWakeUp",
+        "io.clockwork.engine.BucketWriters",
         "io.clockwork.queue.CancelVersusDelivery",
         "io.clockwork.queue.OfferVersusCancel",
         "io.clockwork.queue.BatchOfferIsWhole",

@@ -32,9 +32,9 @@ import java.util.concurrent.locks.LockSupport;
  * the scheduling to the end of the window, in both kinds of round.
  *
  * <p>Rows: {@code storm, subject, items, span ns, longest schedule call ns, longest gap ns, probe operations,
- * GC ms, tick, age, longest gap less core waits ns, window ns} per round, {@code age} being {@code young} or
+ * GC ms, tick, age, longest gap less time off core ns, window ns} per round, {@code age} being {@code young} or
  * {@code tenured}, and {@code storm-control} with the same columns but the last (its span column is the window
- * watched). "Less core waits" is {@link PauseProbe#maxGapLessWaitsNanos()}.
+ * watched). "Less time off core" is {@link PauseProbe#maxGapLessOffCoreNanos()}.
  */
 final class ExpiryStorm {
 
@@ -43,8 +43,8 @@ final class ExpiryStorm {
     private static final long MIN_TENURE_NANOS = TimeUnit.SECONDS.toNanos(1);
     static final String YOUNG = "young";
     static final String TENURED = "tenured";
-    /** Column of a row: the probe's longest gap less its waits for a core, in nanoseconds (-1: not reported). */
-    static final int GAP_LESS_WAITS = 10;
+    /** Column of a row: the probe's longest gap less its time off core, in nanoseconds (-1: not reported). */
+    static final int GAP_LESS_OFF_CORE = 10;
     /** Column of a storm row: the window watched, in nanoseconds. */
     private static final int WINDOW = 11;
 
@@ -166,7 +166,7 @@ final class ExpiryStorm {
         List<String> r = new ArrayList<>(List.of(kind, subject.name(), Integer.toString(count), Long.toString(nanos),
                 Long.toString(probe.maxCallNanos()), Long.toString(probe.maxGapNanos()),
                 Long.toString(probe.operations()), Long.toString(gc), subject.tick(), tenured ? TENURED : YOUNG,
-                Long.toString(probe.maxGapLessWaitsNanos())));
+                Long.toString(probe.maxGapLessOffCoreNanos())));
         r.addAll(List.of(more));
         return r.toArray(new String[0]);
     }

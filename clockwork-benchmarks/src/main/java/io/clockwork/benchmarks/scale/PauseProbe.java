@@ -9,11 +9,12 @@ package io.clockwork.benchmarks.scale;
  * <p>Time: {@link System#nanoTime()}; the gap includes whatever held the thread up (a lock the subject takes, a GC
  * pause, the OS giving its core to another thread), which is the point: it is the pause another producer sees.
  *
- * <p>Every {@value #SAMPLE_EVERY} operations it also reads how long its thread has waited, runnable, for a core
- * ({@link CoreWaits}), and keeps the longest gap of each such interval less the core waits in that interval: a
- * lower bound of the pause that was not the OS running other threads on every core (the subject's locks, the JVM's
- * safepoints). On a machine with fewer cores than busy threads (two cores: the probe, the thread delivering the
- * storm, the JIT's and the collector's threads), the two figures differ by those waits.
+ * <p>Every {@value #SAMPLE_EVERY} operations it also reads how long its thread was off its core while it could have
+ * run ({@link OffCoreTime}: waiting for a core, or its virtual core taken by the host), and keeps the longest gap of
+ * each such interval less that time: a lower bound of the pause that was neither the OS running other threads on
+ * every core nor the host running other machines (so: the subject's locks and work, the JVM's safepoints). On a
+ * machine with fewer cores than busy threads (two cores: the probe, the thread delivering the storm, the JIT's and
+ * the collector's threads), or a virtual machine whose host is busy, the two figures differ by that time.
  */
 final class PauseProbe implements Runnable {
 
@@ -26,7 +27,7 @@ final class PauseProbe implements Runnable {
     private volatile boolean stopped;
     private long maxCallNanos;
     private long maxGapNanos;
-    private long maxGapLessWaitsNanos = -1;
+    private long maxGapLessOffCoreNanos = -1;
     private long operations;
 
     /**
@@ -41,8 +42,7 @@ final class PauseProbe implements Runnable {
     @Override
     public void run() {
         Subject.Producer producer = subject.producer(SLOTS);
-        CoreWaits waits = CoreWaits.openForThisThread();
-        long waited = waits == null ? 0 : waits.nanos();
+        OffCoreTime offCore = OffCoreTime.openForThisThread();
         long intervalGap = 0;
         long previous = System.nanoTime();
         for (long i = 0; !stopped; i++) {
@@ -61,17 +61,15 @@ final class PauseProbe implements Runnable {
                 intervalGap = Math.max(intervalGap, gap);
                 operations += i >= BEHIND ? 2 : 1;
             }
-            if (waits != null && ((i + 1) % SAMPLE_EVERY == 0 || stopped)) {
-                long now = waits.nanos();
-                maxGapLessWaitsNanos = Math.max(maxGapLessWaitsNanos, Math.max(0, intervalGap - (now - waited)));
-                waited = now;
+            if (offCore != null && ((i + 1) % SAMPLE_EVERY == 0 || stopped)) {
+                maxGapLessOffCoreNanos = Math.max(maxGapLessOffCoreNanos, Math.max(0, intervalGap - offCore.mark()));
                 intervalGap = 0;
                 end = System.nanoTime(); // the read is the probe's own pause, not the subject's
             }
             previous = end;
         }
-        if (waits != null) {
-            waits.close();
+        if (offCore != null) {
+            offCore.close();
         }
     }
 
@@ -91,11 +89,11 @@ final class PauseProbe implements Runnable {
     }
 
     /**
-     * @return the longest gap of any sampling interval less the time the probe's thread waited for a core in that
-     *         interval, at least 0; -1 where the OS does not report core waits
+     * @return the longest gap of any sampling interval less the time the probe's thread was off its core in that
+     *         interval while it could have run, at least 0; -1 where the OS does not report it
      */
-    long maxGapLessWaitsNanos() {
-        return maxGapLessWaitsNanos;
+    long maxGapLessOffCoreNanos() {
+        return maxGapLessOffCoreNanos;
     }
 
     /** @return the operations counted (schedules and cancels) */

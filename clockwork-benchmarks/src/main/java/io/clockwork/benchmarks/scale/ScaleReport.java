@@ -108,8 +108,8 @@ final class ScaleReport {
                     + "thread schedules and cancels (median of %d rounds, worst in brackets; ms):%n%n",
                     settings.storm(), settings.rounds()));
             md.append("| subject | items | tick | storm delivered in | items/s | longest schedule call | longest gap "
-                    + "between operations | less waits for a core | probe operations in window | GC in window | "
-                    + "control: longest gap | control: less waits for a core | control: GC |\n");
+                    + "between operations | less time off core | probe operations in window | GC in window | "
+                    + "control: longest gap | control: less time off core | control: GC |\n");
             md.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
             storms.forEach((subject, ages) -> ages.forEach((age, rounds) -> {
                 double span = median(column(rounds, 3)) / 1e6;
@@ -118,18 +118,20 @@ final class ScaleReport {
                         "| %s | %s | %s | %.1f | %,.0f | %s | %s | %s | %,.0f | %.0f | %s | %s | %s |%n",
                         subject, age, rounds.get(0)[8], span, settings.storm() / (span / 1e3),
                         millis(column(rounds, 4)), millis(column(rounds, 5)),
-                        millis(column(rounds, ExpiryStorm.GAP_LESS_WAITS)), median(column(rounds, 6)),
+                        millis(column(rounds, ExpiryStorm.GAP_LESS_OFF_CORE)), median(column(rounds, 6)),
                         median(column(rounds, 7)), control.isEmpty() ? "" : millis(column(control, 5)),
-                        control.isEmpty() ? "" : millis(column(control, ExpiryStorm.GAP_LESS_WAITS)),
+                        control.isEmpty() ? "" : millis(column(control, ExpiryStorm.GAP_LESS_OFF_CORE)),
                         control.isEmpty() ? "" : String.format(Locale.ROOT, "%.0f", median(column(control, 7)))));
             }));
             md.append("\nItems: young ones were scheduled seconds before they fell due; tenured ones were moved to the "
                     + "old generation by a full collection in between, as a wait of minutes would. Control: as many "
                     + "items scheduled (and tenured) the same way but due an hour out, the probe watched over a "
                     + "window of the storm's length with nothing falling due: the pauses of holding them, not of "
-                    + "delivering them. Less waits for a core: the longest gap of any interval of 1,024 probe "
-                    + "operations less the time the probe's thread waited, runnable, for a core in it (Linux "
-                    + "schedstat), a lower bound of the pause not spent waiting for the OS to run it.\n");
+                    + "delivering them. Less time off core: the longest gap of any interval of 1,024 probe "
+                    + "operations less the time the probe's thread was off its core in it while it could have run "
+                    + "(Linux schedstat: waiting for a core, or, in an interval in which it never blocked, its "
+                    + "virtual core taken by the host), a lower bound of the pause not spent waiting for the OS or "
+                    + "the host to run it.\n");
         }
         return md.toString();
     }
@@ -152,8 +154,8 @@ final class ScaleReport {
         storms.forEach((subject, ages) -> ages.forEach((age, rounds) -> {
             String prefix = age.equals(ExpiryStorm.YOUNG) ? "storm" : "tenuredStorm";
             out.add(headline(subject, prefix + "LongestGap", "avgt", median(column(rounds, 5)) / 1e6, "ms", ""));
-            out.add(headline(subject, prefix + "LongestGapLessCoreWaits", "avgt",
-                    median(column(rounds, ExpiryStorm.GAP_LESS_WAITS)) / 1e6, "ms", ""));
+            out.add(headline(subject, prefix + "LongestGapLessTimeOffCore", "avgt",
+                    median(column(rounds, ExpiryStorm.GAP_LESS_OFF_CORE)) / 1e6, "ms", ""));
         }));
         return out;
     }

@@ -57,7 +57,7 @@ class ScaleHarnessTest {
                 .isEqualTo(Subject.ALL.size() * 3 + Subject.ALL.size() + 2 * Subject.ALL.size() + 3 + 1);
 
         // per subject: each operation at both counts plus its scaling ratio, the bytes, both storms' longest gaps
-        // with and without the probe's waits for a core; the Redis queue: its operations at both counts with their
+        // with and without the probe's time off core; the Redis queue: its operations at both counts with their
         // ratios, and its bytes
         Matcher benchmarks = Pattern.compile("\"benchmark\": ").matcher(Files.readString(json));
         assertThat(benchmarks.results().count()).isEqualTo(Subject.ALL.size() * (3 * 3 + 1 + 4) + 3 * 3 + 1);

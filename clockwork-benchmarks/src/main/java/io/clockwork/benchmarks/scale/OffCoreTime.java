@@ -1,0 +1,102 @@
+package io.clockwork.benchmarks.scale;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * How long the calling thread has been off its core while it could have run, from Linux's per-thread counters: the
+ * time it waited, runnable, on a run queue (the second field of {@code /proc/thread-self/schedstat}: every core was
+ * busy with other threads of the JVM, the JIT, the collector, other processes), and, across an interval in which it
+ * never blocked, the time that was neither that nor spent running (the first field, which a guest kernel keeps net
+ * of the time its virtual core was taken by the host, and of interrupts). A virtual machine's host takes a virtual
+ * core from a guest whose cores are all busy for a host time slice (8.3 ms on the machines the docs' figures come
+ * from), and the guest's thread, on its core all along as far as the guest knows, sees a gap. Lets a probe tell those
+ * parts of a pause from the part in which it was held up by what it called or stopped by the JVM.
+ *
+ * <p>An interval in which the thread blocked (a voluntary context switch: a lock it waited for, a safepoint, a
+ * sleep) has only its run-queue waits counted, so time spent blocked is never taken for time off core.
+ *
+ * <p>Not thread-safe, and bound to the thread that opened it: open and read it on the measured thread. Each
+ * {@link #mark} reads two small files, some microseconds, so callers sample it, not call it per operation.
+ */
+final class OffCoreTime implements AutoCloseable {
+
+    private static final String SCHEDSTAT = "/proc/thread-self/schedstat";
+    private static final String STATUS = "/proc/thread-self/status";
+    private static final String VOLUNTARY = "\nvoluntary_ctxt_switches:";
+
+    private final RandomAccessFile schedstat;
+    private final RandomAccessFile status;
+    private final byte[] buffer = new byte[4096];
+    private long wallAt;
+    private long runningAt;
+    private long waitingAt;
+    private long switchesAt;
+
+    private OffCoreTime(RandomAccessFile schedstat, RandomAccessFile status) {
+        this.schedstat = schedstat;
+        this.status = status;
+    }
+
+    /** @return the calling thread's counters, marked now; null where the kernel does not provide them */
+    static OffCoreTime openForThisThread() {
+        try {
+            OffCoreTime time = new OffCoreTime(new RandomAccessFile(SCHEDSTAT, "r"), new RandomAccessFile(STATUS, "r"));
+            time.mark();
+            return time;
+        } catch (IOException | UncheckedIOException | NumberFormatException | IndexOutOfBoundsException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Reads the counters and starts a new interval.
+     *
+     * @return nanoseconds the thread was off its core while it could have run, since the previous mark (or the
+     *         opening)
+     */
+    long mark() {
+        long wall = System.nanoTime();
+        String stat = read(schedstat, SCHEDSTAT);
+        String[] fields = stat.trim().split(" ");
+        long running = Long.parseLong(fields[0]);
+        long waiting = Long.parseLong(fields[1]);
+        String st = read(status, STATUS);
+        int at = st.indexOf(VOLUNTARY) + VOLUNTARY.length();
+        int end = st.indexOf('\n', at);
+        long switches = Long.parseLong(st.substring(at, end < 0 ? st.length() : end).trim());
+
+        long waited = waiting - waitingAt;
+        long offCore = waited;
+        if (switches == switchesAt) {
+            offCore = Math.max(waited, (wall - wallAt) - (running - runningAt));
+        }
+        wallAt = wall;
+        runningAt = running;
+        waitingAt = waiting;
+        switchesAt = switches;
+        return offCore;
+    }
+
+    private String read(RandomAccessFile file, String name) {
+        try {
+            file.seek(0);
+            int n = file.read(buffer);
+            return new String(buffer, 0, Math.max(0, n), StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + name, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            schedstat.close();
+            status.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("closing " + SCHEDSTAT, e);
+        }
+    }
+}
