@@ -43,7 +43,8 @@ import java.util.function.LongPredicate;
  *       stripe, so messages are filed in the order their offers took effect, and a batch in one step), or the
  *       cancelled one through a queue of its own. Whoever holds the lock next files what the inbox holds and unlinks
  *       what was cancelled, before anything else, so every operation under the lock sees every offer and cancel that
- *       returned before it began. The claim word settles the races with the lock holder: acking,
+ *       returned before it began; a consumer does it again after its promotion, so that what producers handed over
+ *       meanwhile falls to the consumer, not to the next producer that finds the lock free. The claim word settles the races with the lock holder: acking,
  *       killing and cancelling a message each CAS it from live, so exactly one of them wins; a poll does not deliver
  *       a message that is no longer live. A producer wakes a sleeping poll only if its message falls due before the
  *       earliest time a sleeper has published it will wake (a Dekker pair: the producer publishes its message, then
@@ -948,8 +949,24 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         return advance(limit, ticker.read());
     }
 
-    /** As {@link #advance(int)}, to a reading the caller has just taken. */
+    /**
+     * As {@link #advance(int)}, to a reading the caller has just taken. A consumer's advance (a limit above
+     * {@link #PRODUCER_ADVANCE_LIMIT}) takes the hand-overs in again after the wheels: what producers handed over
+     * while it promoted (a storm's slice takes a while) is filed by the consumer, so that the next producer to get
+     * the lock does not find that backlog to file in its own call.
+     */
     private long advance(int limit, long now) {
+        takeHandOvers(now);
+        dueTimes.advance(now, onDeadline, limit);
+        visibility.advance(now, onDeadline, limit);
+        if (limit > PRODUCER_ADVANCE_LIMIT) {
+            takeHandOvers(now);
+        }
+        return now;
+    }
+
+    /** Files the offers and unlinks the cancels that producers handed over without the lock; the lock is held. */
+    private void takeHandOvers(long now) {
         if (!offers.isEmpty()) {
             settleNow = now;
             offers.drain(fileOffered);
@@ -957,9 +974,6 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         for (Item m; (m = cancels.poll()) != null; ) {
             unlinkGone(m);
         }
-        dueTimes.advance(now, onDeadline, limit);
-        visibility.advance(now, onDeadline, limit);
-        return now;
     }
 
     /** @return nanoseconds from {@code now} until either wheel next has work */

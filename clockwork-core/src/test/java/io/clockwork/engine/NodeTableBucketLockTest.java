@@ -2,6 +2,9 @@ package io.clockwork.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -138,5 +141,37 @@ class NodeTableBucketLockTest {
         int[] visited = {0};
         table.forEach(n -> visited[0]++);
         assertThat(visited[0]).isEqualTo(1);
+    }
+
+    @Test
+    void forEachAndClearHoldWritersOffWithoutLosingCount() throws Exception {
+        StallingTable table = new StallingTable();
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+        CompletableFuture<?>[] writers = new CompletableFuture<?>[2];
+        for (int w = 0; w < writers.length; w++) {
+            long base = (long) w << 40;
+            writers[w] = CompletableFuture.runAsync(() -> {
+                for (long k = base; System.nanoTime() - until < 0; k++) {
+                    Node node = new Node(k);
+                    table.putIfAbsent(node);
+                    if (k % 2 == 0) {
+                        table.remove(node); // false if a clear came between: the count must not move then
+                    }
+                }
+            });
+        }
+        int passes = 0;
+        while (!(writers[0].isDone() && writers[1].isDone())) {
+            Set<Node> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+            table.forEach(n -> assertThat(seen.add(n)).as("visited twice: %s", n.key).isTrue());
+            if (++passes % 4 == 0) {
+                table.clear();
+            }
+        }
+        CompletableFuture.allOf(writers).get(10, TimeUnit.SECONDS);
+        int[] visited = {0};
+        table.forEach(n -> visited[0]++);
+        assertThat(table.size()).isEqualTo(visited[0]);
+        assertThat(passes).isPositive();
     }
 }

@@ -19,13 +19,14 @@ import java.nio.charset.StandardCharsets;
  * sleep) has only its run-queue waits counted, so time spent blocked is never taken for time off core.
  *
  * <p>Not thread-safe, and bound to the thread that opened it: open and read it on the measured thread. Each
- * {@link #mark} reads two small files, some microseconds, so callers sample it, not call it per operation.
+ * {@link #mark} reads two small files, some microseconds, and allocates nothing (a probe that made garbage would
+ * bring on the collections it measures), so callers sample it, not call it per operation.
  */
 final class OffCoreTime implements AutoCloseable {
 
     private static final String SCHEDSTAT = "/proc/thread-self/schedstat";
     private static final String STATUS = "/proc/thread-self/status";
-    private static final String VOLUNTARY = "\nvoluntary_ctxt_switches:";
+    private static final byte[] VOLUNTARY = "\nvoluntary_ctxt_switches:".getBytes(StandardCharsets.US_ASCII);
 
     private final RandomAccessFile schedstat;
     private final RandomAccessFile status;
@@ -59,14 +60,12 @@ final class OffCoreTime implements AutoCloseable {
      */
     long mark() {
         long wall = System.nanoTime();
-        String stat = read(schedstat, SCHEDSTAT);
-        String[] fields = stat.trim().split(" ");
-        long running = Long.parseLong(fields[0]);
-        long waiting = Long.parseLong(fields[1]);
-        String st = read(status, STATUS);
-        int at = st.indexOf(VOLUNTARY) + VOLUNTARY.length();
-        int end = st.indexOf('\n', at);
-        long switches = Long.parseLong(st.substring(at, end < 0 ? st.length() : end).trim());
+        int n = read(schedstat, SCHEDSTAT);
+        int at = skipSpaces(n, 0);
+        long running = number(n, at);
+        long waiting = number(n, skipSpaces(n, skipDigits(n, at)));
+        n = read(status, STATUS);
+        long switches = number(n, skipSpaces(n, find(n, VOLUNTARY) + VOLUNTARY.length));
 
         long waited = waiting - waitingAt;
         long offCore = waited;
@@ -80,14 +79,58 @@ final class OffCoreTime implements AutoCloseable {
         return offCore;
     }
 
-    private String read(RandomAccessFile file, String name) {
+    /** Reads a whole small file into the buffer, without allocating; returns its length. */
+    private int read(RandomAccessFile file, String name) {
         try {
             file.seek(0);
-            int n = file.read(buffer);
-            return new String(buffer, 0, Math.max(0, n), StandardCharsets.US_ASCII);
+            int n = 0;
+            for (int r; n < buffer.length && (r = file.read(buffer, n, buffer.length - n)) > 0; ) {
+                n += r;
+            }
+            return n;
         } catch (IOException e) {
             throw new UncheckedIOException("reading " + name, e);
         }
+    }
+
+    /** @return the index in the buffer's first {@code n} bytes at which {@code text} starts */
+    private int find(int n, byte[] text) {
+        outer:
+        for (int i = 0; i + text.length <= n; i++) {
+            for (int j = 0; j < text.length; j++) {
+                if (buffer[i + j] != text[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new NumberFormatException(new String(text, StandardCharsets.US_ASCII).trim() + " not found");
+    }
+
+    private int skipSpaces(int n, int i) {
+        while (i < n && (buffer[i] == ' ' || buffer[i] == '\t')) {
+            i++;
+        }
+        return i;
+    }
+
+    private int skipDigits(int n, int i) {
+        while (i < n && buffer[i] >= '0' && buffer[i] <= '9') {
+            i++;
+        }
+        return i;
+    }
+
+    /** @return the decimal number at index {@code i} of the buffer */
+    private long number(int n, int i) {
+        if (i >= n || buffer[i] < '0' || buffer[i] > '9') {
+            throw new NumberFormatException("no number at " + i);
+        }
+        long value = 0;
+        for (; i < n && buffer[i] >= '0' && buffer[i] <= '9'; i++) {
+            value = value * 10 + (buffer[i] - '0');
+        }
+        return value;
     }
 
     @Override
