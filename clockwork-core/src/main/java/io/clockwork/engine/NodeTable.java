@@ -8,47 +8,60 @@ import java.util.function.Consumer;
 /**
  * A concurrent hash table whose entries are the structure's own nodes (intrusive chaining: the node carries its
  * key, its hash and its bucket link). Thread-safe: lookups take no lock, write nothing and never wait for a writer;
- * an insertion or removal holds its one bucket for a few stores; the table doubles without stopping lookups.
- * Subclasses say where a node keeps its hash and link and how its key compares: {@code ExpiryNodeTable} for
- * ZooKeeper's expiry nodes (keyed by {@code long} session ids in {@code SessionTrackerImpl}, or by objects),
- * {@code RotatingMap}'s table of its entries, and the in-memory delayed queue's messages by id.
+ * an insertion is a compare-and-set of its bucket's head; a removal holds one lock byte, shared by few buckets, for
+ * the walk of one chain and a store or two; the table doubles without stopping lookups. Subclasses say where a node
+ * keeps its hash and link and how its key compares: {@code ExpiryNodeTable} for ZooKeeper's expiry nodes (keyed by
+ * {@code long} session ids in {@code SessionTrackerImpl}, or by objects), {@code RotatingMap}'s table of its
+ * entries, and the in-memory delayed queue's messages by id.
  *
  * <h2>Why</h2>
  * A {@code ConcurrentHashMap<K, Node>} costs a 32-byte {@code CHM.Node} per entry on top of our node, an extra
  * dependent load per lookup, and boxing for {@code long} keys (a 16-byte {@code Long} retained per session, 24 bytes
  * allocated per session touch). Here the node's {@code hash} and {@code chain} fields fill what was alignment
  * padding in most node layouts, so an entry costs 0 to 8 bytes more than the node alone, plus its share of the
- * table (4 bytes per slot with compressed references, one slot per entry at most). The slots are split into
- * segments of at most 65,536, so that no array is a G1 "humongous" object: a single array of 2^20 slots is 16 bytes
- * over 4 MiB and would occupy two 4 MiB regions, adding 4 bytes per entry at a million entries.
+ * table (4 bytes per slot with compressed references, one slot per entry at most, and a lock byte per slot up to
+ * {@value #MAX_LOCKS} locks). The slots are split into segments of at most 65,536, so that no array is a G1
+ * "humongous" object: a single array of 2^20 slots is 16 bytes over 4 MiB and would occupy two 4 MiB regions, adding
+ * 4 bytes per entry at a million entries.
  *
  * <h2>Design</h2>
  * <ul>
  *   <li><b>Lookups</b> read the table, the bucket head and the chain links with acquire loads, and compare hashes
- *       before keys. A node is published by a release store of the bucket head (or of its predecessor's link) after
- *       its fields are set, so a reader that sees it sees it whole. Removal unlinks a node but leaves its own
- *       {@code chain} intact, so a reader standing on it walks on; removed nodes are never re-inserted.</li>
- *   <li><b>Writes</b> hold their bucket: a compare-and-set of the bucket's slot from its head to a fresh
- *       {@link Held} that carries the head, so lookups walk on from it as from the head, then the walk of that one
- *       chain, a link store or two, and a release store of the new head, which lets the bucket go. The lock is the
- *       slot itself: no lock word to miss in the cache beside the slot at ten million entries, and one bucket per
- *       lock. That matters on a machine with fewer cores than threads: a writer preempted while it holds a lock
- *       holds it for the rest of a scheduler time slice (milliseconds); a lock covering a stripe of 1/32 of the
- *       table stalled nearly every other writer within a few operations, a bucket stalls only writers of the same
- *       bucket, about one in the table's capacity. A writer that finds its bucket held spins briefly, then yields
- *       its core, so that a preempted holder can run. Writers hold one bucket at a time, so no lock order is
- *       needed. A write allocates its {@code Held} (16 bytes, dead when the write returns).</li>
+ *       before keys. A node is published by a release store or compare-and-set of the bucket head (or a release
+ *       store of its predecessor's link) after its fields are set, so a reader that sees it sees it whole. Removal
+ *       unlinks a node but leaves its own {@code chain} intact, so a reader standing on it walks on; removed nodes
+ *       are never re-inserted.</li>
+ *   <li><b>Insertions</b> walk the bucket for the key, link the node to the head they walked from and
+ *       compare-and-set the head from it to the node; a failure (another insertion, a removal of the head, a move)
+ *       walks again. Nodes enter a bucket only at its head, so a head unchanged since the walk means the key is still
+ *       absent. No lock: an insertion never waits for a writer, except for a bucket the resizer is splitting.</li>
+ *   <li><b>Removals</b> lock their bucket's lock byte (bucket index modulo the number of locks: one lock per bucket
+ *       up to {@value #MAX_LOCKS} buckets) by a compare-and-set, unlink the node, and let the lock go with a release
+ *       store. The lock orders removals and moves of a bucket among themselves (two removals of neighbouring nodes
+ *       would otherwise resurrect one); insertions only ever replace the head, so a removal of the head is a
+ *       compare-and-set too, and on failure the node's new predecessor is among the heads pushed since. Many locks
+ *       matter on a machine with fewer cores than threads: a writer preempted while it holds a lock holds it for
+ *       the rest of a scheduler time slice (milliseconds); one lock for a stripe of 1/32 of the table stalled nearly
+ *       every other writer within a few operations, while one of {@value #MAX_LOCKS} stalls another removal with a
+ *       chance of a few in a hundred over such a slice. The locks are bytes in an array of their own: a store to
+ *       them meets no garbage collector barrier (a lock kept in the slot itself, as a reference, made the collector
+ *       refine the slot's card after every write), and {@value #MAX_LOCKS} of them (256 KiB) stay in the cache at
+ *       ten million entries, where a byte per bucket would miss it on every removal. A remover that finds its lock
+ *       taken spins briefly, then yields its core, so that a preempted holder can run. Removers hold one lock at a
+ *       time, so no lock order is needed.</li>
  *   <li><b>Resize</b> (when a stripe of {@value #STRIPES} counts more entries than it has buckets, and the table is
  *       half full) doubles it, moving nodes rather than copying them, which breaks the old chains under concurrent
  *       readers; so, as in {@code ConcurrentHashMap}'s transfer (Lea, JSR 166) but without copying, each old bucket
- *       is taken as a writer takes it, but set to {@link #MOVING}, its nodes are split in order into the two new
- *       buckets, and the old bucket is set to a forwarding marker to the new table. A reader that missed re-reads
- *       its bucket slot: if it is unchanged, no link it followed had been rewritten (every rewrite is a release
- *       store after the {@code MOVING} store, so a reader that saw one sees {@code MOVING}), and the miss stands;
- *       otherwise it retries, following the forwarding marker. A reader or writer that meets {@code MOVING} waits
- *       for the one bucket being split, a few nodes. Rewritten links only ever point to nodes later in the old
- *       chain, so even a reader that mixes old and new links reaches the end of its walk. No writer reaches a new
- *       bucket before the forwarding marker that leads to it is stored.</li>
+ *       is locked, its head is replaced by {@link #MOVING} (a compare-and-set, against insertions), its nodes are
+ *       split in order into the two new buckets, and the old bucket is set to a forwarding marker to the new table
+ *       and unlocked. A reader that missed re-reads its bucket head: if it is unchanged, no link it followed had been
+ *       rewritten (every rewrite is a release store after the {@code MOVING} store, so a reader that saw one sees
+ *       {@code MOVING}), and the miss stands; otherwise it retries, following the forwarding marker. A reader or an
+ *       insertion that meets {@code MOVING} waits for the one bucket being split, a few nodes. Rewritten links only
+ *       ever point to nodes later in the old chain, so even a reader that mixes old and new links reaches the end of
+ *       its walk. Removals never meet {@code MOVING} (the resizer holds the bucket's lock while it moves); they meet
+ *       forwarding markers, let the old lock go and follow them. Each table has its own locks; nothing reaches a new
+ *       bucket before the forwarding marker that leads to it.</li>
  * </ul>
  * The table never shrinks, as {@code ConcurrentHashMap}'s; {@link #clear()} replaces it with a small one.
  *
@@ -58,15 +71,18 @@ public abstract class NodeTable<N> {
 
     /** Entry-count stripes; a power of two, and the smallest table length. */
     public static final int STRIPES = 32;
+    /** The most lock bytes a table has: one per bucket up to this many buckets. */
+    public static final int MAX_LOCKS = 1 << 18;
 
     private static final int MAX_CAPACITY = 1 << 30;
     private static final int INITIAL_CAPACITY = STRIPES * 2;
     /** Slots per segment, at most: 256 KiB with compressed references, far below a G1 region (1 to 32 MiB). */
     private static final int SEGMENT_BITS = 16;
     private static final int SEGMENT_MASK = (1 << SEGMENT_BITS) - 1;
-    /** Waits for a held bucket spent spinning before a writer starts yielding its core to the bucket's holder. */
+    /** Waits for a taken lock spent spinning before a remover starts yielding its core to the lock's holder. */
     private static final int SPINS = 64;
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
+    private static final VarHandle LOCK = MethodHandles.arrayElementVarHandle(byte[].class);
     private static final VarHandle COUNT;
     private static final Marker MOVING = new Marker(null);
 
@@ -78,6 +94,11 @@ public abstract class NodeTable<N> {
         }
     }
 
+    /**
+     * The table: its segments of slots, then one more element, a one-element array holding its lock bytes (kept in
+     * the same array, so that a lookup loads no more than the segments and a writer finds the locks of the table it
+     * read).
+     */
     private volatile Object[][] table = newTable(INITIAL_CAPACITY);
     private final Stripe[] stripes = new Stripe[STRIPES];
     private final ReentrantLock resizeLock = new ReentrantLock();
@@ -110,19 +131,25 @@ public abstract class NodeTable<N> {
     /** @return whether two nodes have the same key */
     protected abstract boolean sameKey(N node, N other);
 
-    /** A table of {@code length} slots (a power of two) in segments of at most {@code 2^SEGMENT_BITS}. */
+    /** A table of {@code length} slots (a power of two) in segments of at most {@code 2^SEGMENT_BITS}, and locks. */
     private static Object[][] newTable(int length) {
         int segment = Math.min(length, 1 << SEGMENT_BITS);
-        Object[][] t = new Object[length / segment][];
-        for (int s = 0; s < t.length; s++) {
+        int segments = length / segment;
+        Object[][] t = new Object[segments + 1][];
+        for (int s = 0; s < segments; s++) {
             t[s] = new Object[segment];
         }
+        t[segments] = new Object[] {new byte[Math.min(length, MAX_LOCKS)]};
         return t;
     }
 
     /** The number of slots of a table, minus one. */
     private static int mask(Object[][] t) {
-        return t.length > 1 ? (t.length << SEGMENT_BITS) - 1 : t[0].length - 1;
+        return t.length > 2 ? ((t.length - 1) << SEGMENT_BITS) - 1 : t[0].length - 1;
+    }
+
+    private static byte[] locks(Object[][] t) {
+        return (byte[]) t[t.length - 1][0];
     }
 
     private static Object slot(Object[][] t, int i) {
@@ -135,6 +162,25 @@ public abstract class NodeTable<N> {
 
     private static boolean casSlot(Object[][] t, int i, Object expected, Object value) {
         return SLOT.compareAndSet(t[i >>> SEGMENT_BITS], i & SEGMENT_MASK, expected, value);
+    }
+
+    /** Takes the lock of bucket {@code i}: spins a little, then yields its core between attempts. */
+    private static void lock(byte[] locks, int i) {
+        int j = i & (locks.length - 1);
+        int waits = 0;
+        while (!LOCK.compareAndSet(locks, j, (byte) 0, (byte) 1)) {
+            while ((byte) LOCK.getOpaque(locks, j) != 0) {
+                if (++waits <= SPINS) {
+                    Thread.onSpinWait();
+                } else {
+                    Thread.yield(); // the holder may be waiting for this core
+                }
+            }
+        }
+    }
+
+    private static void unlock(byte[] locks, int i) {
+        LOCK.setRelease(locks, i & (locks.length - 1), (byte) 0);
     }
 
     /** The table hash of an object key's {@code hashCode()}: high bits folded in, as {@code HashMap} does. */
@@ -159,12 +205,12 @@ public abstract class NodeTable<N> {
         Object[][] t = table;
         while (true) {
             int i = hash & mask(t);
-            Object head = slot(t, i);
-            Object first = head;
-            if (head instanceof Held) {
-                first = ((Held) head).first;
-            } else if (head instanceof Marker) {
-                t = follow(t, (Marker) head);
+            Object first = slot(t, i);
+            if (first == null) {
+                return null;
+            }
+            if (first instanceof Marker) {
+                t = follow(t, (Marker) first);
                 continue;
             }
             for (N n = (N) first; n != null; n = chainOf(n)) {
@@ -172,7 +218,7 @@ public abstract class NodeTable<N> {
                     return n;
                 }
             }
-            if (slot(t, i) == head) {
+            if (slot(t, i) == first) {
                 return null;
             }
         }
@@ -194,12 +240,12 @@ public abstract class NodeTable<N> {
         Object[][] t = table;
         while (true) {
             int i = hash & mask(t);
-            Object head = slot(t, i);
-            Object first = head;
-            if (head instanceof Held) {
-                first = ((Held) head).first;
-            } else if (head instanceof Marker) {
-                t = follow(t, (Marker) head);
+            Object first = slot(t, i);
+            if (first == null) {
+                return null;
+            }
+            if (first instanceof Marker) {
+                t = follow(t, (Marker) first);
                 continue;
             }
             for (N n = (N) first; n != null; n = chainOf(n)) {
@@ -207,7 +253,7 @@ public abstract class NodeTable<N> {
                     return n;
                 }
             }
-            if (slot(t, i) == head) {
+            if (slot(t, i) == first) {
                 return null;
             }
         }
@@ -223,39 +269,7 @@ public abstract class NodeTable<N> {
     }
 
     /**
-     * Takes bucket {@code i} of {@code t}, as a writer (replacing its head by {@code held}, which then carries the
-     * head) or as the resizer ({@code held} null: replacing it by {@link #MOVING}), waiting while another thread
-     * holds it or moves it.
-     *
-     * @return {@code held}, or the head {@code MOVING} replaced (a node, or null); or the forwarding marker the bucket
-     *         holds, in which case nothing was taken
-     */
-    private static Object take(Object[][] t, int i, Held held) {
-        for (int waits = 0; ; ) {
-            Object head = slot(t, i);
-            if (head instanceof Held || head == MOVING) {
-                if (++waits <= SPINS) {
-                    Thread.onSpinWait();
-                } else {
-                    Thread.yield(); // the holder may be waiting for this core
-                }
-            } else if (head instanceof Marker) {
-                return head;
-            } else if (held == null) {
-                if (casSlot(t, i, head, MOVING)) {
-                    return head;
-                }
-            } else {
-                held.first = head; // not yet published: only the CAS below publishes it
-                if (casSlot(t, i, head, held)) {
-                    return held;
-                }
-            }
-        }
-    }
-
-    /**
-     * Inserts a node unless a node with the same key is present.
+     * Inserts a node unless a node with the same key is present. Lock-free: a compare-and-set of the bucket head.
      *
      * @param node a node never inserted before
      * @return the node already present for that key (the table is unchanged), or null if {@code node} was inserted
@@ -263,34 +277,31 @@ public abstract class NodeTable<N> {
     @SuppressWarnings("unchecked")
     public final N putIfAbsent(N node) {
         int hash = hashOf(node);
-        Held held = new Held();
         Object[][] t = table;
-        int count;
         while (true) {
             int i = hash & mask(t);
-            Object taken = take(t, i, held);
-            if (taken != held) {
-                t = ((Marker) taken).next;
+            Object first = slot(t, i);
+            if (first instanceof Marker) {
+                t = follow(t, (Marker) first);
                 continue;
             }
-            N first = (N) held.first;
-            for (N n = first; n != null; n = chainOf(n)) {
+            for (N n = (N) first; n != null; n = chainOf(n)) {
                 if (hashOf(n) == hash && sameKey(node, n)) {
-                    setSlot(t, i, first);
                     return n;
                 }
             }
-            chain(node, first);
-            // Counted before the bucket is let go, so that clear(), which holds every bucket, sees every count.
-            count = (int) COUNT.getAndAdd(stripes[hash & (STRIPES - 1)], 1) + 1;
-            setSlot(t, i, node);
-            break;
+            chain(node, (N) first);
+            // Succeeds only if the head is still the one walked from: nodes are added only at the head, so no node
+            // of this key came in meanwhile, and no resize began on this bucket (it replaces the head first).
+            if (casSlot(t, i, first, node)) {
+                int count = (int) COUNT.getAndAdd(stripes[hash & (STRIPES - 1)], 1) + 1;
+                int length = mask(t) + 1;
+                if (count > length / STRIPES && length < MAX_CAPACITY) {
+                    grow(length);
+                }
+                return null;
+            }
         }
-        int length = mask(t) + 1;
-        if (count > length / STRIPES && length < MAX_CAPACITY) {
-            grow(length);
-        }
-        return null;
     }
 
     /**
@@ -302,33 +313,49 @@ public abstract class NodeTable<N> {
     @SuppressWarnings("unchecked")
     public final boolean remove(N node) {
         int hash = hashOf(node);
-        Held held = new Held();
         Object[][] t = table;
         while (true) {
             int i = hash & mask(t);
-            Object taken = take(t, i, held);
-            if (taken != held) {
-                t = ((Marker) taken).next;
+            byte[] locks = locks(t);
+            lock(locks, i);
+            Object first = slot(t, i);
+            if (first instanceof Marker) { // a forward: the resizer holds the lock while a bucket is MOVING
+                unlock(locks, i);
+                t = ((Marker) first).next;
                 continue;
             }
-            N first = (N) held.first;
             N previous = null;
-            for (N n = first; n != null; previous = n, n = chainOf(n)) {
+            for (N n = (N) first; n != null; previous = n, n = chainOf(n)) {
                 if (n == node) {
-                    N next = chainOf(n); // n keeps its link: a reader standing on it walks on
+                    unlink(t, i, previous, n);
                     COUNT.getAndAdd(stripes[hash & (STRIPES - 1)], -1);
-                    if (previous == null) {
-                        setSlot(t, i, next);
-                    } else {
-                        chain(previous, next);
-                        setSlot(t, i, first);
-                    }
+                    unlock(locks, i);
                     return true;
                 }
             }
-            setSlot(t, i, first);
+            unlock(locks, i);
             return false;
         }
+    }
+
+    /**
+     * Unlinks node {@code n}, found after {@code previous} (null: it was the head) in bucket {@code i}; the bucket's
+     * lock is held, so no other removal or move rewrites its links, but insertions may still push new heads.
+     */
+    @SuppressWarnings("unchecked")
+    private void unlink(Object[][] t, int i, N previous, N n) {
+        N next = chainOf(n); // n keeps its link: a reader standing on it walks on
+        if (previous == null) {
+            if (casSlot(t, i, n, next)) {
+                return;
+            }
+            // Insertions pushed new heads in front of n: find its predecessor among them (they link only to it).
+            previous = (N) slot(t, i);
+            while (chainOf(previous) != n) {
+                previous = chainOf(previous);
+            }
+        }
+        chain(previous, next);
     }
 
     /**
@@ -345,67 +372,71 @@ public abstract class NodeTable<N> {
     }
 
     /**
-     * Visits every node, with writers held off for the duration (lookups go on). O(n + capacity): for diagnostics
-     * and snapshots.
+     * Visits every node present throughout the call, once, with removals and resizes held off for its duration
+     * (lookups go on, and so do insertions, which it may or may not see). O(n + capacity): for diagnostics and
+     * snapshots.
      *
-     * @param action receives each node; it must not write to this table (its writers wait for this call to end)
+     * @param action receives each node; it must not remove from this table (removals wait for this call to end)
      */
     @SuppressWarnings("unchecked")
     public final void forEach(Consumer<? super N> action) {
-        withEveryBucketHeld((t, heads) -> {
-            try {
-                for (Object first : heads) {
-                    for (N n = (N) first; n != null; n = chainOf(n)) {
-                        action.accept(n);
-                    }
-                }
-            } finally {
-                for (int i = 0; i < heads.length; i++) {
-                    setSlot(t, i, heads[i]);
+        withEveryLockTaken(t -> {
+            for (int i = 0, length = mask(t) + 1; i < length; i++) {
+                for (N n = (N) slot(t, i); n != null; n = chainOf(n)) {
+                    action.accept(n);
                 }
             }
         });
     }
 
     /**
-     * Removes every node, with writers held off meanwhile; lookups that started before see the old nodes. The table
-     * goes back to its initial size.
+     * Removes every node, with removals held off meanwhile; lookups that started before see the old nodes, and an
+     * insertion concurrent with it lands in the old table (and is cleared) or the new one. The table goes back to its
+     * initial size.
      */
+    @SuppressWarnings("unchecked")
     public final void clear() {
-        withEveryBucketHeld((old, heads) -> {
+        withEveryLockTaken(old -> {
             Object[][] fresh = newTable(INITIAL_CAPACITY);
-            for (Stripe stripe : stripes) {
-                COUNT.setOpaque(stripe, 0);
-            }
             table = fresh;
             Marker forward = new Marker(fresh);
-            for (int i = 0; i < heads.length; i++) {
-                setSlot(old, i, forward); // writers waiting on the old buckets go on to the new table
+            int[] cleared = new int[STRIPES];
+            for (int i = 0, length = mask(old) + 1; i < length; i++) {
+                Object first;
+                do {
+                    first = slot(old, i);
+                } while (!casSlot(old, i, first, forward)); // insertions that come later go on to the new table
+                for (N n = (N) first; n != null; n = chainOf(n)) {
+                    cleared[hashOf(n) & (STRIPES - 1)]++;
+                }
+            }
+            // Taken off rather than zeroed: an insertion into the old table may add its count after this.
+            for (int s = 0; s < STRIPES; s++) {
+                COUNT.getAndAdd(stripes[s], -cleared[s]);
             }
         });
     }
 
-    /** An action on a table whose every bucket this thread holds, given the heads they had. */
-    private interface HeldTable {
-        void run(Object[][] t, Object[] heads);
-    }
-
     /**
-     * Runs an action on the current table with no resize running and every bucket held, so that no write is in
-     * progress and none starts until the action lets the buckets go, which it must. Writers hold one bucket at a
-     * time, so taking them all in order cannot deadlock.
+     * Runs an action on the current table with no resize running and every lock of it taken, so that no removal is
+     * in progress and none starts until it ends. Removers hold one lock at a time, so taking them all in order cannot
+     * deadlock.
      */
-    private void withEveryBucketHeld(HeldTable action) {
+    private void withEveryLockTaken(Consumer<Object[][]> action) {
         resizeLock.lock();
         try {
             Object[][] t = table; // no resize runs (we hold its lock), so no bucket of the current table forwards
-            Object[] heads = new Object[mask(t) + 1];
-            for (int i = 0; i < heads.length; i++) {
-                Held held = new Held();
-                take(t, i, held);
-                heads[i] = held.first;
+            byte[] locks = locks(t);
+            for (int j = 0; j < locks.length; j++) {
+                lock(locks, j);
             }
-            action.run(t, heads);
+            try {
+                action.accept(t);
+            } finally {
+                for (int j = 0; j < locks.length; j++) {
+                    unlock(locks, j);
+                }
+            }
         } finally {
             resizeLock.unlock();
         }
@@ -431,8 +462,11 @@ public abstract class NodeTable<N> {
             }
             Object[][] next = newTable(n << 1);
             Marker forward = new Marker(next);
+            byte[] locks = locks(old);
             for (int i = 0; i < n; i++) {
+                lock(locks, i);
                 split(old, i, next, forward);
+                unlock(locks, i);
             }
             table = next;
         } finally {
@@ -444,7 +478,11 @@ public abstract class NodeTable<N> {
     @SuppressWarnings("unchecked")
     private void split(Object[][] old, int i, Object[][] next, Marker forward) {
         int n = mask(old) + 1;
-        N first = (N) take(old, i, null); // MOVING before any link is rewritten: see the class comment
+        Object head;
+        do {
+            head = slot(old, i);
+        } while (!casSlot(old, i, head, MOVING)); // before any link is rewritten: see the class comment
+        N first = (N) head;
         N loHead = null;
         N loTail = null;
         N hiHead = null;
@@ -482,14 +520,6 @@ public abstract class NodeTable<N> {
     @Override
     public String toString() {
         return "NodeTable[size=" + size() + ", capacity=" + capacity() + "]";
-    }
-
-    /**
-     * A bucket slot's value while a writer holds the bucket: the head it had, which lookups walk from. Written before
-     * the compare-and-set that publishes it, never after.
-     */
-    private static final class Held {
-        Object first;
     }
 
     /** A bucket head that is no node: {@link #MOVING}, or a forward to the table that replaced this one. */

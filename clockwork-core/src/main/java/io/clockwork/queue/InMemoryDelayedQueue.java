@@ -12,6 +12,7 @@ import io.clockwork.engine.WheelEntry;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -44,7 +45,9 @@ import java.util.function.LongPredicate;
  *       cancelled one through a queue of its own. Whoever holds the lock next files what the inbox holds and unlinks
  *       what was cancelled, before anything else, so every operation under the lock sees every offer and cancel that
  *       returned before it began; a consumer does it again after its promotion, so that what producers handed over
- *       meanwhile falls to the consumer, not to the next producer that finds the lock free. The claim word settles the races with the lock holder: acking,
+ *       meanwhile falls to the consumer. A producer that finds the lock free takes in at most
+ *       {@value #PRODUCER_HAND_OVER_LIMIT} of them and files its own message behind the rest, so its call stays
+ *       short however long a consumer held the lock (a storm's slice, or a time slice the OS took from it). The claim word settles the races with the lock holder: acking,
  *       killing and cancelling a message each CAS it from live, so exactly one of them wins; a poll does not deliver
  *       a message that is no longer live. A producer wakes a sleeping poll only if its message falls due before the
  *       earliest time a sleeper has published it will wake (a Dekker pair: the producer publishes its message, then
@@ -92,6 +95,13 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
      * messages, and a producer's operation stays short (it waits at most for one consumer's slice).
      */
     static final int PRODUCER_ADVANCE_LIMIT = 64;
+    /**
+     * The hand-overs (offers and cancels each) a producer that finds the lock free files or unlinks at most: after a
+     * consumer held the lock for a while (a storm's slice, or a time slice the OS or the host took from it), the
+     * inbox holds everything producers handed over meanwhile, and the producer that gets the lock next files a slice
+     * of it, not all, and leaves the rest to the consumers, which take every hand-over.
+     */
+    static final int PRODUCER_HAND_OVER_LIMIT = 256;
     private static final AtomicLong QUEUE_NUMBER = new AtomicLong();
     private static final byte[] NO_PAYLOAD = new byte[0];
     /** Delivery order: by due tick (rounded as the wheel rounds: a tick's messages leave together), then sequence. */
@@ -122,6 +132,12 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private final TimingWheel<Item> visibility;
     private final Consumer<Item> onDeadline = this::onDeadline;
     private final Consumer<Item> fileOffered = this::fileOffered;
+    /**
+     * Offers taken from the inbox but not yet filed (a producer's drain files {@link #PRODUCER_HAND_OVER_LIMIT} at
+     * most), in the order their offers took effect: filed before anything the inbox still holds. Guarded by the lock.
+     */
+    private final ArrayDeque<Item> takenOffers = new ArrayDeque<>();
+    private final Consumer<Item> keepOffered = takenOffers::add;
     /** The ticker reading of the current {@link #advance}, for {@link #fileOffered}. */
     private long settleNow;
     private final ItemsById byId = new ItemsById();
@@ -458,8 +474,13 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             return;
         }
         try {
-            advance(PRODUCER_ADVANCE_LIMIT, now);
-            fileRegistered(m, now);
+            advance(PRODUCER_ADVANCE_LIMIT, now, PRODUCER_HAND_OVER_LIMIT);
+            if (takenOffers.isEmpty()) {
+                fileRegistered(m, now);
+            } else {
+                takenOffers.add(m); // behind the offers that took effect before it
+                fileAllIfSleepersMayOversleep(m.due, now);
+            }
         } finally {
             lock.unlock();
         }
@@ -474,12 +495,30 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             return;
         }
         try {
-            advance(PRODUCER_ADVANCE_LIMIT, now);
+            advance(PRODUCER_ADVANCE_LIMIT, now, PRODUCER_HAND_OVER_LIMIT);
             for (int i = 0; i < count; i++) {
-                fileRegistered(items[i], now);
+                if (takenOffers.isEmpty()) {
+                    fileRegistered(items[i], now);
+                } else {
+                    takenOffers.add(items[i]);
+                }
+            }
+            if (!takenOffers.isEmpty()) {
+                fileAllIfSleepersMayOversleep(due, now);
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Files everything handed over if a sleeping poll might otherwise sleep past {@code due}: a producer that leaves
+     * its message among {@link #takenOffers} has not filed it, so filing does not signal the sleepers it concerns.
+     * The lock is held.
+     */
+    private void fileAllIfSleepersMayOversleep(long due, long now) {
+        if (sleepers.mayOversleep(due)) {
+            takeHandOvers(now, Integer.MAX_VALUE);
         }
     }
 
@@ -561,7 +600,7 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
             return;
         }
         try {
-            advance(PRODUCER_ADVANCE_LIMIT);
+            advance(PRODUCER_ADVANCE_LIMIT, ticker.read(), PRODUCER_HAND_OVER_LIMIT);
             unlinkGone(m);
         } finally {
             lock.unlock();
@@ -956,22 +995,42 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
      * the lock does not find that backlog to file in its own call.
      */
     private long advance(int limit, long now) {
-        takeHandOvers(now);
+        return advance(limit, now, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #advance(int, long)}, taking in at most {@code handOvers} of the offers and of the cancels handed
+     * over; the rest of the offers wait in {@link #takenOffers}, the rest of the cancels in their queue. Only a
+     * producer's filing of its own messages passes fewer than all, and it then files its messages behind them.
+     */
+    private long advance(int limit, long now, int handOvers) {
+        takeHandOvers(now, handOvers);
         dueTimes.advance(now, onDeadline, limit);
         visibility.advance(now, onDeadline, limit);
         if (limit > PRODUCER_ADVANCE_LIMIT) {
-            takeHandOvers(now);
+            takeHandOvers(now, Integer.MAX_VALUE);
         }
         return now;
     }
 
-    /** Files the offers and unlinks the cancels that producers handed over without the lock; the lock is held. */
-    private void takeHandOvers(long now) {
+    /**
+     * Files the offers and unlinks the cancels that producers handed over without the lock, at most {@code limit} of
+     * each, oldest first; the lock is held.
+     */
+    private void takeHandOvers(long now, int limit) {
         if (!offers.isEmpty()) {
-            settleNow = now;
-            offers.drain(fileOffered);
+            if (takenOffers.isEmpty() && limit == Integer.MAX_VALUE) {
+                settleNow = now;
+                offers.drain(fileOffered);
+            } else {
+                offers.drain(keepOffered);
+            }
         }
-        for (Item m; (m = cancels.poll()) != null; ) {
+        for (int n = 0; n < limit && !takenOffers.isEmpty(); n++) {
+            fileRegistered(takenOffers.poll(), now);
+        }
+        Item m;
+        for (int n = 0; n < limit && (m = cancels.poll()) != null; n++) {
             unlinkGone(m);
         }
     }

@@ -11,10 +11,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A writer stalled inside {@link NodeTable} (as a preempted thread is, for a scheduler time slice) holds up only
- * writers of its own bucket: writers of every other key go on, lookups of any key go on, and the writer of the same
- * bucket goes on as soon as the stalled one ends. The stall is made by a table whose {@code chain} store blocks for
- * one chosen node, a store made while the writer holds its bucket's lock.
+ * A writer stalled inside {@link NodeTable} (as a preempted thread is, for a scheduler time slice) holds up no
+ * insertion and no lookup, and no removal but those under its own lock: removals of other buckets go on, and a
+ * removal under the same lock goes on as soon as the stalled one ends. The stall is made by a table whose
+ * {@code chain} store blocks for one chosen node: a store a removal makes while it holds its bucket's lock, and an
+ * insertion makes before it publishes its node.
  */
 class NodeTableBucketLockTest {
 
@@ -30,7 +31,7 @@ class NodeTableBucketLockTest {
         }
     }
 
-    /** A table whose writer blocks, holding its bucket's lock, when it links {@link #stalled}. */
+    /** A table whose writer blocks when it sets the link of {@link #stalled}. */
     static final class StallingTable extends NodeTable<Node> {
         final CountDownLatch inside = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
@@ -73,24 +74,26 @@ class NodeTableBucketLockTest {
     private static final int KEYS = 20_000;
 
     @Test
-    void aStalledWriterHoldsUpOnlyWritersOfItsBucket() throws Exception {
+    void aStalledRemovalHoldsUpOnlyRemovalsOfItsBucket() throws Exception {
         StallingTable table = new StallingTable();
         for (long k = 0; k < 4 * KEYS; k++) { // grow first, so that the writes below start no resize
             table.putIfAbsent(new Node(-1 - k));
         }
         int capacity = table.capacity();
-        long prefilled = -1; // a key in the bucket that the stalled writer holds
-        int slowBucket = NodeTable.hash(prefilled) & (capacity - 1);
-        Node slow = new Node(keyIn(slowBucket, capacity, 1_000_000_000L));
-        table.stalled = slow;
-        CompletableFuture<Node> stalledInsert = CompletableFuture.supplyAsync(() -> table.putIfAbsent(slow));
-        assertThat(table.inside.await(10, TimeUnit.SECONDS)).as("writer inside its bucket").isTrue();
+        assertThat(capacity).isLessThanOrEqualTo(NodeTable.MAX_LOCKS); // a lock per bucket
+        Node behind = new Node(keyIn(0, capacity, 1_000_000_000L));
+        Node front = new Node(keyIn(0, capacity, behind.key + 1));
+        table.putIfAbsent(behind);
+        table.putIfAbsent(front); // bucket 0 now starts front, behind, ...
+        table.stalled = front; // removing behind rewrites front's link, holding bucket 0's lock
+        CompletableFuture<Boolean> stalledRemoval = CompletableFuture.supplyAsync(() -> table.remove(behind));
+        assertThat(table.inside.await(10, TimeUnit.SECONDS)).as("removal inside its bucket").isTrue();
 
         CompletableFuture<Integer> others = CompletableFuture.supplyAsync(() -> {
             int written = 0;
             for (long k = 0; written < KEYS; k++) {
                 Node node = new Node(k);
-                if ((node.hash & (capacity - 1)) == slowBucket) {
+                if ((node.hash & (capacity - 1)) == 0) {
                     continue;
                 }
                 if (table.putIfAbsent(node) == null && table.get(k, node.hash) == node && table.remove(node)) {
@@ -99,21 +102,42 @@ class NodeTableBucketLockTest {
             }
             return written;
         });
-        // With a lock per stripe of 1/32 of the buckets, about one key in 32 waits for the stalled writer: this
+        // With a lock per stripe of 1/32 of the buckets, about one key in 32 waits for the stalled removal: this
         // never finishes before the release below.
         assertThat(others.get(30, TimeUnit.SECONDS)).isEqualTo(KEYS);
-        assertThat(table.get(prefilled, NodeTable.hash(prefilled))).as("lookup in the held bucket").isNotNull();
+        Node inserted = new Node(keyIn(0, capacity, front.key + 1));
+        assertThat(CompletableFuture.supplyAsync(() -> table.putIfAbsent(inserted)).get(10, TimeUnit.SECONDS))
+                .as("insertion into the held bucket").isNull();
+        assertThat(table.get(front.key, front.hash)).as("lookup in the held bucket").isSameAs(front);
 
-        Node neighbour = new Node(keyIn(slowBucket, capacity, slow.key + 1));
-        CompletableFuture<Node> waiting = CompletableFuture.supplyAsync(() -> table.putIfAbsent(neighbour));
-        Thread.sleep(50); // a moment in which the waiter must stay behind the stalled writer
-        assertThat(waiting).as("writer of the held bucket").isNotDone();
+        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> table.remove(inserted));
+        Thread.sleep(50); // a moment in which the removal must stay behind the stalled one
+        assertThat(waiting).as("removal in the held bucket").isNotDone();
         table.release.countDown();
-        assertThat(stalledInsert.get(10, TimeUnit.SECONDS)).isNull();
-        assertThat(waiting.get(10, TimeUnit.SECONDS)).isNull();
-        assertThat(table.get(slow.key, slow.hash)).isSameAs(slow);
-        assertThat(table.get(neighbour.key, neighbour.hash)).isSameAs(neighbour);
-        assertThat(table.size()).isEqualTo(4 * KEYS + 2);
+        assertThat(stalledRemoval.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(table.get(behind.key, behind.hash)).isNull();
+        assertThat(table.get(inserted.key, inserted.hash)).isNull();
+        assertThat(table.get(front.key, front.hash)).isSameAs(front);
+        assertThat(table.size()).isEqualTo(4 * KEYS + 1);
+    }
+
+    @Test
+    void aStalledInsertionHoldsUpNobody() throws Exception {
+        StallingTable table = new StallingTable();
+        Node slow = new Node(7);
+        table.stalled = slow; // its link is set before it is published
+        CompletableFuture<Node> stalledInsertion = CompletableFuture.supplyAsync(() -> table.putIfAbsent(slow));
+        assertThat(table.inside.await(10, TimeUnit.SECONDS)).isTrue();
+        Node neighbour = new Node(keyIn(7 & (table.capacity() - 1), table.capacity(), 8));
+        assertThat(CompletableFuture.supplyAsync(() -> table.putIfAbsent(neighbour) == null
+                && table.remove(neighbour)).get(10, TimeUnit.SECONDS)).as("writes in the same bucket").isTrue();
+        Node rival = new Node(7); // the same key: it wins, and the stalled insertion finds it when it goes on
+        assertThat(table.putIfAbsent(rival)).isNull();
+        table.release.countDown();
+        assertThat(stalledInsertion.get(10, TimeUnit.SECONDS)).isSameAs(rival);
+        assertThat(table.get(7L, NodeTable.hash(7L))).isSameAs(rival);
+        assertThat(table.size()).isEqualTo(1);
     }
 
     /** @return the first key from {@code from} on that falls in the given bucket */
@@ -144,7 +168,7 @@ class NodeTableBucketLockTest {
     }
 
     @Test
-    void forEachAndClearHoldWritersOffWithoutLosingCount() throws Exception {
+    void forEachAndClearRunBesideWritersWithoutLosingCount() throws Exception {
         StallingTable table = new StallingTable();
         long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
         CompletableFuture<?>[] writers = new CompletableFuture<?>[2];

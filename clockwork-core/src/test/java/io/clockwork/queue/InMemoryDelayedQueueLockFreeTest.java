@@ -101,6 +101,54 @@ class InMemoryDelayedQueueLockFreeTest {
     }
 
     @Test
+    void aProducerThatFindsABacklogFilesASliceAndItsOwnMessageBehindTheRest() throws Exception {
+        String cancelled = q.offer("cancelled", Duration.ofDays(1));
+        // A cancel that finds the lock free stalls inside it (its clock read), as a producer preempted there would.
+        Future<Boolean> holder = holdTheLock(() -> q.cancel(cancelled));
+        int backlog = 4 * InMemoryDelayedQueue.PRODUCER_HAND_OVER_LIMIT - 24;
+        List<String> offered = within(() -> {
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < backlog; i++) {
+                ids.add(q.offer("m" + i, Duration.ZERO));
+            }
+            return ids;
+        });
+        assertThat(holder.isDone()).as("the lock was held throughout").isFalse();
+        ticker.release();
+        assertThat(holder.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue(); // it filed a slice of the backlog
+        String last = q.offer("last", Duration.ZERO); // finds the lock free and the rest of the backlog taken in
+        offered.add(last);
+
+        assertThat(q.stats().ready()).isEqualTo(backlog + 1);
+        assertThat(q.counters().orElseThrow().offered()).isEqualTo(backlog + 2);
+        List<String> delivered = new ArrayList<>();
+        for (Delivery<String> d; (d = q.poll(Duration.ZERO)) != null; ) {
+            delivered.add(d.id());
+        }
+        assertThat(delivered).as("offer order, the last one last").containsExactlyElementsOf(offered);
+    }
+
+    @Test
+    void aProducerThatLeavesItsMessageBehindABacklogStillWakesTheSleeperItConcerns() throws Exception {
+        q.offer("in flight", Duration.ZERO);
+        assertThat(q.poll(Duration.ZERO)).isNotNull();
+        Future<Delivery<String>> sleeper = sleepingPoll(); // until the delivery's visibility timeout
+        String cancelled = q.offer("cancelled", Duration.ofDays(1));
+        Future<Boolean> holder = holdTheLock(() -> q.cancel(cancelled));
+        int backlog = 3 * InMemoryDelayedQueue.PRODUCER_HAND_OVER_LIMIT; // the holder and "now" each take a third
+        within(() -> {
+            for (int i = 0; i < backlog; i++) {
+                q.offer("far" + i, Duration.ofDays(2)); // due after the sleeper wakes: nobody is woken for them
+            }
+            return null;
+        });
+        ticker.release();
+        assertThat(holder.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        within(() -> q.offer("now", Duration.ZERO)); // filed behind the backlog, which it must then file whole
+        assertThat(sleeper.get(TIMEOUT_SECONDS, TimeUnit.SECONDS).value()).isEqualTo("now");
+    }
+
+    @Test
     void aCancelWithoutTheLockEndsAnInFlightDeliveryAndItsReceiptFails() throws Exception {
         q.offer("x", Duration.ZERO);
         Delivery<String> d = q.poll(Duration.ZERO);

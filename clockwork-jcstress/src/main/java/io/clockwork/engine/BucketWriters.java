@@ -11,9 +11,10 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * Two writers of one {@link NodeTable} bucket, which its lock byte orders: one inserts a node; the other removes a
- * second node of the bucket, then inserts a node of the first one's key. Exactly one insertion wins, the removal
- * happens, and the bucket's chain holds the winner alone, whole, with the count matching it.
+ * Two writers of one {@link NodeTable} bucket: one inserts a node (a compare-and-set of the bucket's head); the
+ * other removes the node at the head (under the bucket's lock, a compare-and-set of the head too, which an insertion
+ * may have moved on), then inserts a node of the first one's key. Exactly one insertion wins, the removal happens,
+ * and the bucket's chain holds the winner alone, whole, with the count matching it.
  *
  * <p>Result: whether the first insertion won, whether the removal removed, whether the second insertion won, and
  * whether the table after them holds exactly the winner (1) or not (0).
