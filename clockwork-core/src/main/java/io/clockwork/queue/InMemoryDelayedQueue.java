@@ -37,22 +37,22 @@ import java.util.function.LongPredicate;
  *   <li><b>Producers do not wait for the lock.</b> An offer (of values, or of {@link Message}s without an id or
  *       with {@link Message.Conflict#KEEP}: a replace or an extend of an existing id is settled under the lock)
  *       registers its messages under their ids (the identity table below is concurrent) with a due time from its own
- *       ticker reading, and a {@link #cancel} ends the message's life with one CAS on its claim word and frees its
- *       id, all without the lock. Only the filing into the wheel (or the unlinking) needs the lock, and that is only
- *       tried: if the lock is free the producer does it there, briefly; if it is held (a consumer working through an
- *       expiry storm, say) the producer hands the message over through a lock-free inbox ({@link MpscInbox}, one
- *       stripe, so messages are filed in the order their offers took effect, and a batch in one step), or the
- *       cancelled one through a queue of its own. Whoever holds the lock next files what the inbox holds and unlinks
- *       what was cancelled, before anything else, so every operation under the lock sees every offer and cancel that
- *       returned before it began; a consumer does it again after its promotion, so that what producers handed over
- *       meanwhile falls to the consumer. A producer that finds the lock free takes in at most
- *       {@value #PRODUCER_HAND_OVER_LIMIT} of them and files its own message behind the rest, so its call stays
- *       short however long a consumer held the lock (a storm's slice, or a time slice the OS took from it). The claim word settles the races with the lock holder: acking,
- *       killing and cancelling a message each CAS it from live, so exactly one of them wins; a poll does not deliver
- *       a message that is no longer live. A producer wakes a sleeping poll only if its message falls due before the
- *       earliest time a sleeper has published it will wake (a Dekker pair: the producer publishes its message, then
- *       reads the sleepers; a sleeper publishes itself, then looks at the inbox), so the common offer pays no lock at
- *       all.</li>
+ *       ticker reading, and a {@link #cancel} ends the message's life with one CAS on its claim word and frees its id,
+ *       all without the lock. Only the filing into the wheel (or the unlinking) needs the lock, and that is only tried:
+ *       if the lock is free the producer does it there, briefly; if it is held (a consumer working through an expiry
+ *       storm, say) the producer hands the message over through a lock-free inbox ({@link MpscInbox}, one stripe, so
+ *       messages are filed in the order their offers took effect, and a batch in one step), or the cancelled one
+ *       through a queue of its own. Whoever holds the lock next files what the inbox holds and unlinks what was
+ *       cancelled, before anything else, so every operation under the lock (but a producer's filing of its own message)
+ *       sees every offer and cancel that returned before it began; a consumer does it again after its promotion, so
+ *       that what producers handed over meanwhile falls to the consumer. A producer that finds the lock free takes in
+ *       at most {@value #PRODUCER_HAND_OVER_LIMIT} of them and files its own message behind the rest, so its call stays
+ *       short however long a consumer held the lock (a storm's slice, or a time slice the OS took from it). The claim
+ *       word settles the races with the lock holder: acking, killing and cancelling a message each CAS it from live, so
+ *       exactly one of them wins; a poll does not deliver a message that is no longer live. A producer wakes a sleeping
+ *       poll only if its message falls due before the earliest time a sleeper has published it will wake (a Dekker
+ *       pair: the producer publishes its message, then reads the sleepers; a sleeper publishes itself, then looks at
+ *       the inbox), so the common offer pays no lock at all.</li>
  *   <li><b>When</b> is the engine's job: the message itself is a {@link WheelEntry}, filed while delayed in the
  *       engine's {@link TimingWheel} of due times and while in flight in a second wheel of visibility deadlines
  *       (1 ms tick each). Every operation first advances both to the ticker's reading, which promotes due messages
