@@ -110,8 +110,10 @@ class NodeTableBucketLockTest {
                 .as("insertion into the held bucket").isNull();
         assertThat(table.get(front.key, front.hash)).as("lookup in the held bucket").isSameAs(front);
 
-        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> table.remove(inserted));
-        Thread.sleep(50); // a moment in which the removal must stay behind the stalled one
+        CompletableFuture<Boolean> waiting = new CompletableFuture<>();
+        Thread remover = new Thread(() -> waiting.complete(table.remove(inserted)), "remover");
+        remover.start();
+        awaitWaitingForLock(remover);
         assertThat(waiting).as("removal in the held bucket").isNotDone();
         table.release.countDown();
         assertThat(stalledRemoval.get(10, TimeUnit.SECONDS)).isTrue();
@@ -138,6 +140,21 @@ class NodeTableBucketLockTest {
         assertThat(stalledInsertion.get(10, TimeUnit.SECONDS)).isSameAs(rival);
         assertThat(table.get(7L, NodeTable.hash(7L))).isSameAs(rival);
         assertThat(table.size()).isEqualTo(1);
+    }
+
+    /** Polls, with a deadline, until the thread is seen inside {@code NodeTable}'s wait for a taken lock. */
+    private static void awaitWaitingForLock(Thread thread) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            for (StackTraceElement frame : thread.getStackTrace()) {
+                if (frame.getClassName().equals(NodeTable.class.getName()) && frame.getMethodName().equals("lock")) {
+                    return;
+                }
+            }
+            assertThat(thread.isAlive()).as("the removal finished instead of waiting").isTrue();
+            assertThat(System.nanoTime() - deadline).as("the removal waits for the lock in time").isNegative();
+            Thread.onSpinWait();
+        }
     }
 
     /** @return the first key from {@code from} on that falls in the given bucket */
