@@ -379,6 +379,130 @@ class RedisCompactStoreIT {
         }
     }
 
+    /** The block shard cold.lua indexes a generated id in: its prefix and '-', then its counter / block in hex. */
+    private static String blockShard(String prefix, String id, long block) {
+        return prefix + "x:" + id.substring(0, 23) + Long.toHexString(Long.parseLong(id.substring(23), 36) / block);
+    }
+
+    /** Offers count values with generated ids, due in an hour, in batches of 100; returns the ids in offer order. */
+    private static List<String> offerGenerated(RedisDelayedQueue<String> q, int count) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < count; i += 100) {
+            List<String> values = new ArrayList<>();
+            for (int j = i; j < Math.min(count, i + 100); j++) {
+                values.add("g" + j);
+            }
+            ids.addAll(q.offerAll(values, HOUR));
+        }
+        return ids;
+    }
+
+    @Test
+    void generatedIdsAreIndexedInShardsOfTheirOwnBlockAndTheHashedIndexHoldsOnlyTheOthers() {
+        String name = "compact-generated";
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
+            List<String> ids = offerGenerated(q, 1_000);
+            List<Message<String>> named = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                named.add(Message.of("n" + i).id("named-" + i).delay(HOUR));
+            }
+            q.offerAll(named);
+
+            String p = prefix(name);
+            assertThat(number(redis.call("HGET", p + "cold", "n"))).isEqualTo(1_100);
+            assertThat(number(redis.call("HGET", p + "cold", "b"))).as("block of one partition").isEqualTo(32);
+            assertThat(number(redis.call("HGET", p + "cold", "h"))).as("only the named ids are hashed").isEqualTo(100);
+            long hashedShards = (1L << number(redis.call("HGET", p + "cold", "L")))
+                    + number(redis.call("HGET", p + "cold", "s"));
+            assertThat(hashedShards).as("about 24 ids per hashed shard").isBetween(100 / 24L - 1, 100 / 24L + 1);
+            Set<String> shards = new HashSet<>();
+            for (String id : ids) {
+                String shard = blockShard(p, id, 32);
+                shards.add(shard);
+                assertThat(redis.call("HGET", shard, id)).as(id).isNotNull();
+            }
+            assertThat(shards).as("a shard per 32 counters: 1-31, 32-63, ..., 992-1000").hasSize(1_000 / 32 + 1);
+            for (String shard : shards) {
+                assertThat(number(redis.call("HLEN", shard))).as(shard).isBetween(1L, 32L);
+                assertThat(redis.call("OBJECT", "ENCODING", shard)).as(shard).isEqualTo("listpack");
+            }
+
+            RedisQueueBrowser browser = RedisQueueBrowser.of(q);
+            for (int i = 0; i < ids.size(); i += 2) {
+                assertThat(q.cancel(ids.get(i))).as(ids.get(i)).isTrue();
+                assertThat(q.cancel(ids.get(i))).as("cancelled twice").isFalse();
+            }
+            for (int i = 1; i < ids.size(); i += 2) {
+                String id = ids.get(i);
+                assertThat(browser.find(id)).as(id).hasValueSatisfying(
+                        e -> assertThat(new String(e.payload())).isEqualTo("g" + ids.indexOf(id)));
+                assertThat(q.offer(Message.of("again").id(id).delay(HOUR)).outcome())
+                        .as("an offer of a generated id again keeps the first").isEqualTo(Offered.Outcome.KEPT);
+            }
+            for (int i = 0; i < 100; i++) {
+                assertThat(q.cancel("named-" + i)).isTrue();
+            }
+            assertThat(number(redis.call("HGET", p + "cold", "h"))).isZero();
+            for (int i = 1; i < ids.size(); i += 2) {
+                assertThat(q.cancel(ids.get(i))).as(ids.get(i)).isTrue();
+            }
+            assertThat(q.stats().total()).isZero();
+            assertThat(q.stats().lost()).isZero();
+            assertThat(list(redis.call("KEYS", p + "x:*"))).isEmpty();
+            assertThat(list(redis.call("HMGET", p + "cold", "n", "L", "s", "b", "h")))
+                    .as("reset when empty").containsOnlyNulls();
+        }
+    }
+
+    @Test
+    void aStoreWrittenBeforeBlocksKeepsGeneratedIdsInTheHashedIndexUntilItEmpties() {
+        String name = "compact-before-blocks";
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
+            String p = prefix(name);
+            q.offer(Message.of("old").id("old").delay(HOUR));
+            redis.call("HDEL", p + "cold", "b"); // as a store written before blocks has it
+
+            List<String> ids = offerGenerated(q, 300);
+            assertThat(redis.call("HGET", p + "cold", "b")).isNull();
+            assertThat(list(redis.call("KEYS", p + "x:*")))
+                    .as("every shard a hashed one").allSatisfy(k -> assertThat(k.toString()).matches(".*x:\\d+"));
+            for (String id : ids) {
+                assertThat(q.cancel(id)).as(id).isTrue();
+            }
+            assertThat(q.cancel("old")).isTrue();
+            assertThat(list(redis.call("HMGET", p + "cold", "n", "L", "s", "b", "h"))).containsOnlyNulls();
+
+            String id = q.offer("new", HOUR);
+            assertThat(number(redis.call("HGET", p + "cold", "b"))).as("an empty store takes a block").isEqualTo(32);
+            assertThat(redis.call("HGET", blockShard(p, id, 32), id)).isNotNull();
+            assertThat(q.cancel(id)).isTrue();
+        }
+    }
+
+    @Test
+    void theBlockGrowsWithThePartitionsSoAShardStillHoldsAboutThirtyTwoIds() {
+        String name = "compact-generated-partitioned";
+        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(redis.uri(), name, Codec.string())
+                .compactAfter(Duration.ofSeconds(10)).partitions(4).build()) {
+            List<String> ids = offerGenerated(q, 4_000);
+            long shards = 0;
+            for (int part = 0; part < 4; part++) {
+                String p = KeyLayout.prefix(name, part);
+                assertThat(number(redis.call("HGET", p + "cold", "b"))).isEqualTo(128);
+                for (Object key : list(redis.call("KEYS", p + "x:*"))) {
+                    assertThat(key.toString()).as("no hashed shard").doesNotMatch(".*x:\\d+");
+                    assertThat(number(redis.call("HLEN", key.toString()))).isBetween(1L, 128L);
+                    shards++;
+                }
+            }
+            assertThat(4_000.0 / shards).as("ids per shard").isBetween(24.0, 32.0);
+            for (String id : ids) {
+                assertThat(q.cancel(id)).as(id).isTrue();
+            }
+            assertThat(q.stats().total()).isZero();
+        }
+    }
+
     @Test
     void deleteRemovesTheChunksAndTheIndex() {
         String name = "compact-delete";
@@ -390,6 +514,9 @@ class RedisCompactStoreIT {
                 }
                 q.offerAll(batch);
             }
+            offerGenerated(q, 2_000);
+            assertThat(list(redis.call("KEYS", prefix(name) + "x:*")).stream()
+                    .filter(k -> !k.toString().matches(".*x:\\d+"))).as("block shards").hasSizeGreaterThan(50);
             assertThat(list(redis.call("KEYS", "cw:{" + name + ":*")).size()).isGreaterThan(50);
             long deleted = q.delete();
             assertThat(deleted).isGreaterThan(50);
