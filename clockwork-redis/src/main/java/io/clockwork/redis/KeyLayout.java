@@ -15,13 +15,12 @@ import java.nio.charset.StandardCharsets;
  * cw:{name:p}:seq       STRING counter: FIFO tie-break and delivery receipts
  * cw:{name:p}:lost      STRING messages dropped because Redis evicted part of their state
  * cw:{name:p}:counters  HASH  offered, delivered, acked, retried, dead: cumulative event counts (five fields)
- * cw:{name:p}:cold      HASH  the compact store's state: entry count, index level, split pointer and block, chunk
- *                             counter, tombstones per chunk
+ * cw:{name:p}:cold      HASH  the compact store's state: entry count, index level and split pointer, chunk counter,
+ *                             tombstones per chunk
  * cw:{name:p}:chunks    ZSET  the compact store's chunk names by their earliest due time
  * cw:{name:p}:open      HASH  window -&gt; the chunk offers due in that second append to
  * cw:{name:p}:c:&lt;chunk&gt; LIST  a chunk: up to 128 messages due in one second
  * cw:{name:p}:x:&lt;n&gt;     HASH  an index shard: id -&gt; "&lt;chunk&gt;,&lt;position&gt;" (include/cold.lua)
- * cw:{name:p}:x:&lt;g&gt;     HASH  the same for a block of generated ids: g is their prefix and counter block
  * cw:{name:0}:signal    LIST  at most one wake-up token for blocked pollers (one per queue, in partition 0's slot)
  * cw:{name:0}:config    HASH  the queue's partition count, written when the queue is first created
  * cw:{name:p}:sched_def   HASH  schedule name -&gt; rule, misfire policy, spread (schedules hashing to p)

@@ -25,7 +25,7 @@ final class QueueScripts {
 
     /** Most expired deliveries one script call returns to the schedule. */
     static final int SWEEP_LIMIT = 100;
-    /** Most hashed index shards one {@code cold_drop.lua} call deletes (a 32nd as many chunks). */
+    /** Most keys one {@code cold_drop.lua} call deletes. */
     static final int DROP_LIMIT = 1_000;
     /** Most dead letters one purge call deletes. */
     static final int PURGE_BATCH = 1000;
@@ -245,17 +245,16 @@ final class QueueScripts {
 
     /**
      * ARGV[1] of every script of a partition:
-     * {@code "<maxAttempts> <dead-letter max age ms> <max count> <compactAfter ms> <partitions>"}, the count the
-     * queue's bound divided among its partitions, rounded up (see {@code include/retention.lua}), compactAfter -1
-     * (never) when longer than any delay, and the partition count, which sizes the compact store's shards of
-     * generated ids (see {@code include/cold.lua}).
+     * {@code "<maxAttempts> <dead-letter max age ms> <max count> <compactAfter ms>"}, the count the queue's bound
+     * divided among its partitions, rounded up (see {@code include/retention.lua}), compactAfter -1 (never) when
+     * longer than any delay (see {@code include/cold.lua}).
      */
     static byte[] settingsArg(QueueOptions<?> options, int partitions, Duration compactAfter) {
         long count = options.deadLetterMaxCount();
         long perPartition = count / partitions + (count % partitions == 0 ? 0 : 1);
         long compact = compactAfter.compareTo(DelayedQueue.MAX_DELAY) > 0 ? -1 : compactAfter.toMillis();
         return arg(options.maxAttempts() + " " + options.deadLetterMaxAge().toMillis() + " " + perPartition + " "
-                + compact + " " + partitions);
+                + compact);
     }
 
     /** @return ARGV[1] of this queue's partition scripts ({@link #settingsArg(QueueOptions, int)}) */
@@ -440,8 +439,8 @@ final class QueueScripts {
     }
 
     /**
-     * Deletes partition p's compact store but its state ({@code cold_drop.lua}), at most {@link #DROP_LIMIT} hashed
-     * shards or a 32nd as many chunks (with their generated ids' shards) per script call.
+     * Deletes partition p's compact store but its state ({@code cold_drop.lua}), at most {@link #DROP_LIMIT} keys
+     * per script call.
      *
      * @return how many keys existed
      * @throws RedisQueueException if Redis fails

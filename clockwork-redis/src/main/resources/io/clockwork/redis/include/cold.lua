@@ -16,25 +16,14 @@
                            the SHA-1 of the id with its last byte divided by 8 (up to 8 ids differing only there
                            share a shard), so each shard holds about SHARD_LOAD ids (a listpack while at most
                            hash-max-listpack-entries, 128 by default)
-    <prefix>x:<g>    HASH  the same for generated ids ("<22 base64url chars>-<counter in base 36>"): g is the id's
-                           prefix, '-' and its counter divided by the store's block (b below) in hex, so a client's ids
-                           made one after another share a shard of at most b ids (about GENERATED_BLOCK of them in
-                           the partition) that holds nothing else
-    <prefix>cold     HASH  n (entries in the store), L and s (the hashed index's level and split pointer), b (the
-                           block: GENERATED_BLOCK times the queue's partitions, set when an empty store takes its
-                           first entry; absent in a store written before blocks, whose ids are all hashed), h (ids in
-                           the hashed index, with b), k (the chunk counter), d (the next shard a drop deletes), and per
-                           chunk with tombstones its name -> how many; a chunk whose entries are all tombstones is
-                           deleted
+    <prefix>cold     HASH  n (entries in the store), L and s (the index's level and split pointer), k (the chunk
+                           counter), d (the next shard a drop deletes), and per chunk with tombstones its name -> how
+                           many; a chunk whose entries are all tombstones is deleted
 
   All live in the partition's hash tag (a Cluster's slot), named from PENDING's key, so scripts reach them without
   naming them in KEYS. Every id is in exactly one place: META (scheduled, in flight or dead) or the cold store.
   A chunk is promoted whole into PENDING and META, under each message's own sequence and due time, by the first
   poll at or after its earliest due time, so order by (due, seq) and delivery times are the per-message layout's.
-  Generated ids have shards of their own because a shard of the hashed index mixes ids of every age: with millions
-  in the store, a cancel of a message offered a moment ago reads a shard of ids offered hours before, and a run of
-  such cancels reads a shard for every few of them; a block shard holds only ids one client made one after another,
-  so lookups of recent messages read few shards, none of them holding older ids.
   Lookups by id (dedup, cancel, reschedule, replace) read the index shard and the one entry at its position (LINDEX:
   O(CHUNK_CAP) in the server's memory, O(1) in Lua), and a removal overwrites it: no entry is read into Lua but the
   one looked up. A chunk's score stays what it was written as when an entry leaves, so it is a lower bound of its
@@ -52,7 +41,6 @@ local OPEN = COLD_BASE .. 'open'
 local WINDOW_MS = 1000
 local CHUNK_CAP = 128
 local SHARD_LOAD = 24
-local GENERATED_BLOCK = 32
 local COLD_ID_MAX = 60 -- longer ids stay in META: a listpack value is at most 64 bytes by default
 local PROMOTE_LIMIT = 512
 
@@ -76,43 +64,23 @@ end
 -- call (closures and their upvalues), which scripts that never touch the store (most offers and polls) skip.
 local cold = nil
 local function build_cold()
-    -- The store's state, read once per call by cold_load: entries, the hashed index's level and split pointer, the
-    -- block of generated ids (0: every id in the hashed index) and how many ids the hashed index holds.
-    local cold_n, ix_level, ix_split, ix_block, ix_hashed
+    local cold_n, ix_level, ix_split -- the store's state, read once per call by cold_load
     -- Chunks this call appends to: window number -> {name, length, earliest due or nil, whether its score must be
-    -- written}; entries buffered per chunk name ({chunk, entry...}); how many, and how many of them in the hashed
-    -- index (indexed already, counted by cold_flush).
+    -- written}; entries buffered per chunk name ({chunk, entry...}); how many (indexed already, counted by cold_flush).
     local cold_open = {}
     local cold_buffer = {}
     local cold_added = 0
-    local hashed_added = 0
     local ix_buffer = {} -- index writes of this call, per shard key: {id, chunk name, ...}
     local ix_hashes = {} -- group key -> hash, for this call
 
     local function cold_load()
         if cold_n == nil then
-            local v = redis.call('HMGET', COLD, 'n', 'L', 's', 'b', 'h')
+            local v = redis.call('HMGET', COLD, 'n', 'L', 's')
             cold_n = tonumber(v[1] or '0')
             ix_level = tonumber(v[2] or '0')
             ix_split = tonumber(v[3] or '0')
-            ix_block = tonumber(v[4] or '0')
-            ix_hashed = tonumber(v[5] or '0')
         end
         return cold_n
-    end
-
-    -- The index shard suffix of a generated id ("<22 base64url chars>-<counter in base 36>", IdGenerator.java):
-    -- its prefix and its counter's block, or nil for any other id or while the store has no block. A user's id of
-    -- that shape is indexed the same way; a shard holds at most ix_block ids (distinct counters of one block).
-    local function generated_shard(id)
-        if ix_block == 0 or #id < 24 or #id > 33 or string.byte(id, 23) ~= 45 then
-            return nil
-        end
-        local counter = string.sub(id, 24)
-        if not string.find(counter, '^[1-9a-z][%da-z]*$') or not string.find(id, '^[%w_%-]+$') then
-            return nil
-        end
-        return string.sub(id, 1, 23) .. string.format('%x', math.floor(tonumber(counter, 36) / ix_block))
     end
 
     -- An id's index hash: of the id with its last byte divided by 8, so that groups of up to 8 ids differing only
@@ -132,7 +100,7 @@ local function build_cold()
         return COLD_BASE .. 'x:' .. string.format('%d', b)
     end
 
-    -- The hashed index's shard of an id whose hash is h.
+    -- The index shard of an id whose hash is h.
     local function ix_key(h)
         cold_load()
         local size = 2 ^ ix_level
@@ -155,18 +123,9 @@ local function build_cold()
         ix_buffer = {}
     end
 
-    -- An id's index shard, and whether it is one of the hashed index.
-    local function id_shard(id)
-        cold_load()
-        local g = generated_shard(id)
-        if g then
-            return COLD_BASE .. 'x:' .. g, false
-        end
-        return ix_key(ix_hash(id)), true
-    end
-
-    -- Appends id (and value, unless nil) to the list `groups` keeps for shard `key`.
-    local function into_shard(groups, key, id, value)
+    -- Appends id (and value, unless nil) to the list `groups` keeps for id's index shard.
+    local function per_shard(groups, id, value)
+        local key = ix_key(ix_hash(id))
         local list = groups[key]
         if list == nil then
             list = {}
@@ -178,26 +137,13 @@ local function build_cold()
         end
     end
 
-    -- into_shard for id's own shard; returns whether that shard is one of the hashed index.
-    local function per_shard(groups, id, value)
-        local key, hashed = id_shard(id)
-        into_shard(groups, key, id, value)
-        return hashed
-    end
-
-    -- How many ids the hashed index holds, those this call added excepted: all of them in a store without a block.
-    local function hashed_count()
-        cold_load()
-        return ix_block > 0 and ix_hashed or cold_n
-    end
-
     -- The window number of a chunk name and the window's start.
     local function window_of(name)
         local w = tonumber(string.match(name, '^(%x+)%.'), 16)
         return w, w * WINDOW_MS
     end
 
-    -- Splits hashed shards, in linear hashing's order, until `entries` ids average at most SHARD_LOAD per shard. Called
+    -- Splits index shards, in linear hashing's order, until `entries` ids average at most SHARD_LOAD per shard. Called
     -- before ids are added, so that no shard passes hash-max-listpack-entries on the way (Redis never converts a hash
     -- back to a listpack).
     local function ix_grow(entries)
@@ -232,32 +178,17 @@ local function build_cold()
         end
     end
 
-    -- Adds delta to the store's entry count and hashed (those of them in the hashed index) to the hashed index's
-    -- count; resets the index to one hashed shard and no block when the store empties (every shard is then empty,
-    -- and Redis has deleted it), unless this call has indexed ids it has not counted yet.
-    local function cold_count(delta, hashed)
+    -- Adds delta to the store's entry count; resets the index to one shard when the store empties (every shard is then
+    -- empty, and Redis has deleted it), unless this call has indexed ids it has not counted yet.
+    local function cold_count(delta)
         if delta == 0 then
             return
         end
         cold_load()
         cold_n = redis.call('HINCRBY', COLD, 'n', delta)
         if cold_n <= 0 and cold_added == 0 then
-            redis.call('HDEL', COLD, 'n', 'L', 's', 'b', 'h')
-            cold_n, ix_level, ix_split, ix_block, ix_hashed = 0, 0, 0, 0, 0
-        elseif hashed ~= 0 and ix_block > 0 then
-            ix_hashed = redis.call('HINCRBY', COLD, 'h', hashed)
-        end
-    end
-
-    -- Gives an empty store the block of its generated ids' shards: GENERATED_BLOCK ids per partition of the queue
-    -- (the fifth word of ARGV[1]; 1 when absent), so that a shard holds about GENERATED_BLOCK of one client's ids
-    -- in each partition. A store that has entries keeps the block it has (none: a store written before blocks keeps
-    -- every id in the hashed index until it empties).
-    local function cold_begin()
-        if cold_load() == 0 and cold_added == 0 and ix_block == 0 then
-            local partitions = tonumber(string.match(ARGV[1], '^%d+ %d+ %d+ %-?%d+ (%d+)') or '1')
-            ix_block = GENERATED_BLOCK * math.max(1, partitions)
-            redis.call('HSET', COLD, 'b', ix_block)
+            redis.call('HDEL', COLD, 'n', 'L', 's')
+            cold_n, ix_level, ix_split = 0, 0, 0
         end
     end
 
@@ -303,15 +234,9 @@ local function build_cold()
             c[3] = due
             c[4] = true
         end
-        cold_begin()
         cold_added = cold_added + 1
-        local key, hashed = id_shard(id)
-        if hashed then
-            hashed_added = hashed_added + 1
-            ix_grow(hashed_count() + hashed_added)
-            key = ix_key(ix_hash(id)) -- after any split
-        end
-        into_shard(ix_buffer, key, id, c[1] .. ',' .. pos) -- written by ix_flush
+        ix_grow(cold_load() + cold_added)
+        per_shard(ix_buffer, id, c[1] .. ',' .. pos) -- written by ix_flush
     end
 
     -- Writes the buffered chunk entries, the chunks' new earliest due times, and counts the entries.
@@ -326,9 +251,9 @@ local function build_cold()
             end
         end
         cold_buffer = {}
-        local added, hashed = cold_added, hashed_added
-        cold_added, hashed_added = 0, 0
-        cold_count(added, hashed)
+        local added = cold_added
+        cold_added = 0
+        cold_count(added)
     end
 
     -- Forgets a chunk that no longer exists: the window's open chunk if it is that one, and this call's cache of it.
@@ -343,14 +268,13 @@ local function build_cold()
         end
     end
 
-    -- Finds a message in the store without writing: {chunk name, entry, shard key, the entry's position, whether
-    -- the shard is a hashed one}, or nil, the shard key and whether it is hashed if the index names a chunk that
-    -- does not hold it (the chunk's key was evicted), or nil.
+    -- Finds a message in the store without writing: {chunk name, entry, shard key, the entry's position}, or nil and
+    -- the shard key if the index names a chunk that does not hold it (the chunk's key was evicted), or nil.
     local function cold_peek(id)
         if cold_load() == 0 then
             return nil
         end
-        local xk, hashed = id_shard(id)
+        local xk = ix_key(ix_hash(id))
         local at = redis.call('HGET', xk, id)
         if not at then
             return nil
@@ -360,7 +284,7 @@ local function build_cold()
             pos = tonumber(pos)
             local e = redis.call('LINDEX', chunk_key(name), pos)
             if e and e ~= '' and select(4, parse_entry(e)) == id then
-                return {name, e, xk, pos, hashed}
+                return {name, e, xk, pos}
             end
         else
             name = at
@@ -368,18 +292,18 @@ local function build_cold()
         local needle = ',' .. #id .. ',' .. id
         for i, e in ipairs(redis.call('LRANGE', chunk_key(name), 0, -1)) do
             if string.find(e, needle, 1, true) and select(4, parse_entry(e)) == id then
-                return {name, e, xk, i - 1, hashed}
+                return {name, e, xk, i - 1}
             end
         end
-        return nil, xk, hashed
+        return nil, xk
     end
 
     -- cold_peek, removing an index entry whose chunk no longer holds the message and counting the message lost.
     local function cold_find(id)
-        local found, dangling, hashed = cold_peek(id)
+        local found, dangling = cold_peek(id)
         if dangling then
             redis.call('HDEL', dangling, id)
-            cold_count(-1, hashed and -1 or 0)
+            cold_count(-1)
             lose()
         end
         return found
@@ -392,7 +316,7 @@ local function build_cold()
         local key = chunk_key(name)
         redis.call('LSET', key, found[4], '')
         redis.call('HDEL', found[3], id)
-        cold_count(-1, found[5] and -1 or 0)
+        cold_count(-1)
         if redis.call('HINCRBY', COLD, name, 1) >= redis.call('LLEN', key) then
             redis.call('DEL', key)
             redis.call('HDEL', COLD, name)
@@ -433,7 +357,7 @@ local function build_cold()
             local scored = {'+inf', KEEP_MEMBER}
             local states = {KEEP_FIELD, KEEP_VALUE}
             local unindexed = {} -- shard key -> ids
-            local live, hashed = 0, 0
+            local live = 0
             for _, e in ipairs(entries) do
                 if e ~= '' then
                     live = live + 1
@@ -443,9 +367,7 @@ local function build_cold()
                     scored[2 * live + 2] = hex .. id
                     states[2 * live + 1] = id
                     states[2 * live + 2] = 'D ' .. attempts .. ' ' .. hex .. tail
-                    if per_shard(unindexed, id) then
-                        hashed = hashed + 1
-                    end
+                    per_shard(unindexed, id)
                 end
             end
             for key, ids in pairs(unindexed) do
@@ -454,7 +376,7 @@ local function build_cold()
             if live > 0 then
                 redis.call('ZADD', PENDING, unpack(scored))
                 redis.call('HSET', META, unpack(states))
-                cold_count(-live, -hashed)
+                cold_count(-live)
             elseif #entries == 0 then
                 lose() -- the chunk's key was evicted: at least one message is gone
             end
@@ -466,7 +388,7 @@ local function build_cold()
         load = cold_load, state = function() return ix_level, ix_split end, added = function() return cold_added end,
         add = cold_add, flush = cold_flush, peek = cold_peek, find = cold_find, remove = cold_remove,
         meta = cold_meta, parse = parse_entry, promote = promote, chunk_key = chunk_key, shard_key = shard_key,
-        id_shard = id_shard, live = cold_live,
+        live = cold_live,
     }
 end
 
