@@ -3,14 +3,20 @@ package io.clockwork.benchmarks.scale;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 
 /**
  * How long the calling thread has been off its core while it could have run, from Linux's per-thread counters: the
  * time it waited, runnable, on a run queue (the second field of {@code /proc/thread-self/schedstat}: every core was
  * busy with other threads of the JVM, the JIT, the collector, other processes), and, across an interval in which it
- * never blocked, the time that was neither that nor spent running (the first field, which a guest kernel keeps net
- * of the time its virtual core was taken by the host, and of interrupts). A virtual machine's host takes a virtual
+ * never blocked, the time it did not run (wall time less its CPU time, which a guest kernel keeps net of the time
+ * its virtual core was taken by the host, and of interrupts). The CPU time is the thread's CPU clock
+ * ({@link ThreadMXBean#getCurrentThreadCpuTime()}, {@code CLOCK_THREAD_CPUTIME_ID}), which brings the running slice
+ * up to date when read; schedstat's first field is only as fresh as the thread's last scheduler tick or switch, up
+ * to a tick stale for a thread that never blocks, which put a running thread's counter milliseconds ahead of or
+ * behind the wall clock between two reads. A virtual machine's host takes a virtual
  * core from a guest whose cores are all busy for a host time slice (8.3 ms on the machines the docs' figures come
  * from), and the guest's thread, on its core all along as far as the guest knows, sees a gap. Lets a probe tell those
  * parts of a pause from the part in which it was held up by what it called or stopped by the JVM.
@@ -19,8 +25,8 @@ import java.nio.charset.StandardCharsets;
  * sleep) has only its run-queue waits counted, so time spent blocked is never taken for time off core.
  *
  * <p>Not thread-safe, and bound to the thread that opened it: open and read it on the measured thread. Each
- * {@link #mark} reads two small files, some microseconds, and allocates nothing (a probe that made garbage would
- * bring on the collections it measures), so callers sample it, not call it per operation.
+ * {@link #mark} reads the thread's CPU clock and two small files, some microseconds, and allocates nothing (a probe
+ * that made garbage would bring on the collections it measures), so callers sample it, not call it per operation.
  */
 final class OffCoreTime implements AutoCloseable {
 
@@ -36,15 +42,23 @@ final class OffCoreTime implements AutoCloseable {
     private long waitingAt;
     private long switchesAt;
 
-    private OffCoreTime(RandomAccessFile schedstat, RandomAccessFile status) {
+    private final ThreadMXBean threads;
+
+    private OffCoreTime(RandomAccessFile schedstat, RandomAccessFile status, ThreadMXBean threads) {
         this.schedstat = schedstat;
         this.status = status;
+        this.threads = threads;
     }
 
     /** @return the calling thread's counters, marked now; null where the kernel does not provide them */
     static OffCoreTime openForThisThread() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        if (!threads.isCurrentThreadCpuTimeSupported()) {
+            return null;
+        }
         try {
-            OffCoreTime time = new OffCoreTime(new RandomAccessFile(SCHEDSTAT, "r"), new RandomAccessFile(STATUS, "r"));
+            OffCoreTime time = new OffCoreTime(new RandomAccessFile(SCHEDSTAT, "r"), new RandomAccessFile(STATUS, "r"),
+                    threads);
             time.mark();
             return time;
         } catch (IOException | UncheckedIOException | NumberFormatException | IndexOutOfBoundsException e) {
@@ -60,10 +74,9 @@ final class OffCoreTime implements AutoCloseable {
      */
     long mark() {
         long wall = System.nanoTime();
+        long running = threads.getCurrentThreadCpuTime();
         int n = read(schedstat, SCHEDSTAT);
-        int at = skipSpaces(n, 0);
-        long running = number(n, at);
-        long waiting = number(n, skipSpaces(n, skipDigits(n, at)));
+        long waiting = number(n, skipSpaces(n, skipDigits(n, skipSpaces(n, 0))));
         n = read(status, STATUS);
         long switches = number(n, skipSpaces(n, find(n, VOLUNTARY) + VOLUNTARY.length));
 
