@@ -8,18 +8,18 @@ import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 
 /**
- * How long the calling thread has been off its core while it could have run, from Linux's per-thread counters: the
- * time it waited, runnable, on a run queue (the second field of {@code /proc/thread-self/schedstat}: every core was
- * busy with other threads of the JVM, the JIT, the collector, other processes), and, across an interval in which it
- * never blocked, the time it did not run (wall time less its CPU time, which a guest kernel keeps net of the time
- * its virtual core was taken by the host, and of interrupts). The CPU time is the thread's CPU clock
- * ({@link ThreadMXBean#getCurrentThreadCpuTime()}, {@code CLOCK_THREAD_CPUTIME_ID}), which brings the running slice
- * up to date when read; schedstat's first field is only as fresh as the thread's last scheduler tick or switch, up
- * to a tick stale for a thread that never blocks, which put a running thread's counter milliseconds ahead of or
- * behind the wall clock between two reads. A virtual machine's host takes a virtual
- * core from a guest whose cores are all busy for a host time slice (8.3 ms on the machines the docs' figures come
- * from), and the guest's thread, on its core all along as far as the guest knows, sees a gap. Lets a probe tell those
- * parts of a pause from the part in which it was held up by what it called or stopped by the JVM.
+ * How long the calling thread has been off its core while it could have run, from Linux's per-thread counters and the
+ * thread's CPU clock: the time it waited, runnable, on a run queue (the second field of {@code
+ * /proc/thread-self/schedstat}: every core was busy with other threads of the JVM, the JIT, the collector, other
+ * processes), and, across an interval in which it never blocked, the time it did not run (wall time less its CPU time,
+ * which a guest kernel keeps net of the time its virtual core was taken by the host, and of interrupts). The CPU time
+ * is the thread's CPU clock ({@link ThreadMXBean#getCurrentThreadCpuTime()}, {@code CLOCK_THREAD_CPUTIME_ID}), which
+ * brings the running slice up to date when read; schedstat's first field is only as fresh as the thread's last
+ * scheduler tick or switch, up to a tick stale for a thread that never blocks, which put a running thread's counter
+ * milliseconds ahead of or behind the wall clock between two reads. A virtual machine's host takes a virtual core from
+ * a guest whose cores are all busy for a host time slice (8.3 ms on the machines the docs' figures come from), and the
+ * guest's thread, on its core all along as far as the guest knows, sees a gap. Lets a probe tell those parts of a pause
+ * from the part in which it was held up by what it called or stopped by the JVM.
  *
  * <p>An interval in which the thread blocked (a voluntary context switch: a lock it waited for, a safepoint, a
  * sleep) has only its run-queue waits counted, so time spent blocked is never taken for time off core.
@@ -36,13 +36,12 @@ final class OffCoreTime implements AutoCloseable {
 
     private final RandomAccessFile schedstat;
     private final RandomAccessFile status;
+    private final ThreadMXBean threads;
     private final byte[] buffer = new byte[4096];
     private long wallAt;
     private long runningAt;
     private long waitingAt;
     private long switchesAt;
-
-    private final ThreadMXBean threads;
 
     private OffCoreTime(RandomAccessFile schedstat, RandomAccessFile status, ThreadMXBean threads) {
         this.schedstat = schedstat;
