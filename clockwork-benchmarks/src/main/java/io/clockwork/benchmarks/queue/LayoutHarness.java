@@ -2,10 +2,6 @@ package io.clockwork.benchmarks.queue;
 
 import io.clockwork.benchmarks.Harness;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -42,7 +38,7 @@ public final class LayoutHarness {
     public static void main(String[] args) throws Exception {
         Harness opts = new Harness(args, DEFAULTS);
         int count = opts.getInt("count");
-        String script = script();
+        String script = HarnessScript.read("layouts.lua");
         Map<String, Double> bytes = new LinkedHashMap<>();
         try (RedisServers servers = new RedisServers(opts.get("redis-server"))) {
             RedisServers.Server server = servers.standalone();
@@ -71,16 +67,5 @@ public final class LayoutHarness {
         bytes.forEach((layout, b) -> System.out.println(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %s |",
                 layout, b, b - MemoryHarness.PAYLOAD_BYTES, theirs == null ? "" : String.format(Locale.ROOT,
                         "%.2fx", b / theirs))));
-    }
-
-    private static String script() {
-        try (InputStream in = LayoutHarness.class.getResourceAsStream("layouts.lua")) {
-            if (in == null) {
-                throw new IllegalStateException("layouts.lua is not on the class path next to LayoutHarness");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
