@@ -171,7 +171,8 @@ final class FailureCause {
             return "not a Redis server at " + at + ": its reply is not in the Redis protocol (" + begins + ")";
         }
         if ((t instanceof RedisConnectionException && m.startsWith("Connection closed prematurely"))
-                || (t instanceof SocketException && m.contains("reset"))) {
+                || (t instanceof SocketException && m.contains("reset"))
+                || closedBeforeHandshake(t, m)) {
             if (a.tls() && a.reached() == Reached.TCP) {
                 return "TLS handshake failed: the server at " + at + " closed the connection (" + m + "): is the "
                         + "port a TLS port?";
@@ -180,6 +181,15 @@ final class FailureCause {
                     + (a.tls() ? "" : ": if the port is a TLS port, use rediss://");
         }
         return null;
+    }
+
+    /**
+     * Lettuce's word for a connection the server closed before Lettuce's handshake began: the channel's handlers are
+     * gone when Lettuce looks for its handshake handler. A server that drops a connection at once (a TLS port reading
+     * plain text) gives this or "Connection closed prematurely", depending on which thread wins.
+     */
+    private static boolean closedBeforeHandshake(Throwable t, String m) {
+        return t instanceof IllegalStateException && m.equals("RedisHandshakeHandler not registered");
     }
 
     /** Lettuce's own timeout of the whole connect ({@code RedisURI} timeout). */
