@@ -12,6 +12,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * by their prefixes (a collision among a billion clients has a chance of about 2^-68), ids of one client by their
  * counters. {@link java.util.UUID#randomUUID()} draws 16 bytes from a shared {@link SecureRandom} per id, under a
  * lock; at a hundred thousand offers a second that costs a noticeable share of a core.
+ *
+ * <p>Such an id is the message's <em>client part</em>. A message filed in the compact store (due at least
+ * {@code compactAfter} ahead) is <em>placed</em>: the offer's reply names its chunk and position, and the id handed
+ * out is {@code <client part>.<chunk name>.<position hex>} ({@link #placed}), so that a cancel or lookup reads that
+ * one entry instead of an index (see {@code include/cold.lua}). A placed id belongs to the partition of its client
+ * part ({@link #clientPartLength}), the one it was offered to.
  */
 final class IdGenerator {
 
@@ -29,6 +35,63 @@ final class IdGenerator {
             h = PartitionSelector.mix(h, prefix.charAt(i)); // base64url and '-': one byte each in UTF-8
         }
         this.prefixHash = h;
+    }
+
+    /** Length of the random prefix and its '-' in a client part. */
+    private static final int PREFIX_LENGTH = 23;
+    /** Longest client part: the prefix and a positive long in base 36 (13 digits). */
+    private static final int MAX_CLIENT_PART = PREFIX_LENGTH + 13;
+
+    /**
+     * @param clientPart a generated id, as offered
+     * @param place      its place in the compact store, {@code <chunk name>.<position hex>}, from offer.lua's reply
+     * @return the placed message's id
+     */
+    static String placed(String clientPart, String place) {
+        return clientPart + "." + place;
+    }
+
+    /**
+     * The length of a placed id's client part: 22 base64url characters, '-' and a base-36 counter, followed by
+     * {@code .<hex>.<hex>.<hex>} (the shape {@code include/cold.lua} recognises too).
+     *
+     * @param id any id
+     * @return the length of its client part if it is a placed id, else -1
+     */
+    static int clientPartLength(String id) {
+        int dot = id.indexOf('.');
+        if (dot <= PREFIX_LENGTH || dot > MAX_CLIENT_PART || id.charAt(PREFIX_LENGTH - 1) != '-') {
+            return -1;
+        }
+        for (int i = 0; i < PREFIX_LENGTH - 1; i++) {
+            char c = id.charAt(i);
+            if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_')) {
+                return -1;
+            }
+        }
+        for (int i = PREFIX_LENGTH; i < dot; i++) {
+            char c = id.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'z')) {
+                return -1;
+            }
+        }
+        int groups = 0;
+        int digits = 0;
+        for (int i = dot + 1; i <= id.length(); i++) {
+            char c = i == id.length() ? '.' : id.charAt(i);
+            if (c == '.') {
+                if (digits == 0) {
+                    return -1;
+                }
+                groups++;
+                digits = 0;
+            } else if (c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+                digits++;
+            } else {
+                return -1;
+            }
+        }
+        return groups == 3 ? dot : -1;
     }
 
     /** @return a new id, at most 36 characters */

@@ -48,7 +48,7 @@ final class KeyLayout {
     private static final String[] PARTS = {"pending", "inflight", "dead", "meta", "reason", "seq", "lost", "counters"};
     private static final String[] SCHEDULE_PARTS = {"sched_def", "sched_msg", "sched_state", "sched_due"};
     /** The compact store's fixed keys; its chunks and index shards are named by the scripts. */
-    private static final String[] COLD_PARTS = {"cold", "chunks", "open"};
+    private static final String[] COLD_PARTS = {"cold", "chunks", "open", "placed"};
 
     private final byte[][][] keys;
     private final byte[] signalKey;

@@ -58,12 +58,29 @@ final class QueueScripts {
 
     /**
      * offer.lua's reply for one message: its code (0 kept, 1 added, 2 replaced, 3 extended, 4 in flight, 5 dead: see
-     * offer.lua) and whether the client must pass a wake-up on.
+     * offer.lua), whether the client must pass a wake-up on, and the place of a placed message (null if not placed).
      */
-    record Stored(int code, boolean mustSignal) {
+    record Stored(int code, boolean mustSignal, String place) {
         static Stored of(List<Object> r) {
-            return new Stored(Math.toIntExact((Long) r.get(0)), (Long) r.get(1) == 1L);
+            return new Stored(Math.toIntExact((Long) r.get(0)), (Long) r.get(1) == 1L, placeOf(r, 2));
         }
+
+        /**
+         * @param id the id the message was offered with
+         * @return the message's id: {@code id}, with its place appended if it was placed ({@link IdGenerator#placed})
+         */
+        String idOf(String id) {
+            return place == null ? id : IdGenerator.placed(id, place);
+        }
+    }
+
+    /** @return element {@code i} of an offer reply as a place, or null if absent or empty (not placed) */
+    private static String placeOf(List<Object> r, int i) {
+        if (r.size() <= i) {
+            return null;
+        }
+        byte[] place = (byte[]) r.get(i);
+        return place.length == 0 ? null : new String(place, StandardCharsets.US_ASCII);
     }
 
     /** offer.lua's code of an added message. */
@@ -229,7 +246,8 @@ final class QueueScripts {
         this.runner = runner;
         this.connections = connections;
         this.partitions = partitions;
-        this.maxAttemptsArg = settingsArg(options, partitions.count(), compactAfter);
+        this.maxAttemptsArg = settingsArg(options, partitions.count(), compactAfter,
+                placedWindow(Duration.ofNanos(runner.timeoutNanos()), Duration.ofNanos(runner.retryNanos())));
         this.visibilityArg = arg(options.visibilityTimeout().toMillis());
         this.offers = batchers(MAX_GROUP, batch -> offerArgs(batch), Script.OFFER, QueueScripts::splitOffers);
         this.acks = batchers(MAX_GROUP, this::ackGroupArgs, Script.ACK, QueueScripts::splitAcks);
@@ -245,19 +263,29 @@ final class QueueScripts {
 
     /**
      * ARGV[1] of every script of a partition:
-     * {@code "<maxAttempts> <dead-letter max age ms> <max count> <compactAfter ms>"}, the count the queue's bound
-     * divided among its partitions, rounded up (see {@code include/retention.lua}), compactAfter -1 (never) when
-     * longer than any delay (see {@code include/cold.lua}).
+     * {@code "<maxAttempts> <dead-letter max age ms> <max count> <compactAfter ms> <placed window ms>"}, the count
+     * the queue's bound divided among its partitions, rounded up (see {@code include/retention.lua}), compactAfter
+     * -1 (never) when longer than any delay, the placed window from {@link #placedWindow} (see
+     * {@code include/cold.lua}).
      */
-    static byte[] settingsArg(QueueOptions<?> options, int partitions, Duration compactAfter) {
+    static byte[] settingsArg(QueueOptions<?> options, int partitions, Duration compactAfter, Duration placedWindow) {
         long count = options.deadLetterMaxCount();
         long perPartition = count / partitions + (count % partitions == 0 ? 0 : 1);
         long compact = compactAfter.compareTo(DelayedQueue.MAX_DELAY) > 0 ? -1 : compactAfter.toMillis();
         return arg(options.maxAttempts() + " " + options.deadLetterMaxAge().toMillis() + " " + perPartition + " "
-                + compact);
+                + compact + " " + placedWindow.toMillis());
     }
 
-    /** @return ARGV[1] of this queue's partition scripts ({@link #settingsArg(QueueOptions, int)}) */
+    /**
+     * How long offer.lua keeps an offer call's places for its retries (see {@code include/cold.lua}): none when
+     * lost replies are not retried; else twice the longest a call and its retries can take (its first attempt's
+     * command timeout, then the retries), so that a retry queued behind others still finds them.
+     */
+    static Duration placedWindow(Duration commandTimeout, Duration retryFor) {
+        return retryFor.isZero() ? Duration.ZERO : commandTimeout.plus(retryFor).multipliedBy(2);
+    }
+
+    /** @return ARGV[1] of this queue's partition scripts ({@link #settingsArg}) */
     byte[] settingsArg() {
         return maxAttemptsArg;
     }
@@ -481,6 +509,7 @@ final class QueueScripts {
      * @param fresh  whether the ids were just generated: their first attempt skips the dedup read
      * @param signal called for each partition that asks the client to pass a wake-up on, as soon as it answers
      *               (so that what the partitions that answered stored wakes pollers even if another fails)
+     * @param ids    the ids; a placed message's is completed in place with its place ({@link IdGenerator#placed})
      * @return per message, 1 if added, 0 if its id was known
      * @throws RedisQueueException if a partition failed (after the others were awaited, so their work is done)
      */
@@ -488,7 +517,7 @@ final class QueueScripts {
         byte[] delayArg = arg(delay.millis());
         byte[][] check = {maxAttemptsArg, delayArg, CHECK_ALL};
         byte[][] head = fresh ? new byte[][] {maxAttemptsArg, delayArg, FRESH_ALL} : check;
-        return perPartition("offerAll", Script.OFFER, ids.length, i -> ids[i], members -> head, members -> check,
+        return perPartition("offerAll", Script.OFFER, ids, members -> head, members -> check,
                 i -> new byte[][] {arg(ids[i]), tails[i]}, signal);
     }
 
@@ -497,6 +526,7 @@ final class QueueScripts {
      * once, each carrying its members' flags (and their delays unless all are equal).
      *
      * @param flags per message, {@link #FRESH} or its conflict policy (see {@link #offer})
+     * @param ids   the ids; a placed message's is completed in place with its place ({@link IdGenerator#placed})
      * @return per message, offer.lua's code
      * @throws RedisQueueException if a partition failed (after the others were awaited, so their work is done)
      */
@@ -517,7 +547,7 @@ final class QueueScripts {
         }
         byte[] shared = common && delays.length > 0 ? arg(delays[0].millis()) : CHECK_ALL;
         boolean perMessageDelay = !common;
-        return sendAll("offerAll", Script.OFFER, ids.length, i -> ids[i],
+        return sendAll("offerAll", Script.OFFER, ids,
                 members -> new byte[][] {maxAttemptsArg, shared, flagsOf(members, flags, false)},
                 members -> new byte[][] {maxAttemptsArg, shared, flagsOf(members, flags, true)},
                 i -> perMessageDelay ? new byte[][] {arg(ids[i]), tails[i], arg(delays[i].millis())}
@@ -545,7 +575,7 @@ final class QueueScripts {
      */
     long[] ackAll(String[] ids, long[] receipts) {
         byte[][] head = {maxAttemptsArg};
-        return perPartition("ackAll", Script.ACK, ids.length, i -> ids[i], members -> head, members -> head,
+        return perPartition("ackAll", Script.ACK, ids, members -> head, members -> head,
                 i -> ackArgs(ids[i], receipts[i]), null);
     }
 
@@ -590,7 +620,7 @@ final class QueueScripts {
         byte[] delayArg = arg(delay.millis());
         byte[][] check = {maxAttemptsArg, delayArg, CHECK_ALL};
         byte[][] head = fresh ? new byte[][] {maxAttemptsArg, delayArg, FRESH_ALL} : check;
-        return collectAsync(sendAll("offerAll", Script.OFFER, ids.length, i -> ids[i], members -> head,
+        return collectAsync(sendAll("offerAll", Script.OFFER, ids, members -> head,
                 members -> check, i -> new byte[][] {arg(ids[i]), tails[i]}, signal));
     }
 
@@ -629,9 +659,9 @@ final class QueueScripts {
      *               partition whose flag is set
      * @return each message's reply code, in batch order
      */
-    private long[] perPartition(String operation, Script script, int n, IntFunction<String> idOf, Head head,
+    private long[] perPartition(String operation, Script script, String[] ids, Head head,
                                 Head retryHead, IntFunction<byte[][]> perMessage, Runnable signal) {
-        return collect(sendAll(operation, script, n, idOf, head, retryHead, perMessage, signal));
+        return collect(sendAll(operation, script, ids, head, retryHead, perMessage, signal));
     }
 
     /** The arguments before the per-message ones of a partition's call, given the partition's members (indexes). */
@@ -643,13 +673,13 @@ final class QueueScripts {
      * A batch's script calls, one per partition it touches, sent; {@link #collect} reads their replies. A
      * partition's retry sends its arguments with {@code retryHeads[p]} in place of the head it was sent with.
      */
-    private record Sent(String operation, Script script, int n, int[][] members, byte[][][] args,
+    private record Sent(String operation, Script script, String[] ids, int[][] members, byte[][][] args,
                         byte[][][] retryHeads, List<CompletableFuture<List<Object>>> calls, Runnable signal) {
     }
 
-    private Sent sendAll(String operation, Script script, int n, IntFunction<String> idOf, Head headOf,
+    private Sent sendAll(String operation, Script script, String[] ids, Head headOf,
                          Head retryHeadOf, IntFunction<byte[][]> perMessage, Runnable signal) {
-        int[][] members = partitions.group(n, idOf);
+        int[][] members = partitions.group(ids.length, i -> ids[i]);
         int parts = members.length;
         byte[][][] args = new byte[parts][][];
         byte[][][] retryHeads = new byte[parts][][];
@@ -674,12 +704,13 @@ final class QueueScripts {
             }
             sent.add(f);
         }
-        return new Sent(operation, script, n, members, args, retryHeads, sent, signal);
+        return new Sent(operation, script, ids, members, args, retryHeads, sent, signal);
     }
 
     /**
      * Reads a sent batch's replies, retrying a failed partition alone as {@link ScriptRunner#runAfter} does; returns
-     * at once when every call has already answered.
+     * at once when every call has already answered. An offer's placed messages get their ids completed in the
+     * batch's id array ({@link IdGenerator#placed}).
      */
     private long[] collect(Sent batch) {
         String operation = batch.operation();
@@ -689,7 +720,8 @@ final class QueueScripts {
         List<CompletableFuture<List<Object>>> sent = batch.calls();
         Runnable signal = batch.signal();
         int parts = members.length;
-        long[] codes = new long[batch.n()];
+        String[] ids = batch.ids();
+        long[] codes = new long[ids.length];
         RedisQueueException failure = null;
         for (int p = 0; p < parts; p++) {
             CompletableFuture<List<Object>> f = sent.get(p);
@@ -723,6 +755,12 @@ final class QueueScripts {
             }
             if (script == Script.OFFER) {
                 partitions.offered(p);
+                for (int j = 0; j < members[p].length; j++) {
+                    String place = placeOf(r, members[p].length + 1 + j);
+                    if (place != null) {
+                        ids[members[p][j]] = IdGenerator.placed(ids[members[p][j]], place);
+                    }
+                }
             }
         }
         if (failure != null) {
@@ -850,9 +888,12 @@ final class QueueScripts {
 
     /** Offer reply: {code per call..., must signal}; each call gets {code, must signal (the first call only)}. */
     private static void splitOffers(List<Call> batch, List<Object> reply) {
-        Object signal = reply.get(reply.size() - 1);
-        for (int i = 0; i < batch.size(); i++) {
-            batch.get(i).complete(Arrays.asList(reply.get(i), i == 0 ? signal : 0L));
+        int n = batch.size();
+        Object signal = reply.get(n);
+        boolean placed = reply.size() > n + 1;
+        for (int i = 0; i < n; i++) {
+            batch.get(i).complete(placed ? Arrays.asList(reply.get(i), i == 0 ? signal : 0L, reply.get(n + 1 + i))
+                    : Arrays.asList(reply.get(i), i == 0 ? signal : 0L));
         }
     }
 

@@ -157,8 +157,11 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         String id = idGenerator.next();
         // Fresh: the first attempt skips the dedup read (the id is unique); a retry after a lost reply checks it, so
         // a generated id is added exactly once.
-        add(id, payload, d, true);
-        return id;
+        int p = partitions.of(id);
+        QueueScripts.Stored r = scripts.offer(p, id, Tail.of(Map.of(), payload), d, QueueScripts.FRESH);
+        partitions.offered(p);
+        signalIfAsked(r);
+        return r.idOf(id);
     }
 
     @Override
@@ -166,7 +169,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         support.checkId(id);
         byte[] payload = support.encode(value);
-        return add(id, payload, support.delay(delay), false);
+        return add(id, payload, support.delay(delay));
     }
 
     /**
@@ -182,7 +185,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         byte[] payload = support.encode(value);
         Delay d = support.delay(delay);
         String id = idGenerator.next();
-        return addAsync(id, payload, d, true).thenApply(added -> id);
+        int p = partitions.of(id);
+        return scripts.offerAsync(p, id, Tail.of(Map.of(), payload), d, QueueScripts.FRESH).thenApply(r -> {
+            partitions.offered(p);
+            signalIfAsked(r);
+            return r.idOf(id);
+        });
     }
 
     @Override
@@ -190,12 +198,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         support.checkId(id);
         byte[] payload = support.encode(value);
-        return addAsync(id, payload, support.delay(delay), false);
+        return addAsync(id, payload, support.delay(delay));
     }
 
-    private CompletableFuture<Boolean> addAsync(String id, byte[] payload, Delay delay, boolean fresh) {
+    private CompletableFuture<Boolean> addAsync(String id, byte[] payload, Delay delay) {
         int p = partitions.of(id);
-        return scripts.offerAsync(p, id, Tail.of(Map.of(), payload), delay, flag(fresh)).thenApply(r -> {
+        return scripts.offerAsync(p, id, Tail.of(Map.of(), payload), delay, QueueScripts.KEEP).thenApply(r -> {
             partitions.offered(p);
             return signalIfAsked(r) == QueueScripts.ADDED;
         });
@@ -215,15 +223,11 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return scripts.cancelAsync(partitions.of(id), id);
     }
 
-    private boolean add(String id, byte[] payload, Delay delay, boolean fresh) {
+    private boolean add(String id, byte[] payload, Delay delay) {
         int p = partitions.of(id);
-        QueueScripts.Stored r = scripts.offer(p, id, Tail.of(Map.of(), payload), delay, flag(fresh));
+        QueueScripts.Stored r = scripts.offer(p, id, Tail.of(Map.of(), payload), delay, QueueScripts.KEEP);
         partitions.offered(p);
         return signalIfAsked(r) == QueueScripts.ADDED;
-    }
-
-    private static byte flag(boolean fresh) {
-        return fresh ? QueueScripts.FRESH : QueueScripts.KEEP;
     }
 
     /**
@@ -249,7 +253,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         int p = partitions.of(id);
         QueueScripts.Stored r = scripts.offer(p, id, tail, d, fresh ? QueueScripts.FRESH : flag(message.onConflict()));
         partitions.offered(p);
-        return new Offered(id, outcome(signalIfAsked(r)));
+        return new Offered(r.idOf(id), outcome(signalIfAsked(r)));
     }
 
     @Override
@@ -264,7 +268,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return scripts.offerAsync(p, id, tail, d, given == null ? QueueScripts.FRESH : flag(message.onConflict()))
                 .thenApply(r -> {
                     partitions.offered(p);
-                    return new Offered(id, outcome(signalIfAsked(r)));
+                    return new Offered(r.idOf(id), outcome(signalIfAsked(r)));
                 });
     }
 

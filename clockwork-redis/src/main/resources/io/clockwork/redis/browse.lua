@@ -92,13 +92,13 @@ if hot_delayed and last >= hot_delayed then
             if skip >= live then
                 skip = skip - live
             else
-                for _, e in ipairs(redis.call('LRANGE', cold.chunk_key(c[j]), 0, -1)) do
+                for at, e in ipairs(redis.call('LRANGE', cold.chunk_key(c[j]), 0, -1)) do
                     if want > 0 and e ~= '' then -- '' is a removed entry's tombstone (cold.lua)
                         if skip > 0 then
                             skip = skip - 1
                         else
                             local value, due = cold.meta(c[j], e)
-                            result[#result + 1] = select(4, cold.parse(e))
+                            result[#result + 1] = select(4, cold.parse(e, c[j], at - 1))
                             result[#result + 1] = due
                             result[#result + 1] = value
                             result[#result + 1] = ''

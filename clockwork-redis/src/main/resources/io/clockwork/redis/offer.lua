@@ -10,7 +10,10 @@
   (cold.lua) instead of PENDING and META; an id the check does not find in META is looked up there too.
   Flags say per message what to check: only the client's first attempt of ids its IdGenerator just made (a
   per-client random 128-bit prefix and a counter: unique) is sent as fresh, without a dedup read; a retry, which may
-  follow an attempt that ran, always checks. A second offer of the same id within one call meets the first as a
+  follow an attempt that ran, always checks. A fresh message filed in the cold store is placed (cold.lua): no index
+  entry, its place in the reply, and while the queue retries lost replies (the fifth word of ARGV[1] is the window
+  in ms) the call's places are recorded in the store's placed stream, where a retry that finds its id nowhere else
+  finds what the first attempt placed (kept, with its place). A second offer of the same id within one call meets the first as a
   later call would (keep: kept; replace or extend: the queued messages are written first, then it is read again).
   Each redis.call, and every string Lua builds or converts, costs per call or per message, so the commands are one
   per call whatever m (plus O(1) per replaced or extended message), and a shared delay's due time is computed and
@@ -27,7 +30,8 @@
   KEYS[8] counters  HASH   offered incremented by the messages stored (added, replaced or extended)
   KEYS[9] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
-  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": compactAfter
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms> <placed window
+                    ms>": compactAfter and the placed window
   ARGV[2]           delay ms of every message, or '' if each message carries its own
   ARGV[3]           flags: '' (every id is checked, policy keep), '*' (no id needs checking) or one character per
                     message: '1' a fresh id (no check), '0' keep, 'r' replace, 'e' extend
@@ -37,21 +41,52 @@
   Reply: {code1, ..., codem, clientMustSignal}: code is 0 kept (the id is known, policy keep), 1 added, 2 replaced,
          3 extended, 4 in flight and 5 dead (replace or extend found it so; nothing changed); clientMustSignal is 1
          when a message is due now or earlier than the heads of PENDING and of the cold store, and SIGNAL is in
-         another slot.
+         another slot; then, if any message is placed, place1, ..., placem: a placed message's place
+         "<chunk name>.<position hex>" (its id is then "<id>.<place>"), '' for the others.
   Cost: O(m log n), plus O(CHUNK_CAP) per checked id found in the cold store; commands, whatever m: TIME, HMGET of
         the ids that need a check (none when all are fresh), INCRBY, one ZADD, one HSET and one HINCRBY for all
         messages stored in PENDING and META, at most one read each of the heads of PENDING and of the cold store;
-        for the cold store one HMGET of its state, an HSET of an index shard per message, per window an HGET, a
-        ZSCORE and an LLEN (or an HINCRBY and an HSET for a new chunk), per chunk an RPUSH and a ZADD when its
-        earliest due time moves, one HINCRBY; plus a ZREM per
-        replaced or extended message, an index HGET and a chunk LINDEX per checked id not in META, and an HGET and
-        a flush of the queued writes per repeated id that replaces or extends within the call.
+        for the cold store one HMGET of its state, an HSET of an index shard per message not placed, per window an
+        HGET, a ZSCORE and an LLEN (or an HINCRBY and an HSET for a new chunk), per chunk an RPUSH and a ZADD when
+        its earliest due time moves, one HINCRBY (two when ids are indexed), with a placed window an XADD and a
+        PEXPIRE; plus a ZREM per replaced or extended message, an index HGET and a chunk LINDEX per checked id not
+        in META (a chunk LINDEX alone for a placed id), an XRANGE of the placed stream per checked client part
+        found nowhere else (a retry), and an HGET and a flush of the queued writes per repeated id that replaces or
+        extends within the call.
 ]]
 -- include: keys, clock, keep, meta, wake, counters, cold
 local floor, ceil = now_floor_ceil()
 local common = ARGV[2]
 local flags = ARGV[3]
 local after = compact_after()
+local window = placed_window()
+local places = {}     -- j -> place of a placed (or, on a retry, recorded) message
+local any_place = false
+local recorded = {}   -- client prefix -> {counters, places} of the messages this call places, for a retry
+
+-- Where a retry's earlier attempt placed the message with client part id, from the placed stream, or nil.
+local function recorded_place(id)
+    local prefix, counter = string.sub(id, 1, 23), string.sub(id, 24)
+    for _, entry in ipairs(redis.call('XRANGE', PLACED, '-', '+')) do
+        local f = entry[2] -- k, prefix, c, counters, p, places
+        if f[2] == prefix then
+            local i = 0
+            for c in string.gmatch(f[4], '[^,]+') do
+                i = i + 1
+                if c == counter then
+                    local k = 0
+                    for place in string.gmatch(f[6], '[^,]+') do
+                        k = k + 1
+                        if k == i then
+                            return place
+                        end
+                    end
+                end
+            end
+        end
+    end
+    return nil
+end
 local width = 2
 if common == '' then
     width = 3
@@ -159,6 +194,14 @@ for j = 1, m do
         local found = nil
         if not v then
             found = cold_store().find(id)
+            if not found and not moves and window > 0 and is_client_part(id) then
+                local place = recorded_place(id) -- a retry whose first attempt placed the message
+                if place then
+                    places[j] = place
+                    any_place = true
+                    v = true
+                end
+            end
         end
         seen[id] = true
         if v or found then
@@ -210,7 +253,21 @@ for j = 1, m do
             if in_meta then
                 redis.call('HDEL', META, id)
             end
-            cold_store().add(id, due, base + j, attempts, tail)
+            local place = cold_store().add(id, due, base + j, attempts, tail, c == nil and is_client_part(id))
+            if place then
+                places[j] = place
+                any_place = true
+                if window > 0 then
+                    local prefix = string.sub(id, 1, 23)
+                    local r = recorded[prefix]
+                    if r == nil then
+                        r = {{}, {}}
+                        recorded[prefix] = r
+                    end
+                    r[1][#r[1] + 1] = string.sub(id, 24)
+                    r[2][#r[2] + 1] = place
+                end
+            end
         else
             local hex = string.format('%016x', base + j) -- the member's prefix and the META seq: formatted once
             scored[n + 3] = due_s
@@ -228,9 +285,19 @@ for j = 1, m do
 end
 flush()
 count_events('offered', stored)
+for prefix, r in pairs(recorded) do
+    redis.call('XADD', PLACED, 'MINID', '~', string.format('%d', floor - window), '*', 'k', prefix,
+        'c', table.concat(r[1], ','), 'p', table.concat(r[2], ','))
+    redis.call('PEXPIRE', PLACED, window)
+end
 if waking then
     result[m + 1] = wake()
 else
     result[m + 1] = 0
+end
+if any_place then
+    for j = 1, m do
+        result[m + 1 + j] = places[j] or ''
+    end
 end
 return result

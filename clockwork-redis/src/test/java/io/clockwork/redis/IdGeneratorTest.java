@@ -52,4 +52,37 @@ class IdGeneratorTest {
         }
         assertThat(seen).containsOnly(10);
     }
+
+    @Test
+    void aPlacedIdIsItsClientPartAndAPlaceAndBelongsToTheClientPartsPartition() {
+        IdGenerator g = new IdGenerator();
+        PartitionSelector selector = new PartitionSelector(7);
+        for (int i = 0; i < 500; i++) {
+            String part = g.nextIn(i % 7, selector);
+            String id = IdGenerator.placed(part, Integer.toHexString(1_790_000_000 + i) + "." + Integer.toHexString(i)
+                    + "." + Integer.toHexString(i % 128));
+            assertThat(IdGenerator.clientPartLength(id)).as(id).isEqualTo(part.length());
+            assertThat(selector.partitionOf(id)).as(id).isEqualTo(i % 7);
+            assertThat(IdGenerator.clientPartLength(part)).as("not placed: %s", part).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void idsOfAnyOtherShapeAreNotPlaced() {
+        String prefix = "abcdefghijklmnopqrstuv-";
+        assertThat(IdGenerator.clientPartLength(prefix + "1z.6a.3.7f")).isEqualTo(25);
+        for (String id : new String[] {"order-1234", "", prefix + "1z", prefix + "1z.6a.3", prefix + "1z.6a.3.7f.1",
+                prefix + "1z.6a..7f", prefix + "1z.6a.3.7g", prefix + "1Z.6a.3.7f", prefix + ".6a.3.7f",
+                "abcdefghijklmnopqrstu!-1z.6a.3.7f", "abcdefghijklmnopqrstuvw1z.6a.3.7f",
+                prefix + "12345678901234.6a.3.7f", "short-1.2.3.4"}) {
+            assertThat(IdGenerator.clientPartLength(id)).as(id).isEqualTo(-1);
+        }
+        PartitionSelector selector = new PartitionSelector(5);
+        int hash = PartitionSelector.FNV_OFFSET;
+        for (byte b : "order-1.2.3.4".getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            hash = PartitionSelector.mix(hash, b & 0xff);
+        }
+        assertThat(selector.partitionOf("order-1.2.3.4")).as("a chosen id hashes whole")
+                .isEqualTo(selector.partitionOfHash(hash));
+    }
 }

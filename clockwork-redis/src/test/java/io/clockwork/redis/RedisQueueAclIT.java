@@ -57,8 +57,14 @@ class RedisQueueAclIT {
     void theDocumentedAclRunsEveryOperationAndNothingOutsideItsQueue() throws Exception {
         redis.call(documentedAcl("orders-app", "orders").toArray(String[]::new));
         try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(uriOf("orders-app"), "orders", Codec.string())
-                .partitions(2).maxAttempts(1).visibilityTimeout(Duration.ofSeconds(30)).build()) {
+                .partitions(2).maxAttempts(1).visibilityTimeout(Duration.ofSeconds(30))
+                .compactAfter(Duration.ofMinutes(1)).retryOnConnectionLoss(Duration.ofSeconds(5)).build()) {
             String id = q.offer("a", Duration.ZERO);
+            // Placed in the compact store, its place recorded for a retry (the placed stream).
+            String far = q.offer("far", Duration.ofHours(1));
+            assertThat(redis.call("EXISTS", KeyLayout.prefix("orders", new PartitionSelector(2).partitionOf(far))
+                    + "placed")).isEqualTo(1L);
+            assertThat(q.cancel(far)).isTrue();
             assertThat(q.offerAll(Map.of("b", "b", "c", "c"), Duration.ZERO)).hasSize(2);
             assertThat(q.offer("later", "x", Duration.ofHours(1))).isTrue();
             assertThat(q.reschedule("later", Duration.ofHours(2))).isTrue();

@@ -24,19 +24,25 @@ import java.util.concurrent.Future;
 
 /**
  * Where a {@link RedisDelayedQueue} cancel's server time goes as the backlog grows: script time per cancel of compact
- * messages at a small and a huge backlog, three ways in each round, on thirds of the same messages:
+ * messages at a small and a huge backlog, four ways in each round, on quarters of the messages it offers:
  * <ul>
- *   <li><b>queue</b>: the queue's own {@code cancelAsync} (its script library, the index shard and the chunk);</li>
- *   <li><b>index + chunk</b>: {@code cancel_cost.lua} making the same commands (the store's state, the index shard's
- *       entry, the chunk's entry, the tombstone, the index delete, the counts) without the library;</li>
- *   <li><b>chunk only</b>: the same script told each message's chunk and position (read from the index beforehand,
- *       untimed, and its index entries deleted afterwards, untimed): a cancel that reads one random key.</li>
+ *   <li><b>queue, placed id</b>: the queue's own {@code cancelAsync} of messages offered with generated ids, which
+ *       name their chunk and position (placed ids, see {@code include/cold.lua} in clockwork-redis): its script
+ *       library and the one chunk entry;</li>
+ *   <li><b>queue, chosen id</b>: the same of messages offered under ids of the caller's choosing: the library, the
+ *       index shard and the chunk;</li>
+ *   <li><b>index + chunk</b>: {@code cancel_cost.lua} making the chosen-id cancel's commands (the store's state, the
+ *       index shard's entry, the chunk's entry, the tombstone, the index delete, the counts) without the library;</li>
+ *   <li><b>chunk only</b>: the same script told each chosen-id message's chunk and position (read from the index
+ *       beforehand, untimed, and its index entries deleted afterwards, untimed): a cancel that reads one random
+ *       key.</li>
  * </ul>
- * The difference between the first two at each size is what the queue's Lua library costs (its closures and their
- * garbage), between the last two what the index read costs. The order of the three rotates from round to round.
- * Messages are offered as {@link RedisRates} offers them ({@code offerAll} of 100 sharing a due time 1 to 2 hours
- * out, 100-byte values); each phase runs {@value #THREADS} threads with 100 calls in flight each; script time is
- * {@code INFO commandstats}' {@code evalsha} usec over the phase. Not thread-safe; a {@code main}.
+ * The difference between the second and third at each size is what the queue's Lua library costs (its closures and
+ * their garbage), between the last two what the index read costs; the first is the cancel a user of generated ids
+ * gets. The order of the four rotates from round to round. Messages are offered as {@link RedisRates} offers them
+ * ({@code offerAll} of 100 sharing a due time 1 to 2 hours out, 100-byte values), the background with generated ids;
+ * each phase runs {@value #THREADS} threads with 100 calls in flight each; script time is {@code INFO commandstats}'
+ * {@code evalsha} usec over the phase. Not thread-safe; a {@code main}.
  *
  * <pre>{@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.queue.CancelCostHarness
  * [--pending 10000000] [--small 1000] [--ops 600000] [--rounds 2]}</pre>
@@ -48,12 +54,13 @@ public final class CancelCostHarness {
     private static final int BATCH = 100;
     private static final int HELPER_BATCH = 1000;
     private static final long HOUR_MS = 3_600_000L;
-    private static final String QUEUE = "queue";
+    private static final String PLACED = "queue, placed id";
+    private static final String QUEUE = "queue, chosen id";
     private static final String TWO = "index + chunk";
     private static final String ONE = "chunk only";
     /** The phases, in the order of the rows. */
-    static final List<String> PHASES = List.of(QUEUE, TWO, ONE);
-    private static final int MIN_OPS = 3 * THREADS * IN_FLIGHT;
+    static final List<String> PHASES = List.of(PLACED, QUEUE, TWO, ONE);
+    private static final int MIN_OPS = 4 * THREADS * IN_FLIGHT;
     private static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
 
     static {
@@ -96,7 +103,7 @@ public final class CancelCostHarness {
      * @param redisServer the {@code redis-server} binary
      * @param small       the small backlog, at least 1
      * @param pending     the huge backlog, more than {@code small}
-     * @param ops         messages offered per round, a third cancelled each way; at least {@value #MIN_OPS}
+     * @param ops         messages offered per round, a quarter cancelled each way; at least {@value #MIN_OPS}
      * @param rounds      rounds at each size, at least 1
      * @return per backlog, per phase ({@link #PHASES}), the script µs per cancel of each round
      * @throws Exception if the server, a cancel or a check fails
@@ -117,7 +124,7 @@ public final class CancelCostHarness {
                     connections.add(client.connect());
                 }
                 CancelCostHarness h = new CancelCostHarness(q, server, connections, "cost");
-                System.out.println("# cancel cost: " + small + " and " + pending + " pending, " + ops / 3
+                System.out.println("# cancel cost: " + small + " and " + pending + " pending, " + ops / 4
                         + " cancels per phase, " + rounds + " rounds (redis " + servers.version() + ")");
                 Map<Integer, Map<String, double[]>> bySize = new LinkedHashMap<>();
                 h.fill(small);
@@ -146,23 +153,24 @@ public final class CancelCostHarness {
         return usec;
     }
 
-    /** One round: offers ops messages, cancels a third each way; returns script µs per cancel by phase. */
+    /** One round: offers ops messages, cancels a quarter each way; returns script µs per cancel by phase. */
     private Map<String, Double> round(int ops, int rotation) throws Exception {
-        List<String> ids = offer(ops);
-        Map<String, List<String>> thirds = new LinkedHashMap<>();
-        for (String phase : PHASES) {
-            thirds.put(phase, new ArrayList<>());
+        Map<String, List<String>> quarters = new LinkedHashMap<>();
+        quarters.put(PLACED, offer(ops / 4, false));
+        List<String> chosen = offer(ops - ops / 4, true);
+        for (String phase : List.of(QUEUE, TWO, ONE)) {
+            quarters.put(phase, new ArrayList<>());
         }
-        for (int i = 0; i < ids.size(); i++) {
-            thirds.get(PHASES.get(i % 3)).add(ids.get(i));
+        for (int i = 0; i < chosen.size(); i++) {
+            quarters.get(PHASES.get(1 + i % 3)).add(chosen.get(i));
         }
-        List<String> places = helper("locate", thirds.get(ONE));
+        List<String> places = helper("locate", quarters.get(ONE));
         Map<String, Double> usec = new LinkedHashMap<>();
         for (int p = 0; p < PHASES.size(); p++) {
             String phase = PHASES.get((p + rotation) % PHASES.size());
-            List<String> mine = thirds.get(phase);
+            List<String> mine = quarters.get(phase);
             Map<String, long[]> before = ServerTime.commandStats(server);
-            int done = phase.equals(QUEUE) ? cancelByQueue(mine)
+            int done = phase.equals(QUEUE) || phase.equals(PLACED) ? cancelByQueue(mine)
                     : cancelByScript(mine, phase.equals(ONE) ? places : null);
             Map<String, long[]> after = ServerTime.commandStats(server);
             if (done != mine.size()) {
@@ -171,7 +179,7 @@ public final class CancelCostHarness {
             long micros = after.get("evalsha")[1] - before.get("evalsha")[1];
             usec.put(phase, micros / (double) done); // per cancel, however the client grouped them into calls
         }
-        helper("unindex", thirds.get(ONE));
+        helper("unindex", quarters.get(ONE));
         long left = queue.stats().delayed();
         if (left != background) {
             throw new IllegalStateException(left + " messages pending after the round, not its backlog " + background);
@@ -179,14 +187,17 @@ public final class CancelCostHarness {
         return usec;
     }
 
-    private List<String> offer(int count) {
+    /** Offers count messages in batches of 100, with generated ids or ids of the harness's choosing. */
+    private List<String> offer(int count, boolean chosen) {
         List<String> ids = new ArrayList<>(count);
-        List<String> batch = new ArrayList<>(BATCH);
+        Map<String, String> batch = new LinkedHashMap<>();
         for (int i = 0; i < count; i++) {
-            batch.add(RedissonFaceHarness.value(nextValue++));
+            int n = nextValue++;
+            batch.put("cost-" + n, RedissonFaceHarness.value(n));
             if (batch.size() == BATCH || i == count - 1) {
-                long delayMs = HOUR_MS + (nextValue * 7919L) % HOUR_MS;
-                ids.addAll(queue.offerAll(batch, Duration.ofMillis(delayMs)));
+                Duration delay = Duration.ofMillis(HOUR_MS + (nextValue * 7919L) % HOUR_MS);
+                ids.addAll(chosen ? queue.offerAll(batch, delay) : queue.offerAll(new ArrayList<>(batch.values()),
+                        delay));
                 batch.clear();
             }
         }

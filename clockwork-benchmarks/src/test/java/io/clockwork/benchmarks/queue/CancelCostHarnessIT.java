@@ -15,7 +15,7 @@ class CancelCostHarnessIT {
 
     @Test
     void aTinyRunCancelsEveryMessageEachWayAndTimesEachPhase() throws Exception {
-        Map<Integer, Map<String, double[]>> bySize = CancelCostHarness.measure("redis-server", 100, 3_000, 1_200, 2);
+        Map<Integer, Map<String, double[]>> bySize = CancelCostHarness.measure("redis-server", 100, 3_000, 1_600, 2);
 
         assertThat(bySize).containsOnlyKeys(100, 3_000);
         for (Map<String, double[]> phases : bySize.values()) {

@@ -8,17 +8,24 @@
                            messages due in one WINDOW_MS window; its name is "<window number hex>.<k hex>", k from
                            the store's chunk counter
     <prefix>c:<name> LIST  the chunk's entries "<seq hex>,<due - window start>,<attempts>,<id bytes>,<id><tail>"
-                           in offer order (tail as in meta.lua); a removed entry is overwritten with '' (a tombstone)
-                           rather than removed, so every entry keeps its position
+                           in offer order (tail as in meta.lua), or for a placed message (below)
+                           "<seq hex>,<due - window start>,<attempts>,p<client part bytes>,<client part><tail>"; a
+                           removed entry is overwritten with '' (a tombstone) rather than removed, so every entry
+                           keeps its position
     <prefix>open     HASH  window number hex -> the window's chunk that offers append to, while it exists
     <prefix>x:<b>    HASH  id -> "<chunk name>,<position>": the index (the entry's position in the chunk, from 0), split
                            over shards by linear hashing on the first 32 bits of
                            the SHA-1 of the id with its last byte divided by 8 (up to 8 ids differing only there
                            share a shard), so each shard holds about SHARD_LOAD ids (a listpack while at most
                            hash-max-listpack-entries, 128 by default)
-    <prefix>cold     HASH  n (entries in the store), L and s (the index's level and split pointer), k (the chunk
-                           counter), d (the next shard a drop deletes), and per chunk with tombstones its name -> how
-                           many; a chunk whose entries are all tombstones is deleted
+    <prefix>cold     HASH  n (entries in the store), i (entries in the index; absent in a store written before
+                           placed ids: then n), L and s (the index's level and split pointer), k (the chunk counter),
+                           d (the next shard a drop deletes), and per chunk with tombstones its name -> how many; a
+                           chunk whose entries are all tombstones is deleted
+    <prefix>placed   STREAM while the queue retries lost replies (the fifth word of ARGV[1], the window in ms, is
+                           positive): per offer call that placed messages, an entry {k <client prefix>, c <counters>,
+                           p <places>}, trimmed to the window, so that a retry of the call finds what its first
+                           attempt placed (see placed ids below)
 
   All live in the partition's hash tag (a Cluster's slot), named from PENDING's key, so scripts reach them without
   naming them in KEYS. Every id is in exactly one place: META (scheduled, in flight or dead) or the cold store.
@@ -31,6 +38,14 @@
   a chunk up to that much before its first entry is due, and messages are still delivered at their own due times.
   An index value without a position (a store written before positions), or a position holding another entry, is
   resolved by scanning the chunk.
+
+  Placed ids. A message offered with an id the client just generated ("<22 base64url chars>-<counter base 36>", see
+  IdGenerator: its client part) is filed without an index entry: the offer's reply gives its place, and the id the
+  client hands out is "<client part>.<chunk name>.<position hex>". A lookup of an id of that shape reads the one
+  entry at its place, which must be a placed entry of the same client part; if it is not there (the message moved,
+  was promoted or is gone), the lookup goes on as for any id, so a placed message that a replace, extend or
+  reschedule files again (under its full id, as any id) is found through the index. An offer, a cancel and a
+  promotion of a placed message write and read no index shard, and the store holds no index entry for it.
 ]]
 -- include: keys, keep, lost
 
@@ -43,6 +58,30 @@ local CHUNK_CAP = 128
 local SHARD_LOAD = 24
 local COLD_ID_MAX = 60 -- longer ids stay in META: a listpack value is at most 64 bytes by default
 local PROMOTE_LIMIT = 512
+local PLACED = COLD_BASE .. 'placed'
+
+-- Whether s is a generated id's client part: 22 base64url characters, '-', a counter in base 36 (IdGenerator).
+local function is_client_part(s)
+    return #s >= 24 and #s <= 36 and string.byte(s, 23) == 45 and string.find(s, '^[%w_%-]+$') ~= nil
+        and string.find(s, '^[%da-z]+$', 24) ~= nil
+end
+
+-- A placed id's client part, chunk name and position; nil for any other id.
+local function placed_parts(id)
+    if string.byte(id, 23) ~= 45 then
+        return nil
+    end
+    local part, name, pos = string.match(id, '^([^%.]+)%.(%x+%.%x+)%.(%x+)$')
+    if part and is_client_part(part) then
+        return part, name, tonumber(pos, 16)
+    end
+    return nil
+end
+
+-- How long the places of an offer call are kept for its retries: the fifth word of ARGV[1], in ms; 0 when absent.
+local function placed_window()
+    return tonumber(string.match(ARGV[1], '^%d+ %d+ %d+ %-?%d+ (%d+)') or '0')
+end
 
 -- The queue's compactAfter in ms, the fourth word of ARGV[1]; -1 (never) when absent.
 local function compact_after()
@@ -65,22 +104,38 @@ end
 local cold = nil
 local function build_cold()
     local cold_n, ix_level, ix_split -- the store's state, read once per call by cold_load
+    local ix_n, ix_n_stored -- ids in the index, and whether the store holds that count (field i)
     -- Chunks this call appends to: window number -> {name, length, earliest due or nil, whether its score must be
     -- written}; entries buffered per chunk name ({chunk, entry...}); how many (indexed already, counted by cold_flush).
     local cold_open = {}
     local cold_buffer = {}
     local cold_added = 0
+    local ix_added = 0 -- of cold_added, those indexed
     local ix_buffer = {} -- index writes of this call, per shard key: {id, chunk name, ...}
     local ix_hashes = {} -- group key -> hash, for this call
 
     local function cold_load()
         if cold_n == nil then
-            local v = redis.call('HMGET', COLD, 'n', 'L', 's')
+            local v = redis.call('HMGET', COLD, 'n', 'L', 's', 'i')
             cold_n = tonumber(v[1] or '0')
             ix_level = tonumber(v[2] or '0')
             ix_split = tonumber(v[3] or '0')
+            ix_n = tonumber(v[4] or v[1] or '0')
+            ix_n_stored = v[4] ~= false -- HMGET gives false for an absent field
         end
         return cold_n
+    end
+
+    -- Adds delta to the count of indexed ids.
+    local function ix_count(delta)
+        cold_load()
+        if ix_n_stored then
+            ix_n = redis.call('HINCRBY', COLD, 'i', delta)
+        else
+            ix_n = ix_n + delta
+            redis.call('HSET', COLD, 'i', ix_n)
+            ix_n_stored = true
+        end
     end
 
     -- An id's index hash: of the id with its last byte divided by 8, so that groups of up to 8 ids differing only
@@ -187,25 +242,31 @@ local function build_cold()
         cold_load()
         cold_n = redis.call('HINCRBY', COLD, 'n', delta)
         if cold_n <= 0 and cold_added == 0 then
-            redis.call('HDEL', COLD, 'n', 'L', 's')
-            cold_n, ix_level, ix_split = 0, 0, 0
+            redis.call('HDEL', COLD, 'n', 'L', 's', 'i')
+            cold_n, ix_level, ix_split, ix_n, ix_n_stored = 0, 0, 0, 0, true
         end
     end
 
-    local function cold_entry(seq, offset, attempts, id, tail)
-        return string.format('%x,%d,%d,%d,', seq, offset, attempts, #id) .. id .. tail
+    local function cold_entry(seq, offset, attempts, id, tail, placed)
+        return string.format('%x,%d,%d,%s%d,', seq, offset, attempts, placed and 'p' or '', #id) .. id .. tail
     end
 
-    -- seq, offset, attempts, id and tail of an entry.
-    local function parse_entry(e)
-        local seq, offset, attempts, len, at = string.match(e, '^(%x+),(%d+),(%d+),(%d+),()')
+    -- seq, offset, attempts, id and tail of an entry, and whether it is placed. A placed entry's id is its client
+    -- part, or its whole id when the chunk's name and the entry's position are given.
+    local function parse_entry(e, name, pos)
+        local seq, offset, attempts, p, len, at = string.match(e, '^(%x+),(%d+),(%d+),(p?)(%d+),()')
         len = tonumber(len)
-        return tonumber(seq, 16), tonumber(offset), tonumber(attempts), string.sub(e, at, at + len - 1),
-            string.sub(e, at + len)
+        local id = string.sub(e, at, at + len - 1)
+        local placed = p == 'p'
+        if placed and name then
+            id = id .. '.' .. name .. '.' .. string.format('%x', pos)
+        end
+        return tonumber(seq, 16), tonumber(offset), tonumber(attempts), id, string.sub(e, at + len), placed
     end
 
-    -- Files a message in the store (the chunk write is buffered until cold_flush).
-    local function cold_add(id, due, seq, attempts, tail)
+    -- Files a message in the store (the chunk write is buffered until cold_flush). A placed message (id is a client
+    -- part) gets no index entry; its place ("<chunk name>.<position hex>") is returned.
+    local function cold_add(id, due, seq, attempts, tail, placed)
         local ws = due - due % WINDOW_MS
         local w = ws / WINDOW_MS
         local c = cold_open[w]
@@ -227,7 +288,7 @@ local function build_cold()
             b = {c}
             cold_buffer[c[1]] = b
         end
-        b[#b + 1] = cold_entry(seq, due - ws, attempts, id, tail)
+        b[#b + 1] = cold_entry(seq, due - ws, attempts, id, tail, placed)
         local pos = c[2]
         c[2] = pos + 1
         if c[3] == nil or due < c[3] then
@@ -235,7 +296,12 @@ local function build_cold()
             c[4] = true
         end
         cold_added = cold_added + 1
-        ix_grow(cold_load() + cold_added)
+        if placed then
+            return c[1] .. '.' .. string.format('%x', pos)
+        end
+        ix_added = ix_added + 1
+        cold_load()
+        ix_grow(ix_n + ix_added)
         per_shard(ix_buffer, id, c[1] .. ',' .. pos) -- written by ix_flush
     end
 
@@ -251,9 +317,12 @@ local function build_cold()
             end
         end
         cold_buffer = {}
-        local added = cold_added
-        cold_added = 0
+        local added, indexed = cold_added, ix_added
+        cold_added, ix_added = 0, 0
         cold_count(added)
+        if indexed > 0 or not ix_n_stored then
+            ix_count(indexed)
+        end
     end
 
     -- Forgets a chunk that no longer exists: the window's open chunk if it is that one, and this call's cache of it.
@@ -268,10 +337,24 @@ local function build_cold()
         end
     end
 
-    -- Finds a message in the store without writing: {chunk name, entry, shard key, the entry's position}, or nil and
-    -- the shard key if the index names a chunk that does not hold it (the chunk's key was evicted), or nil.
+    -- Finds a message in the store without writing: {chunk name, entry, shard key (false for a placed message), the
+    -- entry's position}, or nil and the shard key if the index names a chunk that does not hold it (the chunk's key
+    -- was evicted), or nil.
     local function cold_peek(id)
         if cold_load() == 0 then
+            return nil
+        end
+        local part, at_name, at_pos = placed_parts(id)
+        if part then
+            local e = redis.call('LINDEX', chunk_key(at_name), at_pos)
+            if e and e ~= '' then
+                local _, _, _, stored, _, placed = parse_entry(e)
+                if placed and stored == part then
+                    return {at_name, e, false, at_pos}
+                end
+            end
+        end
+        if ix_n == 0 then
             return nil
         end
         local xk = ix_key(ix_hash(id))
@@ -303,6 +386,7 @@ local function build_cold()
         local found, dangling = cold_peek(id)
         if dangling then
             redis.call('HDEL', dangling, id)
+            ix_count(-1)
             cold_count(-1)
             lose()
         end
@@ -315,7 +399,10 @@ local function build_cold()
         local name = found[1]
         local key = chunk_key(name)
         redis.call('LSET', key, found[4], '')
-        redis.call('HDEL', found[3], id)
+        if found[3] then
+            redis.call('HDEL', found[3], id)
+            ix_count(-1)
+        end
         cold_count(-1)
         if redis.call('HINCRBY', COLD, name, 1) >= redis.call('LLEN', key) then
             redis.call('DEL', key)
@@ -357,21 +444,27 @@ local function build_cold()
             local scored = {'+inf', KEEP_MEMBER}
             local states = {KEEP_FIELD, KEEP_VALUE}
             local unindexed = {} -- shard key -> ids
-            local live = 0
-            for _, e in ipairs(entries) do
+            local live, indexed = 0, 0
+            for i, e in ipairs(entries) do
                 if e ~= '' then
                     live = live + 1
-                    local seq, offset, attempts, id, tail = parse_entry(e)
+                    local seq, offset, attempts, id, tail, placed = parse_entry(e, name, i - 1)
                     local hex = string.format('%016x', seq)
                     scored[2 * live + 1] = string.format('%d', ws + offset)
                     scored[2 * live + 2] = hex .. id
                     states[2 * live + 1] = id
                     states[2 * live + 2] = 'D ' .. attempts .. ' ' .. hex .. tail
-                    per_shard(unindexed, id)
+                    if not placed then
+                        per_shard(unindexed, id)
+                        indexed = indexed + 1
+                    end
                 end
             end
             for key, ids in pairs(unindexed) do
                 redis.call('HDEL', key, unpack(ids))
+            end
+            if indexed > 0 then
+                ix_count(-indexed)
             end
             if live > 0 then
                 redis.call('ZADD', PENDING, unpack(scored))
