@@ -280,6 +280,28 @@ class RedisPlacedIdsIT {
     }
 
     @Test
+    void aCallThatEmptiesTheStoreAndThenPlacesMessagesCountsNoIndexedIds() throws Exception {
+        String name = "placed-refill";
+        try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
+            q.offer(Message.of("only").id("only").delay(HOUR));
+            String p = prefix(name);
+            assertThat(redis.call("HGET", p + "cold", "i")).isEqualTo("1");
+            // One call: "only" leaves the store (which resets its state), then a generated id is placed in it.
+            List<Offered> offered = q.offerAll(List.of(
+                    Message.of("now").id("only").delay(Duration.ZERO).onConflict(Message.Conflict.REPLACE),
+                    Message.of("far").delay(HOUR)));
+            assertThat(offered).extracting(Offered::outcome)
+                    .containsExactly(Offered.Outcome.REPLACED, Offered.Outcome.ADDED);
+            assertThat(redis.call("HGET", p + "cold", "n")).isEqualTo("1");
+            assertThat(redis.call("HGET", p + "cold", "i")).as("indexed ids").isEqualTo("0");
+            assertThat(q.cancel(offered.get(1).id())).isTrue();
+            assertThat(q.poll(Duration.ZERO).id()).isEqualTo("only");
+            assertThat(list(redis.call("HMGET", p + "cold", "n", "i"))).as("the store's state reset")
+                    .containsOnlyNulls();
+        }
+    }
+
+    @Test
     void aStoreWrittenBeforePlacedIdsCountsItsIndexFromItsEntries() {
         String name = "placed-old-store";
         try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {

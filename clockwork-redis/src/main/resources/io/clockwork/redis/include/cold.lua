@@ -243,7 +243,7 @@ local function build_cold()
         cold_n = redis.call('HINCRBY', COLD, 'n', delta)
         if cold_n <= 0 and cold_added == 0 then
             redis.call('HDEL', COLD, 'n', 'L', 's', 'i')
-            cold_n, ix_level, ix_split, ix_n, ix_n_stored = 0, 0, 0, 0, true
+            cold_n, ix_level, ix_split, ix_n, ix_n_stored = 0, 0, 0, 0, false -- i is written with the next n
         end
     end
 
@@ -320,7 +320,7 @@ local function build_cold()
         local added, indexed = cold_added, ix_added
         cold_added, ix_added = 0, 0
         cold_count(added)
-        if indexed > 0 or not ix_n_stored then
+        if indexed > 0 or (added > 0 and not ix_n_stored) then
             ix_count(indexed)
         end
     end
