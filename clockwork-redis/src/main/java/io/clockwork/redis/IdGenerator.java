@@ -21,6 +21,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class IdGenerator {
 
+    /** Length of the random prefix and its '-' in a client part. */
+    private static final int PREFIX_LENGTH = 23;
+    /** Longest client part: the prefix and a positive long in base 36 (13 digits). */
+    private static final int MAX_CLIENT_PART = PREFIX_LENGTH + 13;
+
     private final String prefix;
     /** FNV-1a of the prefix's bytes, from which a candidate id's hash is finished over its counter digits. */
     private final int prefixHash;
@@ -36,11 +41,6 @@ final class IdGenerator {
         }
         this.prefixHash = h;
     }
-
-    /** Length of the random prefix and its '-' in a client part. */
-    private static final int PREFIX_LENGTH = 23;
-    /** Longest client part: the prefix and a positive long in base 36 (13 digits). */
-    private static final int MAX_CLIENT_PART = PREFIX_LENGTH + 13;
 
     /**
      * @param clientPart a generated id, as offered

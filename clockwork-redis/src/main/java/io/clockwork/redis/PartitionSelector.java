@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>The id-to-partition map must be the same in every client and every version, because deduplication, cancel,
  * reschedule and ack find a message only in the partition its id hashes to: it is FNV-1a (32 bits) over the id's
  * UTF-8 bytes (a placed id's over its client part, the id it was offered with: {@link IdGenerator#clientPartLength}),
- * modulo the partition count, never {@code String.hashCode} of some JVM. Consumers start their polls at
- * the next partition in turn (every few polls), so that with a backlog everywhere no partition starves.
+ * modulo the partition count, never {@code String.hashCode} of some JVM. Consumers start their polls at the next
+ * partition in turn (every few polls), so that with a backlog everywhere no partition starves.
  */
 final class PartitionSelector {
 
