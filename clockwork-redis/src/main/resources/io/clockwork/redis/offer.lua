@@ -13,11 +13,11 @@
   follow an attempt that ran, always checks. A fresh message filed in the cold store is placed (cold.lua): no index
   entry, its place in the reply, and while the queue retries lost replies (the fifth word of ARGV[1] is the window
   in ms) the call's places are recorded in the store's placed stream, where a retry that finds its id nowhere else
-  finds what the first attempt placed (kept, with its place). A second offer of the same id within one call meets the first as a
-  later call would (keep: kept; replace or extend: the queued messages are written first, then it is read again).
-  Each redis.call, and every string Lua builds or converts, costs per call or per message, so the commands are one
-  per call whatever m (plus O(1) per replaced or extended message), and a shared delay's due time is computed and
-  turned into a string once.
+  finds what the first attempt placed (kept, with its place). A second offer of the same id within one call meets
+  the first as a later call would (keep: kept; replace or extend: the queued messages are written first, then it is
+  read again). Each redis.call, and every string Lua builds or converts, costs per call or per message, so the
+  commands are one per call whatever m (plus O(1) per replaced or extended message), and a shared delay's due time is
+  computed and turned into a string once.
 
   KEYS[1] pending   ZSET   the added messages' members <seq><id>, scored by due time; a replaced or extended one's
                            member is moved
@@ -62,23 +62,50 @@ local after = compact_after()
 local window = placed_window()
 local places = {}     -- j -> place of a placed (or, on a retry, recorded) message
 local any_place = false
-local recorded = {}   -- client prefix -> {counters, places} of the messages this call places, for a retry
+
+-- The places this call gives, for a retry, per client prefix as runs: messages placed one after another in a chunk
+-- whose counters rise by 1 to 35 make one run "<first counter>,<each later counter's rise, a base-36 digit>,<chunk
+-- name>,<first position hex>", so a batch costs its stream entry a few bytes per message.
+local DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz'
+local runs = {} -- client prefix -> {runs}; a run is {first counter, rises, chunk name, first position, last counter
+                -- value, last position}
+local function record(id, name, pos)
+    local prefix, counter = string.sub(id, 1, 23), string.sub(id, 24)
+    local value = #counter <= 10 and tonumber(counter, 36) or nil -- exact below 2^53
+    local list = runs[prefix]
+    if list == nil then
+        list = {}
+        runs[prefix] = list
+    end
+    local last = list[#list]
+    if last and value and last[5] and last[3] == name and last[6] + 1 == pos and value > last[5]
+            and value - last[5] < 36 then
+        last[2][#last[2] + 1] = string.sub(DIGITS, value - last[5] + 1, value - last[5] + 1)
+        last[5], last[6] = value, pos
+    else
+        list[#list + 1] = {counter, {}, name, pos, value, pos}
+    end
+end
 
 -- Where a retry's earlier attempt placed the message with client part id, from the placed stream, or nil.
 local function recorded_place(id)
     local prefix, counter = string.sub(id, 1, 23), string.sub(id, 24)
+    local value = #counter <= 10 and tonumber(counter, 36) or nil
     for _, entry in ipairs(redis.call('XRANGE', PLACED, '-', '+')) do
-        local f = entry[2] -- k, prefix, c, counters, p, places
+        local f = entry[2] -- k, prefix, r, runs
         if f[2] == prefix then
-            local i = 0
-            for c in string.gmatch(f[4], '[^,]+') do
-                i = i + 1
-                if c == counter then
-                    local k = 0
-                    for place in string.gmatch(f[6], '[^,]+') do
-                        k = k + 1
-                        if k == i then
-                            return place
+            for first, rises, name, pos in string.gmatch(f[4], '([^,;]+),([^,;]*),([^,;]+),(%x+)') do
+                if first == counter then
+                    return name .. '.' .. pos
+                end
+                local v = value and #first <= 10 and tonumber(first, 36)
+                if v and value > v then
+                    for i = 1, #rises do
+                        v = v + string.find(DIGITS, string.sub(rises, i, i), 1, true) - 1
+                        if v == value then
+                            return name .. '.' .. string.format('%x', tonumber(pos, 16) + i)
+                        elseif v > value then
+                            break
                         end
                     end
                 end
@@ -253,19 +280,13 @@ for j = 1, m do
             if in_meta then
                 redis.call('HDEL', META, id)
             end
-            local place = cold_store().add(id, due, base + j, attempts, tail, c == nil and is_client_part(id))
+            local place, name, pos = cold_store().add(id, due, base + j, attempts, tail,
+                c == nil and is_client_part(id))
             if place then
                 places[j] = place
                 any_place = true
                 if window > 0 then
-                    local prefix = string.sub(id, 1, 23)
-                    local r = recorded[prefix]
-                    if r == nil then
-                        r = {{}, {}}
-                        recorded[prefix] = r
-                    end
-                    r[1][#r[1] + 1] = string.sub(id, 24)
-                    r[2][#r[2] + 1] = place
+                    record(id, name, pos)
                 end
             end
         else
@@ -285,9 +306,13 @@ for j = 1, m do
 end
 flush()
 count_events('offered', stored)
-for prefix, r in pairs(recorded) do
-    redis.call('XADD', PLACED, 'MINID', '~', string.format('%d', floor - window), '*', 'k', prefix,
-        'c', table.concat(r[1], ','), 'p', table.concat(r[2], ','))
+for prefix, list in pairs(runs) do
+    local text = {}
+    for i, r in ipairs(list) do
+        text[i] = r[1] .. ',' .. table.concat(r[2]) .. ',' .. r[3] .. ',' .. string.format('%x', r[4])
+    end
+    redis.call('XADD', PLACED, 'MINID', '~', string.format('%d', math.max(0, floor - window)), '*', 'k', prefix,
+        'r', table.concat(text, ';'))
     redis.call('PEXPIRE', PLACED, window)
 end
 if waking then

@@ -23,9 +23,9 @@
                            d (the next shard a drop deletes), and per chunk with tombstones its name -> how many; a
                            chunk whose entries are all tombstones is deleted
     <prefix>placed   STREAM while the queue retries lost replies (the fifth word of ARGV[1], the window in ms, is
-                           positive): per offer call that placed messages, an entry {k <client prefix>, c <counters>,
-                           p <places>}, trimmed to the window, so that a retry of the call finds what its first
-                           attempt placed (see placed ids below)
+                           positive): per offer call that placed messages and client prefix, an entry {k <client
+                           prefix>, r <runs of counters and places, see offer.lua>}, trimmed to the window, so that
+                           a retry of the call finds what its first attempt placed (see placed ids below)
 
   All live in the partition's hash tag (a Cluster's slot), named from PENDING's key, so scripts reach them without
   naming them in KEYS. Every id is in exactly one place: META (scheduled, in flight or dead) or the cold store.
@@ -265,7 +265,7 @@ local function build_cold()
     end
 
     -- Files a message in the store (the chunk write is buffered until cold_flush). A placed message (id is a client
-    -- part) gets no index entry; its place ("<chunk name>.<position hex>") is returned.
+    -- part) gets no index entry; its place ("<chunk name>.<position hex>"), chunk name and position are returned.
     local function cold_add(id, due, seq, attempts, tail, placed)
         local ws = due - due % WINDOW_MS
         local w = ws / WINDOW_MS
@@ -297,7 +297,7 @@ local function build_cold()
         end
         cold_added = cold_added + 1
         if placed then
-            return c[1] .. '.' .. string.format('%x', pos)
+            return c[1] .. '.' .. string.format('%x', pos), c[1], pos
         end
         ix_added = ix_added + 1
         cold_load()
