@@ -94,6 +94,46 @@ final class IdGenerator {
         return groups == 3 ? dot : -1;
     }
 
+    /**
+     * Describes the counters of generated ids for offer.lua's placed stream (its ARGV[3] after {@code '*'}): the first
+     * id's counter, then each later one's rise over the one before as a base-36 digit.
+     *
+     * @param ids     ids, all from one generator, each at most 33 characters (counters of at most 10 digits, which a
+     *                Lua number holds exactly)
+     * @param members the indexes of the ids to describe, in the order they are sent
+     * @return {@code "<first counter>,<rises>"}, or null if the ids do not fit (a rise outside 1-35, another prefix,
+     *         a longer counter)
+     */
+    static String counterRuns(String[] ids, int[] members) {
+        String first = ids[members[0]];
+        StringBuilder b = null;
+        long last = 0;
+        for (int i : members) {
+            String id = ids[i];
+            if (id.length() <= PREFIX_LENGTH || id.length() > PREFIX_LENGTH + 10
+                    || !id.regionMatches(0, first, 0, PREFIX_LENGTH)) {
+                return null;
+            }
+            long value;
+            try {
+                value = Long.parseLong(id, PREFIX_LENGTH, id.length(), 36);
+            } catch (NumberFormatException e) {
+                return null;
+            }
+            if (b == null) {
+                b = new StringBuilder(16 + members.length).append(id, PREFIX_LENGTH, id.length()).append(',');
+            } else {
+                long rise = value - last;
+                if (rise < 1 || rise > 35) {
+                    return null;
+                }
+                b.append(Character.forDigit((int) rise, 36));
+            }
+            last = value;
+        }
+        return b.toString();
+    }
+
     /** @return a new id, at most 36 characters */
     String next() {
         return prefix + Long.toString(counter.incrementAndGet(), 36);

@@ -235,6 +235,8 @@ final class QueueScripts {
     private final Connections connections;
     private final Partitions partitions;
     private final byte[] maxAttemptsArg;
+    /** How long offer.lua keeps an offer call's places for its retries ({@link #placedWindow}), ms; 0: not at all. */
+    private final long placedWindowMs;
     private final byte[] visibilityArg;
     private final Batcher<Call>[] offers;
     private final Batcher<Call>[] acks;
@@ -246,8 +248,10 @@ final class QueueScripts {
         this.runner = runner;
         this.connections = connections;
         this.partitions = partitions;
+        this.placedWindowMs = placedWindow(Duration.ofNanos(runner.timeoutNanos()),
+                Duration.ofNanos(runner.retryNanos())).toMillis();
         this.maxAttemptsArg = settingsArg(options, partitions.count(), compactAfter,
-                placedWindow(Duration.ofNanos(runner.timeoutNanos()), Duration.ofNanos(runner.retryNanos())));
+                Duration.ofMillis(placedWindowMs));
         this.visibilityArg = arg(options.visibilityTimeout().toMillis());
         this.offers = batchers(MAX_GROUP, batch -> offerArgs(batch), Script.OFFER, QueueScripts::splitOffers);
         this.acks = batchers(MAX_GROUP, this::ackGroupArgs, Script.ACK, QueueScripts::splitAcks);
@@ -516,8 +520,9 @@ final class QueueScripts {
     long[] offerAll(String[] ids, byte[][] tails, Delay delay, boolean fresh, Runnable signal) {
         byte[] delayArg = arg(delay.millis());
         byte[][] check = {maxAttemptsArg, delayArg, CHECK_ALL};
-        byte[][] head = fresh ? new byte[][] {maxAttemptsArg, delayArg, FRESH_ALL} : check;
-        return perPartition("offerAll", Script.OFFER, ids, members -> head, members -> check,
+        return perPartition("offerAll", Script.OFFER, ids,
+                members -> fresh ? new byte[][] {maxAttemptsArg, delayArg, freshAll(ids, members)} : check,
+                members -> check,
                 i -> new byte[][] {arg(ids[i]), tails[i]}, signal);
     }
 
@@ -548,10 +553,24 @@ final class QueueScripts {
         byte[] shared = common && delays.length > 0 ? arg(delays[0].millis()) : CHECK_ALL;
         boolean perMessageDelay = !common;
         return sendAll("offerAll", Script.OFFER, ids,
-                members -> new byte[][] {maxAttemptsArg, shared, flagsOf(members, flags, false)},
+                members -> {
+                    byte[] f = flagsOf(members, flags, false);
+                    return new byte[][] {maxAttemptsArg, shared, f == FRESH_ALL && !perMessageDelay
+                            ? freshAll(ids, members) : f};
+                },
                 members -> new byte[][] {maxAttemptsArg, shared, flagsOf(members, flags, true)},
                 i -> perMessageDelay ? new byte[][] {arg(ids[i]), tails[i], arg(delays[i].millis())}
                         : new byte[][] {arg(ids[i]), tails[i]}, signal);
+    }
+
+    /**
+     * offer.lua's flags for a call whose ids are all fresh: {@code '*'}, followed, when the queue keeps places for
+     * retries ({@link #placedWindow}), by the ids' counters ({@link IdGenerator#counterRuns}), with which offer.lua
+     * records the call's places by message number instead of reading each id.
+     */
+    private byte[] freshAll(String[] ids, int[] members) {
+        String runs = placedWindowMs > 0 ? IdGenerator.counterRuns(ids, members) : null;
+        return runs == null ? FRESH_ALL : arg("*" + runs);
     }
 
     /** offer.lua's flags for a partition's members; on a retry, fresh ids are checked. */
@@ -619,8 +638,8 @@ final class QueueScripts {
                                             Runnable signal) {
         byte[] delayArg = arg(delay.millis());
         byte[][] check = {maxAttemptsArg, delayArg, CHECK_ALL};
-        byte[][] head = fresh ? new byte[][] {maxAttemptsArg, delayArg, FRESH_ALL} : check;
-        return collectAsync(sendAll("offerAll", Script.OFFER, ids, members -> head,
+        return collectAsync(sendAll("offerAll", Script.OFFER, ids,
+                members -> fresh ? new byte[][] {maxAttemptsArg, delayArg, freshAll(ids, members)} : check,
                 members -> check, i -> new byte[][] {arg(ids[i]), tails[i]}, signal));
     }
 

@@ -33,8 +33,10 @@
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms> <placed window
                     ms>": compactAfter and the placed window
   ARGV[2]           delay ms of every message, or '' if each message carries its own
-  ARGV[3]           flags: '' (every id is checked, policy keep), '*' (no id needs checking) or one character per
-                    message: '1' a fresh id (no check), '0' keep, 'r' replace, 'e' extend
+  ARGV[3]           flags: '' (every id is checked, policy keep), '*' (no id needs checking; it may be followed by
+                    "<first counter>,<rises>", the fresh ids' counters, the first and each later one's rise over the
+                    one before as a base-36 digit, for the placed stream) or one character per message: '1' a fresh
+                    id (no check), '0' keep, 'r' replace, 'e' extend
   ARGV[4..]         (id, tail) per message, or (id, tail, delay ms) when ARGV[2] is ''; the tail is
                     "[#<n>#<headers>]:<payload>" (see meta.lua)
 
@@ -58,32 +60,54 @@
 local floor, ceil = now_floor_ceil()
 local common = ARGV[2]
 local flags = ARGV[3]
+local counters = '' -- after '*': the client's description of the call's counters, for the placed stream
+if string.byte(flags, 1) == 42 then -- '*'
+    counters = string.sub(flags, 2)
+    flags = '*'
+end
 local after = compact_after()
 local window = placed_window()
 local places = {}     -- j -> place of a placed (or, on a retry, recorded) message
 local any_place = false
+-- With the client's description of the call's counters (ARGV[3] "*<first counter>,<rises>", every message fresh and
+-- one delay), the places are kept by message number: runs "<first message number>,<chunk name>,<first position
+-- hex>,<count>" of messages placed one after another, a few compares per message.
+local by_number = {}
 
 -- The places this call gives, for a retry, per client prefix as runs: messages placed one after another in a chunk
 -- whose counters rise by 1 to 35 make one run "<first counter>,<each later counter's rise, a base-36 digit>,<chunk
 -- name>,<first position hex>", so a batch costs its stream entry a few bytes per message.
 local DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz'
+local DIGIT = nil -- rise -> its base-36 digit, built by the first record() of a call
 local runs = {} -- client prefix -> {runs}; a run is {first counter, rises, chunk name, first position, last counter
                 -- value, last position}
+local last_prefix, last_runs -- the prefix recorded last and its runs: a call's fresh ids share one client's prefix
 local function record(id, name, pos)
-    local prefix, counter = string.sub(id, 1, 23), string.sub(id, 24)
-    local value = #counter <= 10 and tonumber(counter, 36) or nil -- exact below 2^53
-    local list = runs[prefix]
-    if list == nil then
-        list = {}
-        runs[prefix] = list
+    if DIGIT == nil then
+        DIGIT = {}
+        for d = 1, 35 do
+            DIGIT[d] = string.sub(DIGITS, d + 1, d + 1)
+        end
     end
+    local list = last_runs
+    if list == nil or string.sub(id, 1, 23) ~= last_prefix then
+        last_prefix = string.sub(id, 1, 23)
+        list = runs[last_prefix]
+        if list == nil then
+            list = {}
+            runs[last_prefix] = list
+        end
+        last_runs = list
+    end
+    local value = #id <= 33 and tonumber(string.sub(id, 24), 36) or nil -- counters of at most 10 digits: exact
     local last = list[#list]
     if last and value and last[5] and last[3] == name and last[6] + 1 == pos and value > last[5]
             and value - last[5] < 36 then
-        last[2][#last[2] + 1] = string.sub(DIGITS, value - last[5] + 1, value - last[5] + 1)
+        local rises = last[2]
+        rises[#rises + 1] = DIGIT[value - last[5]]
         last[5], last[6] = value, pos
     else
-        list[#list + 1] = {counter, {}, name, pos, value, pos}
+        list[#list + 1] = {string.sub(id, 24), {}, name, pos, value, pos}
     end
 end
 
@@ -92,8 +116,31 @@ local function recorded_place(id)
     local prefix, counter = string.sub(id, 1, 23), string.sub(id, 24)
     local value = #counter <= 10 and tonumber(counter, 36) or nil
     for _, entry in ipairs(redis.call('XRANGE', PLACED, '-', '+')) do
-        local f = entry[2] -- k, prefix, r, runs
-        if f[2] == prefix then
+        local f = entry[2] -- k, prefix, r, runs; or k, prefix, c, counters, p, places by message number
+        if f[2] == prefix and f[3] == 'c' then
+            local first, rises = string.match(f[4], '^([^,]+),(.*)$')
+            local number = first == counter and 1 or nil
+            local v = value and first and #first <= 10 and tonumber(first, 36)
+            if number == nil and v and value > v then
+                for i = 1, #rises do
+                    v = v + string.find(DIGITS, string.sub(rises, i, i), 1, true) - 1
+                    if v == value then
+                        number = i + 1
+                        break
+                    elseif v > value then
+                        break
+                    end
+                end
+            end
+            if number then
+                for j, name, pos, count in string.gmatch(f[6], '(%d+),([^,;]+),(%x+),(%d+)') do
+                    j, count = tonumber(j), tonumber(count)
+                    if number >= j and number < j + count then
+                        return name .. '.' .. string.format('%x', tonumber(pos, 16) + number - j)
+                    end
+                end
+            end
+        elseif f[2] == prefix then
             for first, rises, name, pos in string.gmatch(f[4], '([^,;]+),([^,;]*),([^,;]+),(%x+)') do
                 if first == counter then
                     return name .. '.' .. pos
@@ -286,7 +333,16 @@ for j = 1, m do
                 places[j] = place
                 any_place = true
                 if window > 0 then
-                    record(id, name, pos)
+                    if counters ~= '' and width == 2 then
+                        local last = by_number[#by_number]
+                        if last and last[2] == name and last[1] + last[4] == j and last[3] + last[4] == pos then
+                            last[4] = last[4] + 1
+                        else
+                            by_number[#by_number + 1] = {j, name, pos, 1}
+                        end
+                    else
+                        record(id, name, pos)
+                    end
                 end
             end
         else
@@ -306,6 +362,15 @@ for j = 1, m do
 end
 flush()
 count_events('offered', stored)
+if #by_number > 0 then
+    local text = {}
+    for i, r in ipairs(by_number) do
+        text[i] = r[1] .. ',' .. r[2] .. ',' .. string.format('%x', r[3]) .. ',' .. r[4]
+    end
+    redis.call('XADD', PLACED, 'MINID', '~', string.format('%d', math.max(0, floor - window)), '*', 'k',
+        string.sub(ARGV[4], 1, 23), 'c', counters, 'p', table.concat(text, ';'))
+    redis.call('PEXPIRE', PLACED, window)
+end
 for prefix, list in pairs(runs) do
     local text = {}
     for i, r in ipairs(list) do

@@ -85,4 +85,29 @@ class IdGeneratorTest {
         assertThat(selector.partitionOf("order-1.2.3.4")).as("a chosen id hashes whole")
                 .isEqualTo(selector.partitionOfHash(hash));
     }
+
+    @Test
+    void counterRunsDescribeTheFirstCounterAndEachRiseAsABase36Digit() {
+        String p = "abcdefghijklmnopqrstuv-";
+        String[] ids = {p + "z", p + "10", p + "12", p + "1a", "order-1", p + "2a", "bbcdefghijklmnopqrstuv-1b",
+            p + "12345678901"};
+        // z = 35, 10 = 36, 12 = 38, 1a = 46: rises 1, 2, 8.
+        assertThat(IdGenerator.counterRuns(ids, new int[] {0, 1, 2, 3})).isEqualTo("z,128");
+        assertThat(IdGenerator.counterRuns(ids, new int[] {1})).isEqualTo("10,");
+        assertThat(IdGenerator.counterRuns(ids, new int[] {3, 5})).as("a rise of 36").isNull();
+        assertThat(IdGenerator.counterRuns(ids, new int[] {2, 1})).as("falling").isNull();
+        assertThat(IdGenerator.counterRuns(ids, new int[] {0, 4})).as("not generated").isNull();
+        assertThat(IdGenerator.counterRuns(ids, new int[] {3, 6})).as("another prefix").isNull();
+        assertThat(IdGenerator.counterRuns(ids, new int[] {7})).as("an 11-digit counter").isNull();
+        IdGenerator g = new IdGenerator();
+        PartitionSelector selector = new PartitionSelector(3);
+        String[] batch = new String[100];
+        int[] all = new int[batch.length];
+        for (int i = 0; i < batch.length; i++) {
+            batch[i] = g.nextIn(1, selector);
+            all[i] = i;
+        }
+        String runs = IdGenerator.counterRuns(batch, all);
+        assertThat(runs).startsWith(batch[0].substring(23) + ",").hasSize(batch[0].length() - 23 + 1 + 99);
+    }
 }

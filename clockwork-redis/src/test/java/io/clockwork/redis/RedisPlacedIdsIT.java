@@ -270,23 +270,24 @@ class RedisPlacedIdsIT {
             List<String> ids = new ArrayList<>(batch.get(20, TimeUnit.SECONDS));
             ids.add(single.get(20, TimeUnit.SECONDS));
             assertThat(q.stats().delayed()).as("each message filed once").isEqualTo(52);
-            long entries = 0;
-            int longest = 0;
+            List<List<Object>> entries = new ArrayList<>();
             for (int part = 0; part < partitions; part++) {
                 String placed = KeyLayout.prefix(name, part) + "placed";
-                entries += number(redis.call("XLEN", placed));
                 if (number(redis.call("EXISTS", placed)) == 1) {
                     assertThat(number(redis.call("PTTL", placed))).isPositive();
                 }
                 for (Object entry : list(redis.call("XRANGE", placed, "-", "+"))) {
-                    List<Object> fields = list(list(entry).get(1));
-                    assertThat(fields.get(2)).isEqualTo("r");
-                    longest = Math.max(longest, fields.get(3).toString().length());
+                    entries.add(list(list(entry).get(1)));
                 }
             }
-            assertThat(entries).as("the places of each first attempt").isGreaterThanOrEqualTo(2);
-            assertThat(longest).as("50 places one after another in a chunk: one run, about a byte per message")
-                    .isLessThan(100);
+            // The batch's first attempt: its counters as the client described them and its places by message number;
+            // the single offer's (a group commit): its counter and place read from its id, as a run.
+            assertThat(entries).anySatisfy(f -> {
+                assertThat(f.get(2)).isEqualTo("c");
+                assertThat(f.get(3).toString().length()).as("first counter and 49 rises").isLessThan(70);
+                assertThat(f.get(5).toString()).as("50 places one after another").endsWith(",50").hasSizeLessThan(40);
+            });
+            assertThat(entries).anySatisfy(f -> assertThat(f.get(2)).isEqualTo("r"));
             for (String id : ids) {
                 assertThat(IdGenerator.clientPartLength(id)).as(id).isPositive();
                 assertThat(q.cancel(id)).as(id).isTrue();
