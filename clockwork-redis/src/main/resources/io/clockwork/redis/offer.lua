@@ -339,6 +339,7 @@ for j = 1, m do
                             last[4] = last[4] + 1
                         else
                             by_number[#by_number + 1] = {j, name, pos, 1}
+                            by_number.prefix = by_number.prefix or string.sub(id, 1, 23)
                         end
                     else
                         record(id, name, pos)
@@ -368,7 +369,7 @@ if #by_number > 0 then
         text[i] = r[1] .. ',' .. r[2] .. ',' .. string.format('%x', r[3]) .. ',' .. r[4]
     end
     redis.call('XADD', PLACED, 'MINID', '~', string.format('%d', math.max(0, floor - window)), '*', 'k',
-        string.sub(ARGV[4], 1, 23), 'c', counters, 'p', table.concat(text, ';'))
+        by_number.prefix, 'c', counters, 'p', table.concat(text, ';'))
     redis.call('PEXPIRE', PLACED, window)
 end
 for prefix, list in pairs(runs) do
