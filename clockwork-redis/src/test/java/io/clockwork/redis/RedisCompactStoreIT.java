@@ -18,6 +18,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.IntFunction;
 
+import static io.clockwork.redis.CompactStoreTesting.list;
+import static io.clockwork.redis.CompactStoreTesting.number;
+import static io.clockwork.redis.CompactStoreTesting.prefix;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -38,20 +41,7 @@ class RedisCompactStoreIT {
     }
 
     private RedisDelayedQueue<String> queue(String name, Duration compactAfter) {
-        return RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).compactAfter(compactAfter).build();
-    }
-
-    private String prefix(String name) {
-        return KeyLayout.prefix(name, 0);
-    }
-
-    private long number(Object reply) {
-        return reply == null ? 0 : Long.parseLong(reply.toString());
-    }
-
-    @SuppressWarnings("unchecked")
-    private List<Object> list(Object reply) {
-        return (List<Object>) reply;
+        return CompactStoreTesting.queue(redis, name, compactAfter);
     }
 
     /** Offers values "v0", "v1", ... with the given ids, due in an hour, in one call: one due time, one window. */

@@ -20,6 +20,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static io.clockwork.redis.CompactStoreTesting.list;
+import static io.clockwork.redis.CompactStoreTesting.number;
+import static io.clockwork.redis.CompactStoreTesting.prefix;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -40,20 +43,7 @@ class RedisPlacedIdsIT {
     }
 
     private RedisDelayedQueue<String> queue(String name, Duration compactAfter) {
-        return RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).compactAfter(compactAfter).build();
-    }
-
-    private String prefix(String name) {
-        return KeyLayout.prefix(name, 0);
-    }
-
-    private long number(Object reply) {
-        return reply == null ? 0 : Long.parseLong(reply.toString());
-    }
-
-    @SuppressWarnings("unchecked")
-    private List<Object> list(Object reply) {
-        return (List<Object>) reply;
+        return CompactStoreTesting.queue(redis, name, compactAfter);
     }
 
     private static List<String> values(String stem, int count) {
