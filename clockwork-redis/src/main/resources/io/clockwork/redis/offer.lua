@@ -113,25 +113,33 @@ end
 
 -- Where a retry's earlier attempt placed the message with client part id, from the placed stream, or nil.
 local function recorded_place(id)
+    -- The number (from 1) of the counter `counter` (its value `value`, or nil if too long to read exactly) among a
+    -- run's counters: `first`, then each later one `rises` (base-36 digits) above the one before; nil if not among
+    -- them (defined here, so that only a retry's lookup creates it).
+    local function number_in(first, rises, counter, value)
+        if first == counter then
+            return 1
+        end
+        local v = value and #first <= 10 and tonumber(first, 36)
+        if v and value > v then
+            for i = 1, #rises do
+                v = v + string.find(DIGITS, string.sub(rises, i, i), 1, true) - 1
+                if v == value then
+                    return i + 1
+                elseif v > value then
+                    return nil
+                end
+            end
+        end
+        return nil
+    end
     local prefix, counter = string.sub(id, 1, 23), string.sub(id, 24)
     local value = #counter <= 10 and tonumber(counter, 36) or nil
     for _, entry in ipairs(redis.call('XRANGE', PLACED, '-', '+')) do
         local f = entry[2] -- k, prefix, r, runs; or k, prefix, c, counters, p, places by message number
         if f[2] == prefix and f[3] == 'c' then
             local first, rises = string.match(f[4], '^([^,]+),(.*)$')
-            local number = first == counter and 1 or nil
-            local v = value and first and #first <= 10 and tonumber(first, 36)
-            if number == nil and v and value > v then
-                for i = 1, #rises do
-                    v = v + string.find(DIGITS, string.sub(rises, i, i), 1, true) - 1
-                    if v == value then
-                        number = i + 1
-                        break
-                    elseif v > value then
-                        break
-                    end
-                end
-            end
+            local number = first and number_in(first, rises, counter, value)
             if number then
                 for j, name, pos, count in string.gmatch(f[6], '(%d+),([^,;]+),(%x+),(%d+)') do
                     j, count = tonumber(j), tonumber(count)
@@ -142,19 +150,9 @@ local function recorded_place(id)
             end
         elseif f[2] == prefix then
             for first, rises, name, pos in string.gmatch(f[4], '([^,;]+),([^,;]*),([^,;]+),(%x+)') do
-                if first == counter then
-                    return name .. '.' .. pos
-                end
-                local v = value and #first <= 10 and tonumber(first, 36)
-                if v and value > v then
-                    for i = 1, #rises do
-                        v = v + string.find(DIGITS, string.sub(rises, i, i), 1, true) - 1
-                        if v == value then
-                            return name .. '.' .. string.format('%x', tonumber(pos, 16) + i)
-                        elseif v > value then
-                            break
-                        end
-                    end
+                local number = number_in(first, rises, counter, value)
+                if number then
+                    return name .. '.' .. string.format('%x', tonumber(pos, 16) + number - 1)
                 end
             end
         end
