@@ -69,13 +69,17 @@ public final class Harness {
      * result rows (without the {@link #ROW} prefix).
      */
     public static List<String[]> fork(Class<?> main, List<String> args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(main.getName());
-        command.addAll(args);
+        return fork(main, List.of(), args);
+    }
+
+    /**
+     * As {@link #fork(Class, List)}, with more JVM options after this JVM's; an option among them that selects a
+     * garbage collector ({@code -XX:+Use...GC}) replaces any this JVM was started with, since a JVM refuses two.
+     */
+    public static List<String[]> fork(Class<?> main, List<String> jvmOptions, List<String> args)
+            throws IOException, InterruptedException {
+        List<String> command = command(main, ManagementFactory.getRuntimeMXBean().getInputArguments(), jvmOptions,
+                args);
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         List<String[]> rows = new ArrayList<>();
         try (BufferedReader out = new BufferedReader(
@@ -94,6 +98,31 @@ public final class Harness {
             throw new IllegalStateException(main.getSimpleName() + " child for " + args + " exited with " + exit);
         }
         return rows;
+    }
+
+    /**
+     * @return the command line of a child JVM: this JVM's java, the inherited options (less those selecting a
+     *         collector, when {@code jvmOptions} selects one), {@code jvmOptions}, this class path, main, args
+     */
+    static List<String> command(Class<?> main, List<String> inherited, List<String> jvmOptions, List<String> args) {
+        boolean choosesCollector = jvmOptions.stream().anyMatch(Harness::selectsCollector);
+        List<String> command = new ArrayList<>();
+        command.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+        for (String option : inherited) {
+            if (!(choosesCollector && selectsCollector(option))) {
+                command.add(option);
+            }
+        }
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(main.getName());
+        command.addAll(args);
+        return command;
+    }
+
+    private static boolean selectsCollector(String option) {
+        return option.matches("-XX:[+-]Use[A-Za-z0-9]*GC");
     }
 
     /** Prints a Markdown table. */

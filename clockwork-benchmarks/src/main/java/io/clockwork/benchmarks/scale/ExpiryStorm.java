@@ -32,9 +32,10 @@ import java.util.concurrent.locks.LockSupport;
  * the scheduling to the end of the window, in both kinds of round.
  *
  * <p>Rows: {@code storm, subject, items, span ns, longest schedule call ns, longest gap ns, probe operations,
- * GC ms, tick, age, longest gap less time off core ns, window ns} per round, {@code age} being {@code young} or
- * {@code tenured}, and {@code storm-control} with the same columns but the last (its span column is the window
- * watched). "Less time off core" is {@link PauseProbe#maxGapLessOffCoreNanos()}.
+ * GC ms, tick, age, longest gap less time off core ns, collector, window ns} per round, {@code age} being {@code
+ * young} or {@code tenured} and {@code collector} this JVM's ({@link GarbageCollectors#current()}), and {@code
+ * storm-control} with the same columns but the last (its span column is the window watched). "Less time off core" is
+ * {@link PauseProbe#maxGapLessOffCoreNanos()}.
  */
 final class ExpiryStorm {
 
@@ -45,8 +46,10 @@ final class ExpiryStorm {
     static final String TENURED = "tenured";
     /** Column of a row: the probe's longest gap less its time off core, in nanoseconds (-1: not reported). */
     static final int GAP_LESS_OFF_CORE = 10;
+    /** Column of a row: the collector this JVM runs. */
+    static final int COLLECTOR = 11;
     /** Column of a storm row: the window watched, in nanoseconds. */
-    private static final int WINDOW = 11;
+    private static final int WINDOW = 12;
 
     private final Subject subject;
     private final DueBatch batch;
@@ -166,7 +169,7 @@ final class ExpiryStorm {
         List<String> r = new ArrayList<>(List.of(kind, subject.name(), Integer.toString(count), Long.toString(nanos),
                 Long.toString(probe.maxCallNanos()), Long.toString(probe.maxGapNanos()),
                 Long.toString(probe.operations()), Long.toString(gc), subject.tick(), tenured ? TENURED : YOUNG,
-                Long.toString(probe.maxGapLessOffCoreNanos())));
+                Long.toString(probe.maxGapLessOffCoreNanos()), GarbageCollectors.current()));
         r.addAll(List.of(more));
         return r.toArray(new String[0]);
     }

@@ -33,8 +33,10 @@ import java.util.Map;
  *       pending message.</li>
  * </ol>
  * Each part runs in a fresh JVM per subject, with this JVM's options (as JMH forks one per parameter), so that no
- * subject's garbage or compiled code weighs on another; {@code --fork false} runs them in this JVM instead (for
- * tests). The tables show the median of {@code --rounds} rounds; {@code --json FILE} also writes the headline
+ * subject's garbage or compiled code weighs on another; the storm runs once per collector of {@code --collectors}
+ * (default {@code G1,ZGC}: the JDK's default, aiming at 200 ms pauses, and one whose pauses stay under a
+ * millisecond; {@link GarbageCollectors}), each in its own JVM with that collector. {@code --fork false} runs every
+ * part in this JVM instead, with its collector (for tests). The tables show the median of {@code --rounds} rounds; {@code --json FILE} also writes the headline
  * figures in JMH's result shape, for {@code clockwork bench scale}.
  *
  * <p>Time: all durations are read from {@link System#nanoTime()}; background items are due 1 to 2 hours out, so none
@@ -44,14 +46,18 @@ import java.util.Map;
  * <pre>{@code java -Xms8g -Xmx8g -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.scale.ScaleHarness
  * [--pending 10000000] [--small 1000] [--rounds 5] [--warmup 3] [--ops 1000000] [--cycle 1000] [--due 200000]
  * [--storm 1000000] [--subjects clockwork,netty,jdk,clockwork-queue] [--parts rates,storm,redis]
- * [--redis-server redis-server] [--json FILE]}</pre>
+ * [--collectors G1,ZGC] [--redis-server redis-server] [--json FILE]}</pre>
  */
 public final class ScaleHarness {
 
-    /** The parts, in the order they run. */
-    static final List<String> PARTS = List.of("rates", "storm", "redis");
     /** The part that measures the Redis queue; it has no in-process subject. */
     static final String REDIS = "redis";
+    /** The part measured once per collector. */
+    static final String STORM = "storm";
+    /** The collectors the storm runs under unless {@code --collectors} says otherwise. */
+    static final String STORM_COLLECTORS = "G1,ZGC";
+    /** The parts, in the order they run. */
+    static final List<String> PARTS = List.of("rates", STORM, REDIS);
     /** Bytes per pending item to plan the heap for: the queue's, with room for the garbage of a round. */
     private static final long PLANNED_BYTES_PER_ITEM = 300;
 
@@ -68,6 +74,7 @@ public final class ScaleHarness {
         DEFAULTS.put("storm", "1000000");
         DEFAULTS.put("subjects", String.join(",", Subject.ALL));
         DEFAULTS.put("parts", String.join(",", PARTS));
+        DEFAULTS.put("collectors", STORM_COLLECTORS);
         DEFAULTS.put("fork", "true");
         DEFAULTS.put("json", "");
         DEFAULTS.put("child", "");
@@ -101,6 +108,8 @@ public final class ScaleHarness {
         List<String> parts = h.list("parts");
         check(subjects, Subject.ALL, "subject");
         check(parts, PARTS, "part");
+        List<String> collectors = h.list("collectors");
+        GarbageCollectors.check(collectors);
         if (!h.get("child").isEmpty()) {
             for (String[] row : measure(h.get("child"), subjects.get(0), settings, h.get("redis-server"))) {
                 System.out.println(Harness.ROW + String.join("\t", row));
@@ -127,7 +136,15 @@ public final class ScaleHarness {
                     if (!part.equals(REDIS)) {
                         childArgs.addAll(List.of("--subjects", subject));
                     }
-                    rows.addAll(Harness.fork(ScaleHarness.class, childArgs));
+                    if (part.equals(STORM)) {
+                        for (String collector : collectors) {
+                            System.out.println("#   under " + collector);
+                            rows.addAll(Harness.fork(ScaleHarness.class,
+                                    List.of(GarbageCollectors.option(collector)), childArgs));
+                        }
+                    } else {
+                        rows.addAll(Harness.fork(ScaleHarness.class, childArgs));
+                    }
                 } else {
                     rows.addAll(measure(part, subject, settings, h.get("redis-server")));
                 }
@@ -146,7 +163,7 @@ public final class ScaleHarness {
         switch (part) {
             case "rates":
                 return PendingRates.measure(subject, settings);
-            case "storm":
+            case STORM:
                 return ExpiryStorm.measure(subject, settings);
             default:
                 return RedisRates.measure(redisServer, settings.pending(), settings.small(), settings.rounds(),

@@ -26,10 +26,13 @@ final class ScaleReport {
     private final Map<String, String[]> bytes = new LinkedHashMap<>();
     /** {used_memory bytes per pending message, pending reported} of the Redis queue, or null. */
     private String[] redisBytes;
-    /** subject -> the items' age ({@link ExpiryStorm#YOUNG}, {@link ExpiryStorm#TENURED}) -> per-round storm rows. */
-    private final Map<String, Map<String, List<String[]>>> storms = new LinkedHashMap<>();
+    /**
+     * {subject, collector} -> the items' age ({@link ExpiryStorm#YOUNG}, {@link ExpiryStorm#TENURED}) -> per-round
+     * storm rows.
+     */
+    private final Map<List<String>, Map<String, List<String[]>>> storms = new LinkedHashMap<>();
     /** The same for the control rows: the same items due an hour out, nothing falling due. */
-    private final Map<String, Map<String, List<String[]>>> controls = new LinkedHashMap<>();
+    private final Map<List<String>, Map<String, List<String[]>>> controls = new LinkedHashMap<>();
 
     /**
      * @param settings the sizes measured
@@ -107,23 +110,26 @@ final class ScaleReport {
             md.append(String.format(Locale.ROOT, "%nExpiry storm: %,d items due in the same millisecond while another "
                     + "thread schedules and cancels (median of %d rounds, worst in brackets; ms):%n%n",
                     settings.storm(), settings.rounds()));
-            md.append("| subject | items | tick | storm delivered in | items/s | longest schedule call | longest gap "
-                    + "between operations | less time off core | probe operations in window | GC in window | "
-                    + "control: longest gap | control: less time off core | control: GC |\n");
-            md.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-            storms.forEach((subject, ages) -> ages.forEach((age, rounds) -> {
+            md.append("| subject | collector | items | tick | storm delivered in | items/s | longest schedule call | "
+                    + "longest gap between operations | less time off core | probe operations in window | GC in "
+                    + "window | control: longest gap | control: less time off core | control: GC |\n");
+            md.append("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+                    + "\n");
+            storms.forEach((key, ages) -> ages.forEach((age, rounds) -> {
                 double span = median(column(rounds, 3)) / 1e6;
-                List<String[]> control = controls.getOrDefault(subject, Map.of()).getOrDefault(age, List.of());
+                List<String[]> control = controls.getOrDefault(key, Map.of()).getOrDefault(age, List.of());
                 md.append(String.format(Locale.ROOT,
-                        "| %s | %s | %s | %.1f | %,.0f | %s | %s | %s | %,.0f | %.0f | %s | %s | %s |%n",
-                        subject, age, rounds.get(0)[8], span, settings.storm() / (span / 1e3),
+                        "| %s | %s | %s | %s | %.1f | %,.0f | %s | %s | %s | %,.0f | %.0f | %s | %s | %s |%n",
+                        key.get(0), key.get(1), age, rounds.get(0)[8], span, settings.storm() / (span / 1e3),
                         millis(column(rounds, 4)), millis(column(rounds, 5)),
                         millis(column(rounds, ExpiryStorm.GAP_LESS_OFF_CORE)), median(column(rounds, 6)),
                         median(column(rounds, 7)), control.isEmpty() ? "" : millis(column(control, 5)),
                         control.isEmpty() ? "" : millis(column(control, ExpiryStorm.GAP_LESS_OFF_CORE)),
                         control.isEmpty() ? "" : String.format(Locale.ROOT, "%.0f", median(column(control, 7)))));
             }));
-            md.append("\nItems: young ones were scheduled seconds before they fell due; tenured ones were moved to the "
+            md.append("\nCollector: the JVM's garbage collector in that run (G1 copies the live young objects in a "
+                    + "pause; ZGC and Shenandoah move them while the program runs). Items: young ones were scheduled "
+                    + "seconds before they fell due; tenured ones were moved to the "
                     + "old generation by a full collection in between, as a wait of minutes would. Control: as many "
                     + "items scheduled (and tenured) the same way but due an hour out, the probe watched over a "
                     + "window of the storm's length with nothing falling due: the pauses of holding them, not of "
@@ -151,11 +157,13 @@ final class ScaleReport {
             out.add(headline(RedisRates.SUBJECT, "bytesPerPending", "avgt", Double.parseDouble(redisBytes[0]), "B",
                     ""));
         }
-        storms.forEach((subject, ages) -> ages.forEach((age, rounds) -> {
+        storms.forEach((key, ages) -> ages.forEach((age, rounds) -> {
             String prefix = age.equals(ExpiryStorm.YOUNG) ? "storm" : "tenuredStorm";
-            out.add(headline(subject, prefix + "LongestGap", "avgt", median(column(rounds, 5)) / 1e6, "ms", ""));
-            out.add(headline(subject, prefix + "LongestGapLessTimeOffCore", "avgt",
-                    median(column(rounds, ExpiryStorm.GAP_LESS_OFF_CORE)) / 1e6, "ms", ""));
+            String collector = ", \"collector\": \"" + key.get(1) + "\"";
+            out.add(headline(key.get(0), prefix + "LongestGap", "avgt", median(column(rounds, 5)) / 1e6, "ms",
+                    collector));
+            out.add(headline(key.get(0), prefix + "LongestGapLessTimeOffCore", "avgt",
+                    median(column(rounds, ExpiryStorm.GAP_LESS_OFF_CORE)) / 1e6, "ms", collector));
         }));
         return out;
     }
@@ -173,8 +181,9 @@ final class ScaleReport {
                 unit);
     }
 
-    private static List<String[]> byAge(Map<String, Map<String, List<String[]>>> rows, String[] r) {
-        return rows.computeIfAbsent(r[1], k -> new LinkedHashMap<>()).computeIfAbsent(r[9], k -> new ArrayList<>());
+    private static List<String[]> byAge(Map<List<String>, Map<String, List<String[]>>> rows, String[] r) {
+        return rows.computeIfAbsent(List.of(r[1], r[ExpiryStorm.COLLECTOR]), k -> new LinkedHashMap<>())
+                .computeIfAbsent(r[9], k -> new ArrayList<>());
     }
 
     private static List<Double> column(List<String[]> rows, int index) {

@@ -10,6 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The scale harness, run in this JVM at tiny sizes, reports every row of its tables, the storm's with its control
@@ -37,8 +38,8 @@ class ScaleHarnessTest {
             assertThat(md).containsPattern(Pattern.compile("(?m)^\\| " + Pattern.quote(subject)
                     + " \\| -?[0-9]+\\.[0-9] \\| [0-9,]+ \\| (-|[0-9.-]+) \\|$"));
             for (String age : List.of("young", "tenured")) {
-                assertThat(md).containsPattern(Pattern.compile("(?m)^\\| " + Pattern.quote(subject) + " \\| " + age
-                        + " \\| [^|]+ \\| [0-9]+\\.[0-9] \\| " + RATE + " \\| " + MILLIS + " \\| " + MILLIS
+                assertThat(md).containsPattern(Pattern.compile("(?m)^\\| " + Pattern.quote(subject) + " \\| "
+                        + Pattern.quote(GarbageCollectors.current()) + " \\| " + age + " \\| [^|]+ \\| [0-9]+\\.[0-9] \\| " + RATE + " \\| " + MILLIS + " \\| " + MILLIS
                         + " \\| " + MILLIS + " \\| [0-9,]+ \\| [0-9]+ \\| " + MILLIS + " \\| " + MILLIS
                         + " \\| [0-9]+ \\|$"));
             }
@@ -61,5 +62,33 @@ class ScaleHarnessTest {
         // ratios, and its bytes
         Matcher benchmarks = Pattern.compile("\"benchmark\": ").matcher(Files.readString(json));
         assertThat(benchmarks.results().count()).isEqualTo(Subject.ALL.size() * (3 * 3 + 1 + 4) + 3 * 3 + 1);
+    }
+
+    @Test
+    void stormRunsOnceUnderEachCollectorAskedForEachInItsOwnJvm(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("storm.json");
+        String md = ScaleHarness.run(new String[] {"--pending", "1000", "--small", "100", "--rounds", "1",
+            "--storm", "2000", "--parts", "storm", "--subjects", Subject.CLOCKWORK, "--collectors", "Serial,G1",
+            "--json", json.toString()});
+
+        for (String collector : List.of("Serial", "G1")) {
+            for (String age : List.of("young", "tenured")) {
+                assertThat(md).containsPattern(Pattern.compile("(?m)^\\| " + Subject.CLOCKWORK + " \\| " + collector
+                        + " \\| " + age + " \\| "));
+            }
+        }
+        assertThat(md.lines().filter(l -> l.startsWith("| " + Subject.CLOCKWORK + " |")).count()).isEqualTo(4);
+        String results = Files.readString(json);
+        for (String collector : List.of("Serial", "G1")) {
+            assertThat(Pattern.compile("\"collector\": \"" + collector + "\"").matcher(results).results().count())
+                    .isEqualTo(4);
+        }
+    }
+
+    @Test
+    void refusesAnUnknownCollector() {
+        assertThatThrownBy(() -> ScaleHarness.run(new String[] {"--parts", "storm", "--collectors", "G1,Epsilon"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Epsilon")
+                .hasMessageContaining("Shenandoah");
     }
 }
