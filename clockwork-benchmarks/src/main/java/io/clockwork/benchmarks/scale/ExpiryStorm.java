@@ -1,7 +1,6 @@
 package io.clockwork.benchmarks.scale;
 
 import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,8 +27,9 @@ import java.util.concurrent.locks.LockSupport;
  * thread-safe: run by one thread.
  *
  * <p>Time: the storm's span is the subject's {@link Subject.Span} (first to last task run for a timer; first poll
- * to last ack for the queue). GC time is the growth of the collectors' accumulated collection time from the end of
- * the scheduling to the end of the window, in both kinds of round.
+ * to last ack for the queue). GC time is the growth of the collectors' accumulated pause time (every collection of
+ * G1's; ZGC's and Shenandoah's pauses, not their concurrent cycles) from the end of the scheduling to the end of the
+ * window, in both kinds of round.
  *
  * <p>Rows: {@code storm, subject, items, span ns, longest schedule call ns, longest gap ns, probe operations,
  * GC ms, tick, age, longest gap less time off core ns, collector, window ns} per round, {@code age} being {@code
@@ -181,11 +181,8 @@ final class ExpiryStorm {
         return prober;
     }
 
+    /** @return milliseconds of collection pauses so far ({@link GarbageCollectors#total}: not concurrent cycles) */
     private static long gcMillis() {
-        long total = 0;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            total += Math.max(0, gc.getCollectionTime());
-        }
-        return total;
+        return GarbageCollectors.total("Pauses", GarbageCollectorMXBean::getCollectionTime);
     }
 }

@@ -4,6 +4,7 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * The collectors a storm can be measured under ({@code ScaleHarness --collectors}): their names in the harness's
@@ -55,6 +56,24 @@ final class GarbageCollectors {
     static String option(String name) {
         check(List.of(name));
         return OPTIONS.get(name);
+    }
+
+    /**
+     * @param group  a word in the names of the beans to sum where the JVM has such beans ("Cycles", "Pauses"), as
+     *               ZGC and Shenandoah report their concurrent cycles and their pauses apart
+     * @param figure what to sum of each bean (its count or its time; a bean's -1, "undefined", counts as 0)
+     * @return the figure summed over the beans of that group, or over every bean if none is of it
+     */
+    static long total(String group, ToLongFunction<GarbageCollectorMXBean> figure) {
+        List<GarbageCollectorMXBean> beans = ManagementFactory.getGarbageCollectorMXBeans();
+        boolean grouped = beans.stream().anyMatch(gc -> gc.getName().contains(group));
+        long total = 0;
+        for (GarbageCollectorMXBean gc : beans) {
+            if (!grouped || gc.getName().contains(group)) {
+                total += Math.max(0, figure.applyAsLong(gc));
+            }
+        }
+        return total;
     }
 
     /** @return the name of the collector this JVM runs, or the first bean's name if it is none of the known ones */

@@ -240,15 +240,7 @@ public final class YoungCollectionFloor {
      *         collection (G1's young and full ones, each a pause)
      */
     private static long collectionCount() {
-        List<GarbageCollectorMXBean> beans = ManagementFactory.getGarbageCollectorMXBeans();
-        boolean cycles = beans.stream().anyMatch(gc -> gc.getName().contains("Cycles"));
-        long total = 0;
-        for (GarbageCollectorMXBean gc : beans) {
-            if (!cycles || gc.getName().contains("Cycles")) {
-                total += Math.max(0, gc.getCollectionCount());
-            }
-        }
-        return total;
+        return GarbageCollectors.total("Cycles", GarbageCollectorMXBean::getCollectionCount);
     }
 
     /**
@@ -256,15 +248,7 @@ public final class YoungCollectionFloor {
      *         from concurrent cycles (ZGC, Shenandoah), else every collection's time (G1's are all pauses)
      */
     private static long collectionMillis() {
-        List<GarbageCollectorMXBean> beans = ManagementFactory.getGarbageCollectorMXBeans();
-        boolean pauses = beans.stream().anyMatch(gc -> gc.getName().contains("Pauses"));
-        long total = 0;
-        for (GarbageCollectorMXBean gc : beans) {
-            if (!pauses || gc.getName().contains("Pauses")) {
-                total += Math.max(0, gc.getCollectionTime());
-            }
-        }
-        return total;
+        return GarbageCollectors.total("Pauses", GarbageCollectorMXBean::getCollectionTime);
     }
 
     private static String collectorNames() {
