@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import picocli.CommandLine;
@@ -26,8 +25,6 @@ import picocli.CommandLine;
 /** {@code clockwork dashboard --cluster} serves the queues of a real 3-master Redis Cluster from one seed node. */
 @ExtendWith(RedisClusterExtension.class)
 class DashboardCommandClusterIT {
-
-    private static final Pattern URL = Pattern.compile("Dashboard on (http://\\S+)");
 
     @Test
     void servesEveryQueueOfTheClusterFromOneSeedNode(RedisCluster cluster) throws Exception {
@@ -41,11 +38,7 @@ class DashboardCommandClusterIT {
             cl.setOut(new PrintWriter(out, true)).setErr(new PrintWriter(new StringWriter(), true));
             CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("dashboard", "--redis",
                     cluster.seedUris().get(2), "--cluster", "--port", "0"));
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            Matcher m = URL.matcher("");
-            while (!(m = URL.matcher(out.toString())).find() && !exit.isDone() && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            Matcher m = DashboardCommandIT.awaitAddress(out, exit);
             assertThat(out.toString()).as("exit %s", exit.getNow(null)).contains("the redis cluster of");
             HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(m.group(1)))
                     .build(), HttpResponse.BodyHandlers.ofString());

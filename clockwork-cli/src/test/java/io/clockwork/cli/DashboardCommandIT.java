@@ -6,6 +6,7 @@ import io.clockwork.queue.Codec;
 import io.clockwork.redis.RedisDelayedQueue;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
+import io.clockwork.testing.Await;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -31,6 +32,19 @@ class DashboardCommandIT {
 
     private static final Pattern URL = Pattern.compile("Dashboard on (http://\\S+)");
 
+    /**
+     * Waits until the dashboard command has printed its address (or ended, say with an error).
+     *
+     * @return a matcher of the output, at the address if it was printed (its group 1 the URL)
+     */
+    static Matcher awaitAddress(StringWriter out, CompletableFuture<Integer> exit) {
+        Await.until("the dashboard printed its address or ended", () -> URL.matcher(out.toString()).find()
+                || exit.isDone());
+        Matcher m = URL.matcher(out.toString());
+        m.find();
+        return m;
+    }
+
     @Test
     void servesEveryRegisteredQueueUntilStopped(RedisServerProcess redis) throws Exception {
         try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(redis.uri(), "orders", Codec.string()).build()) {
@@ -40,11 +54,7 @@ class DashboardCommandIT {
             cl.setOut(new PrintWriter(out, true)).setErr(new PrintWriter(new StringWriter(), true));
             CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("dashboard", "--redis",
                     redis.uri(), "--port", "0"));
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            Matcher m = URL.matcher("");
-            while (!(m = URL.matcher(out.toString())).find() && !exit.isDone() && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            Matcher m = awaitAddress(out, exit);
             assertThat(out.toString()).as("exit %s", exit.getNow(null)).contains("Dashboard on http://127.0.0.1:");
             HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(m.group(1)))
                     .build(), HttpResponse.BodyHandlers.ofString());

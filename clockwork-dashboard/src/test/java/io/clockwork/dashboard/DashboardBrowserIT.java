@@ -168,9 +168,11 @@ class DashboardBrowserIT {
                 .noneMatch(e -> e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()
                         || e.getMessage().contains("Content Security Policy"));
         if (screenshots()) {
-            Thread.sleep(3_000); // a few seconds of samples for the picture
-            browser.navigate().refresh();
-            await().until(b -> points(b) >= 10);
+            // A picture with some history: reload until the page draws ten samples (this dashboard samples every 200 ms).
+            new WebDriverWait(browser, Duration.ofSeconds(30)).pollingEvery(Duration.ofSeconds(1)).until(b -> {
+                b.navigate().refresh();
+                return new WebDriverWait(b, Duration.ofSeconds(5)).until(x -> points(x) >= 2) && points(b) >= 10;
+            });
             screenshot("dashboard-overview.png");
         }
 

@@ -334,11 +334,12 @@ public abstract class WorkerContract {
         DelayedQueue<String> q = queue(b -> b.visibilityTimeout(Duration.ofMillis(500)));
         q.offer("stuck", "v", Duration.ZERO);
         CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
         AtomicInteger interrupted = new AtomicInteger();
         Worker<String> w = start(Worker.builder(q, job -> {
             started.countDown();
             try {
-                Thread.sleep(LIMIT.toMillis());
+                never.await(); // a job that only an interrupt ends
             } catch (InterruptedException e) {
                 interrupted.incrementAndGet();
                 throw e;
