@@ -168,7 +168,7 @@ class DashboardBrowserIT {
                 .noneMatch(e -> e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()
                         || e.getMessage().contains("Content Security Policy"));
         if (screenshots()) {
-            // A picture with some history: reload until the page draws ten samples (this dashboard samples every 200 ms).
+            // A picture with some history: reload until the page draws ten samples (one every 200 ms here).
             new WebDriverWait(browser, Duration.ofSeconds(30)).pollingEvery(Duration.ofSeconds(1)).until(b -> {
                 b.navigate().refresh();
                 return new WebDriverWait(b, Duration.ofSeconds(5)).until(x -> points(x) >= 2) && points(b) >= 10;

@@ -36,8 +36,8 @@ import java.util.Map;
  * subject's garbage or compiled code weighs on another; the storm runs once per collector of {@code --collectors}
  * (default {@code G1,ZGC}: the JDK's default, aiming at 200 ms pauses, and one whose pauses stay under a
  * millisecond; {@link GarbageCollectors}), each in its own JVM with that collector. {@code --fork false} runs every
- * part in this JVM instead, with its collector (for tests). The tables show the median of {@code --rounds} rounds; {@code --json FILE} also writes the headline
- * figures in JMH's result shape, for {@code clockwork bench scale}.
+ * part in this JVM instead, with its collector (for tests). The tables show the median of {@code --rounds} rounds;
+ * {@code --json FILE} also writes the headline figures in JMH's result shape, for {@code clockwork bench scale}.
  *
  * <p>Time: all durations are read from {@link System#nanoTime()}; background items are due 1 to 2 hours out, so none
  * comes due during a run. The heap must hold the huge count in one JVM, and the queue's messages are the largest

@@ -39,9 +39,9 @@ class ScaleHarnessTest {
                     + " \\| -?[0-9]+\\.[0-9] \\| [0-9,]+ \\| (-|[0-9.-]+) \\|$"));
             for (String age : List.of("young", "tenured")) {
                 assertThat(md).containsPattern(Pattern.compile("(?m)^\\| " + Pattern.quote(subject) + " \\| "
-                        + Pattern.quote(GarbageCollectors.current()) + " \\| " + age + " \\| [^|]+ \\| [0-9]+\\.[0-9] \\| " + RATE + " \\| " + MILLIS + " \\| " + MILLIS
-                        + " \\| " + MILLIS + " \\| [0-9,]+ \\| [0-9]+ \\| " + MILLIS + " \\| " + MILLIS
-                        + " \\| [0-9]+ \\|$"));
+                        + Pattern.quote(GarbageCollectors.current()) + " \\| " + age + " \\| [^|]+ \\| "
+                        + "[0-9]+\\.[0-9] \\| " + RATE + " \\| " + MILLIS + " \\| " + MILLIS + " \\| " + MILLIS
+                        + " \\| [0-9,]+ \\| [0-9]+ \\| " + MILLIS + " \\| " + MILLIS + " \\| [0-9]+ \\|$"));
             }
         }
         // the Redis queue on a real redis-server: its three rates and its used_memory per message
