@@ -27,15 +27,25 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(ClockworkProperties.class)
 public class ClockworkAutoConfiguration {
 
-    /**
-     * @param properties {@code clockwork.redis.uri}
-     * @return a Lettuce client of the queues' server, shut down with the context
-     */
-    @Bean(destroyMethod = "shutdown")
-    @ConditionalOnMissingBean
+    /** The Lettuce client of the queues' server from {@code clockwork.redis.*}, unless the application has one. */
+    @Configuration(proxyBeanMethods = false)
     @ConditionalOnProperty("clockwork.redis.uri")
-    public RedisClient clockworkRedisClient(ClockworkProperties properties) {
-        return RedisClient.create(properties.getRedis().getUri());
+    @ConditionalOnMissingBean(RedisClient.class)
+    static class RedisClientConfiguration {
+
+        @Bean(destroyMethod = "close")
+        ClockworkRedisClient clockworkRedisConnection(ClockworkProperties properties) {
+            return ClockworkRedisClient.create(properties.getRedis());
+        }
+
+        /**
+         * @param connection the client and its resources, shut down with the context
+         * @return a Lettuce client of the queues' server
+         */
+        @Bean(destroyMethod = "")
+        RedisClient clockworkRedisClient(ClockworkRedisClient connection) {
+            return connection.client();
+        }
     }
 
     /** @return strings as UTF-8, bytes as they are, anything else as JSON */

@@ -13,6 +13,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("clockwork")
 public class ClockworkProperties {
 
+    /** The longest duration a {@code clockwork.redis.*} option takes, as RedisQueueBuilder's options. */
+    static final Duration MAX_DURATION = Duration.ofHours(1);
+
     private final Redis redis = new Redis();
     /** Queues by name, each with its options; a queue used without an entry here gets the defaults. */
     private final Map<String, QueueProperties> queues = new LinkedHashMap<>();
@@ -50,6 +53,23 @@ public class ClockworkProperties {
         return dashboard;
     }
 
+    /**
+     * Checks a duration property as it binds, so that a bad value fails the start naming the property.
+     *
+     * @param property the property's name
+     * @param value    its value
+     * @param min      the least value allowed
+     * @param max      the greatest value allowed
+     * @return the value
+     * @throws IllegalArgumentException if the value is null or out of range, naming the property and the range
+     */
+    private static Duration checkRange(String property, Duration value, Duration min, Duration max) {
+        if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+            throw new IllegalArgumentException(property + " must be in [" + min + ", " + max + "], was " + value);
+        }
+        return value;
+    }
+
     /** Where queues live. */
     public static class Redis {
 
@@ -61,6 +81,31 @@ public class ClockworkProperties {
         private String uri;
         /** Whether queues may open on a server whose maxmemory-policy can evict their keys. */
         private boolean allowEvictingServer;
+        /**
+         * How long one Redis command may wait for its reply before the operation fails, or is retried within
+         * retry-for; in [1ms, 1h].
+         */
+        private Duration commandTimeout = Duration.ofSeconds(5);
+        /**
+         * How long a queue operation keeps retrying while Redis is unreachable, not answering or still loading after
+         * a restart, before it throws; in [0s, 1h]. 0s fails at once. The default rides through a restart of Redis.
+         */
+        private Duration retryFor = Duration.ofSeconds(30);
+        /**
+         * How long a connect of the client built from the uri may take: TCP, TLS and the Redis handshake together,
+         * the first one and every reconnect; in [1ms, 1h]. An application's own RedisClient bean keeps its options.
+         */
+        private Duration connectTimeout = Duration.ofSeconds(10);
+        /**
+         * Longest wait between two reconnect attempts of the client built from the uri after it lost Redis (the
+         * waits grow from 10ms to this); in [10ms, 1h].
+         */
+        private Duration reconnectMaxDelay = Duration.ofSeconds(1);
+        /**
+         * The longest an idle listener's poll waits before checking Redis again without a wake-up signal; it bounds
+         * how late a delivery can be when a signal is lost; in [1ms, 1h].
+         */
+        private Duration recheckInterval = Duration.ofSeconds(1);
 
         public String getUri() {
             return uri;
@@ -76,6 +121,51 @@ public class ClockworkProperties {
 
         public void setAllowEvictingServer(boolean allowEvictingServer) {
             this.allowEvictingServer = allowEvictingServer;
+        }
+
+        public Duration getCommandTimeout() {
+            return commandTimeout;
+        }
+
+        public void setCommandTimeout(Duration commandTimeout) {
+            this.commandTimeout = checkRange("clockwork.redis.command-timeout", commandTimeout,
+                    Duration.ofMillis(1), MAX_DURATION);
+        }
+
+        public Duration getRetryFor() {
+            return retryFor;
+        }
+
+        public void setRetryFor(Duration retryFor) {
+            this.retryFor = checkRange("clockwork.redis.retry-for", retryFor, Duration.ZERO,
+                    MAX_DURATION);
+        }
+
+        public Duration getConnectTimeout() {
+            return connectTimeout;
+        }
+
+        public void setConnectTimeout(Duration connectTimeout) {
+            this.connectTimeout = checkRange("clockwork.redis.connect-timeout", connectTimeout,
+                    Duration.ofMillis(1), MAX_DURATION);
+        }
+
+        public Duration getReconnectMaxDelay() {
+            return reconnectMaxDelay;
+        }
+
+        public void setReconnectMaxDelay(Duration reconnectMaxDelay) {
+            this.reconnectMaxDelay = checkRange("clockwork.redis.reconnect-max-delay", reconnectMaxDelay,
+                    ClockworkRedisClient.RECONNECT_MIN_DELAY, MAX_DURATION);
+        }
+
+        public Duration getRecheckInterval() {
+            return recheckInterval;
+        }
+
+        public void setRecheckInterval(Duration recheckInterval) {
+            this.recheckInterval = checkRange("clockwork.redis.recheck-interval", recheckInterval,
+                    Duration.ofMillis(1), MAX_DURATION);
         }
     }
 

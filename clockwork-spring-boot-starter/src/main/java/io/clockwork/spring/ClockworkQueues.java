@@ -89,7 +89,10 @@ public final class ClockworkQueues implements AutoCloseable {
         }
         RedisQueueBuilder<V> b = RedisDelayedQueue.builder(redis, name, codecs.codecFor(type))
                 .visibilityTimeout(options.getVisibilityTimeout()).maxAttempts(options.getMaxAttempts())
-                .partitions(options.getPartitions()).compactAfter(options.getCompactAfter());
+                .partitions(options.getPartitions()).compactAfter(options.getCompactAfter())
+                .commandTimeout(properties.getRedis().getCommandTimeout())
+                .retryOnConnectionLoss(properties.getRedis().getRetryFor())
+                .recheckInterval(properties.getRedis().getRecheckInterval());
         if (properties.getRedis().isAllowEvictingServer()) {
             b.allowEvictingServer();
         }

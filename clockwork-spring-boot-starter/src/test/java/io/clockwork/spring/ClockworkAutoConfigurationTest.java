@@ -9,6 +9,8 @@ import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.RetryPolicy;
 import io.clockwork.queue.Worker;
 import io.clockwork.queue.WorkerListener;
+import io.clockwork.redis.RedisDelayedQueue;
+import io.clockwork.redis.RedisQueueBuilder;
 import io.clockwork.testing.Await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -215,7 +217,82 @@ class ClockworkAutoConfigurationTest {
             String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             assertThat(json).contains("\"clockwork.redis.uri\"", "\"clockwork.queues\"",
                     "\"clockwork.worker.concurrency\"", "\"clockwork.worker.retry.max-attempts\"",
-                    "\"clockwork.health.dead-letter-threshold\"", "\"clockwork.metrics.stats-interval\"");
+                    "\"clockwork.health.dead-letter-threshold\"", "\"clockwork.metrics.stats-interval\"",
+                    "\"clockwork.redis.command-timeout\"", "\"clockwork.redis.retry-for\"",
+                    "\"clockwork.redis.connect-timeout\"", "\"clockwork.redis.reconnect-max-delay\"",
+                    "\"clockwork.redis.recheck-interval\"");
+        }
+    }
+
+    @Test
+    void redisOptionDefaultsAreTheBuildersSaveRetryForWhichRidesThroughARestart() {
+        ClockworkProperties.Redis r = new ClockworkProperties().getRedis();
+        assertThat(r.getCommandTimeout()).isEqualTo(RedisQueueBuilder.DEFAULT_COMMAND_TIMEOUT);
+        assertThat(r.getConnectTimeout()).isEqualTo(RedisQueueBuilder.DEFAULT_CONNECT_TIMEOUT);
+        assertThat(r.getRecheckInterval()).isEqualTo(RedisQueueBuilder.DEFAULT_RECHECK_INTERVAL);
+        assertThat(r.getRetryFor()).as("longer than a restart of Redis").isGreaterThanOrEqualTo(Duration.ofSeconds(20));
+        assertThat(r.getReconnectMaxDelay()).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void redisOptionsAcceptWhatTheQueueBuilderAccepts() {
+        Duration hour = Duration.ofHours(1);
+        for (Duration d : List.of(Duration.ofMillis(-1), Duration.ZERO, Duration.ofMillis(1), hour,
+                hour.plusNanos(1))) {
+            ClockworkProperties.Redis r = new ClockworkProperties().getRedis();
+            assertThat(accepts(() -> r.setCommandTimeout(d))).as("command-timeout %s", d)
+                    .isEqualTo(accepts(() -> builder().commandTimeout(d)));
+            assertThat(accepts(() -> r.setRetryFor(d))).as("retry-for %s", d)
+                    .isEqualTo(accepts(() -> builder().retryOnConnectionLoss(d)));
+            assertThat(accepts(() -> r.setConnectTimeout(d))).as("connect-timeout %s", d)
+                    .isEqualTo(accepts(() -> builder().connectTimeout(d)));
+            assertThat(accepts(() -> r.setRecheckInterval(d))).as("recheck-interval %s", d)
+                    .isEqualTo(accepts(() -> builder().recheckInterval(d)));
+        }
+    }
+
+    private static RedisQueueBuilder<String> builder() {
+        return RedisDelayedQueue.builder("redis://127.0.0.1:1", "limits", Codec.string());
+    }
+
+    private static boolean accepts(Runnable set) {
+        try {
+            set.run();
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void redisOptionsBindToTheQueuesAndTheClient() {
+        runner.withPropertyValues("clockwork.redis.uri=redis://127.0.0.1:1", "clockwork.redis.command-timeout=750ms",
+                "clockwork.redis.retry-for=12s", "clockwork.redis.connect-timeout=3s",
+                "clockwork.redis.reconnect-max-delay=2s", "clockwork.redis.recheck-interval=250ms").run(context -> {
+                    ClockworkProperties.Redis r = context.getBean(ClockworkProperties.class).getRedis();
+                    assertThat(r.getCommandTimeout()).isEqualTo(Duration.ofMillis(750));
+                    assertThat(r.getRetryFor()).isEqualTo(Duration.ofSeconds(12));
+                    assertThat(r.getReconnectMaxDelay()).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(r.getRecheckInterval()).isEqualTo(Duration.ofMillis(250));
+                    io.lettuce.core.RedisClient client = context.getBean(io.lettuce.core.RedisClient.class);
+                    assertThat(client.getOptions().getSocketOptions().getConnectTimeout())
+                            .isEqualTo(Duration.ofSeconds(3));
+                    assertThat(client.getOptions().getDisconnectedBehavior())
+                            .isEqualTo(io.lettuce.core.ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
+                    assertThat(client.getResources().reconnectDelay().createDelay(30))
+                            .isEqualTo(Duration.ofSeconds(2));
+                });
+    }
+
+    @Test
+    void aBadRedisOptionFailsTheStartNamingTheProperty() {
+        for (String bad : List.of("clockwork.redis.command-timeout=0s", "clockwork.redis.retry-for=-1s",
+                "clockwork.redis.connect-timeout=2h", "clockwork.redis.reconnect-max-delay=1ms",
+                "clockwork.redis.recheck-interval=0ms")) {
+            String property = bad.substring(0, bad.indexOf('='));
+            runner.withPropertyValues(bad).run(context -> assertThat(context).hasFailed().getFailure()
+                    .rootCause().hasMessageContaining(property)
+                    .hasMessageContaining("must be in"));
         }
     }
 
