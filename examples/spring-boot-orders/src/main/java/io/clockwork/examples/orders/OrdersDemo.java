@@ -16,11 +16,14 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.CommandLineRunner;
 import org.springframework.boot.ExitCodeGenerator;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.context.event.EventListener;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
@@ -48,7 +51,8 @@ public class OrdersDemo implements CommandLineRunner, ExitCodeGenerator {
     private final Duration retryFor;
     private final Duration linger;
     private final Environment environment;
-    private int exitCode = 1;
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private volatile int exitCode = 1;
     private volatile Reconciliation ledger;
 
     OrdersDemo(ClockworkQueues queues, PaymentDeadlines deadlines, MeterRegistry registry,
@@ -161,7 +165,10 @@ public class OrdersDemo implements CommandLineRunner, ExitCodeGenerator {
                 + (ids.size() > 3 ? ", ..." : "") + ")";
     }
 
-    /** Keeps the application, and so its HTTP endpoints, up for {@code orders.linger} after the report. */
+    /**
+     * Keeps the application, and so its HTTP endpoints, up for {@code orders.linger} after the report, or until the
+     * context closes (Ctrl-C).
+     */
     private void linger() throws InterruptedException {
         if (linger.isZero()) {
             return;
@@ -170,7 +177,13 @@ public class OrdersDemo implements CommandLineRunner, ExitCodeGenerator {
         System.out.printf("serving %s for %s (orders.linger), then exiting with %d%n", port == null
                 ? "no HTTP endpoints (not a web application)"
                 : "http://localhost:" + port + "/actuator/health and /actuator/metrics", linger, exitCode);
-        Thread.sleep(linger.toMillis());
+        closed.await(linger.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Ends {@link #linger()} when the context closes. */
+    @EventListener(ContextClosedEvent.class)
+    void contextClosed() {
+        closed.countDown();
     }
 
     /** @return the ledger of the last run, or null before one */
