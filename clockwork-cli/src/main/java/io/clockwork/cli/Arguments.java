@@ -8,8 +8,8 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * The checks of the command line's text arguments, as picocli converters: a value they refuse is bad usage (exit 2)
- * in one line that names its option, before the command connects anywhere. Stateless and thread-safe.
+ * The checks of the command line's text arguments, as picocli converters; stateless and thread-safe. A value they
+ * refuse is bad usage (exit 2) in one line that names its option, before the command connects anywhere.
  *
  * <p>The JVM decodes each argument from the bytes the shell passed, in the platform's charset
  * ({@code sun.jnu.encoding}), and puts U+FFFD in place of bytes it cannot decode; a queue name or an id with U+FFFD

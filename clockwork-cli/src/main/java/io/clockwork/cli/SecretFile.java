@@ -14,8 +14,9 @@ import java.util.function.Function;
 import picocli.CommandLine.ParameterException;
 
 /**
- * Reads the first line of a file that holds a secret (a Redis URI, a dashboard password), refusing one that other
- * users can read: such a file shows the secret to everyone on the machine, as the command line would. Stateless.
+ * Reads the first line of a file that holds a secret (a Redis URI, a dashboard password); stateless and thread-safe.
+ * It refuses a file that its group or other users can read: such a file shows the secret to them, as the command
+ * line would.
  */
 final class SecretFile {
 

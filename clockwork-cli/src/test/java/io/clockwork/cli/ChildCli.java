@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs {@code clockwork} in a child JVM, as {@code java -jar clockwork.jar} runs it: its own {@code main}, its own
- * standard streams and the SLF4J provider its class path picks. Not thread-safe: one per test.
+ * Runs {@code clockwork} in a child JVM; not thread-safe: one per test. The child runs as {@code java -jar
+ * clockwork.jar} does: its own {@code main}, its own standard streams and the SLF4J provider its class path picks.
  *
  * <p>Tests run before {@code package} writes clockwork.jar, so the child runs the CLI's main class on this test
  * run's class path, which holds the same runtime dependencies as the jar.
