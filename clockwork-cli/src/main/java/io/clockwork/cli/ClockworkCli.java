@@ -5,6 +5,7 @@ import io.clockwork.cli.demo.DemoCommand;
 import io.clockwork.cli.queue.QueueCommand;
 import io.clockwork.cli.schedule.ScheduleCommand;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
  *
  * <p>Exit codes: 0 success, 1 failure (including a demo that lost messages), 2 bad usage. Every error is one line on
  * standard error, so scripts can show it as is; {@code --help} on any command explains its options. An unknown
- * command or argument is bad usage even beside {@code --help}, so a typo in a script never passes as success.
+ * command or argument is bad usage even beside {@code --help}, so a typo in a script never passes as success. So is
+ * a value the library refuses (an id too long, a name empty): {@link Arguments} checks the values it knows while
+ * parsing, naming the option, and an {@link IllegalArgumentException} that a command meets later is bad usage too.
  */
 @Command(name = "clockwork",
         mixinStandardHelpOptions = true,
@@ -84,6 +87,8 @@ public final class ClockworkCli implements Runnable {
         cl.setParameterExceptionHandler(ClockworkCli::usageError);
         cl.setExecutionExceptionHandler(ClockworkCli::failure);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.registerConverter(String.class, new Arguments.Text());
+        cl.registerConverter(Path.class, new Arguments.FilePath());
         addRedisHelp(cl);
         return cl;
     }
@@ -180,8 +185,14 @@ public final class ClockworkCli implements Runnable {
                 + "' (valid: " + String.join(", ", cl.getSubcommands().keySet()) + ")";
     }
 
-    /** A failure: one line, exit code 1; a stack trace only for unexpected errors and only with -Dclockwork.debug. */
+    /**
+     * A failure: one line, exit code 1; a stack trace only for unexpected errors and only with -Dclockwork.debug. An
+     * argument the library refuses ({@link IllegalArgumentException}) is bad usage instead: exit code 2.
+     */
     private static int failure(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
+        if (ex instanceof IllegalArgumentException) {
+            return usageError(new ParameterException(cl, "bad argument: " + ex.getMessage(), ex, null, null), null);
+        }
         PrintWriter err = cl.getErr();
         String what = ex instanceof CliException ? ex.getMessage()
                 : ex.getClass().getSimpleName() + ": " + ex.getMessage();

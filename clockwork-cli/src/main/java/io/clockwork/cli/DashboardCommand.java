@@ -5,12 +5,8 @@ import io.clockwork.dashboard.RedisQueueSource;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.redis.RedisQueueException;
 import io.javalin.Javalin;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -160,36 +156,12 @@ public final class DashboardCommand implements Callable<Integer> {
 
     private char[] password() {
         if (passwordFile != null) {
-            String where = "--password-file " + passwordFile;
-            String first;
-            try {
-                if (!Files.isReadable(passwordFile)) {
-                    throw usage(where + ": no such file, or not readable");
-                }
-                if (readableByOthers(passwordFile)) {
-                    throw usage(where + ": other users can read the file; run chmod 600 " + passwordFile);
-                }
-                first = Files.readAllLines(passwordFile, StandardCharsets.UTF_8).stream().findFirst().orElse("");
-            } catch (IOException e) {
-                throw usage(where + ": cannot read it (" + e.getMessage() + ")");
-            }
-            if (first.isBlank()) {
-                throw usage(where + ": the first line is empty (expected the password or token there)");
-            }
-            return first.strip().toCharArray();
+            return SecretFile.firstLine(passwordFile, "--password-file", "the password or token", this::usage)
+                    .toCharArray();
         }
         Object root = spec.commandLine().getCommandSpec().root().userObject();
         String env = root instanceof ClockworkCli cli ? cli.env(PASSWORD_ENV) : System.getenv(PASSWORD_ENV);
         return env == null || env.isBlank() ? null : env.strip().toCharArray();
-    }
-
-    private static boolean readableByOthers(Path path) throws IOException {
-        try {
-            var perms = Files.getPosixFilePermissions(path);
-            return perms.contains(PosixFilePermission.OTHERS_READ) || perms.contains(PosixFilePermission.GROUP_READ);
-        } catch (UnsupportedOperationException notPosix) {
-            return false;
-        }
     }
 
     /** Stops a running command (tests; the process's own stop is its shutdown hook). */

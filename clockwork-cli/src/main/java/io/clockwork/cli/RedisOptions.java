@@ -1,14 +1,6 @@
 package io.clockwork.cli;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -60,8 +52,8 @@ public final class RedisOptions {
     RedisTarget uri;
 
     @Option(names = "--redis-file", paramLabel = "PATH",
-            description = "Read the Redis URI from the first line of PATH (trimmed). If the URI has a password, "
-                    + "other users must not be able to read the file (chmod 600 PATH).")
+            description = "Read the Redis URI from the first line of PATH (trimmed), a file that only its owner "
+                    + "can read (chmod 600 PATH): a URI can hold a password.")
     Path file;
 
     /**
@@ -99,36 +91,7 @@ public final class RedisOptions {
     }
 
     private RedisTarget fromFile(Path path) {
-        String where = "--redis-file " + path;
-        String first;
-        try (BufferedReader in = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
-            first = in.readLine();
-        } catch (NoSuchFileException e) {
-            throw usage(where + ": no such file");
-        } catch (AccessDeniedException e) {
-            throw usage(where + ": permission denied");
-        } catch (CharacterCodingException e) {
-            throw usage(where + ": not UTF-8 text");
-        } catch (IOException e) {
-            throw usage(where + ": cannot read it (" + e.getMessage() + ")");
-        }
-        if (first == null || first.isBlank()) {
-            throw usage(where + ": the file's first line is empty (expected a Redis URI there)");
-        }
-        RedisTarget t = parse(first, where);
-        if (t.hasPassword() && readableByOthers(path)) {
-            throw usage(where + ": the URI has a password but other users can read the file; run chmod 600 "
-                    + path);
-        }
-        return t;
-    }
-
-    private static boolean readableByOthers(Path path) {
-        try {
-            return Files.getPosixFilePermissions(path).contains(PosixFilePermission.OTHERS_READ);
-        } catch (UnsupportedOperationException | IOException notPosix) {
-            return false;
-        }
+        return parse(SecretFile.firstLine(path, "--redis-file", "a Redis URI", this::usage), "--redis-file " + path);
     }
 
     private RedisTarget parse(String text, String source) {

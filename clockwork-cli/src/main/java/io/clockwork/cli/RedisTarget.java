@@ -268,6 +268,8 @@ public final class RedisTarget {
         } catch (RedisQueueException | IllegalStateException e) {
             // The library's own message names the queue, the server (without credentials) and the root cause.
             throw new CliException(ClockworkCli.oneLine(redact(e.getMessage())), e);
+        } catch (IllegalArgumentException e) {
+            throw e; // a name or option the library refuses: bad usage, which the caller names
         } catch (RuntimeException e) {
             throw new CliException("cannot open queue '" + name + "' on Redis at " + where() + ": "
                     + ClockworkCli.oneLine(redact(rootMessage(e))), e);

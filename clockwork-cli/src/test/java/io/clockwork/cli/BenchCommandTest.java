@@ -2,12 +2,24 @@ package io.clockwork.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.File;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code clockwork bench}: reporting JMH results (running JMH itself is too slow for a unit test). */
+/**
+ * {@code clockwork bench}: reporting JMH results, and where a run writes its reports (running JMH itself is too slow
+ * for a unit test: a stand-in jar plays it).
+ */
 class BenchCommandTest {
 
     private static final String RESULTS = """
@@ -135,6 +147,85 @@ class BenchCommandTest {
         String md = Files.readString(dir.resolve("bench-scale.md"));
         assertThat(md).contains("| benchmark | vs netty |", "| ScaleHarness.schedule (pending=10000000) | 3.00× |",
                 "| ScaleHarness.bytesPerPending | 1.40× |");
+    }
+
+    @Test
+    void aRunWithoutOutWritesIntoANewTemporaryDirectoryNotTheCheckoutsDocs(@TempDir Path dir) throws Exception {
+        Path repo = dir.resolve("repo");
+        Path jar = fakeBenchmarksJar(Files.createDirectories(repo.resolve("clockwork-benchmarks/target"))
+                .resolve("benchmarks.jar"));
+        Path docs = Files.createDirectories(repo.resolve("docs"));
+        for (String file : new String[] {"bench-timer.md", "bench-timer.json", "bench-timer.png"}) {
+            Files.writeString(docs.resolve(file), "committed");
+        }
+
+        Cli.Result r = Cli.run("bench", "timer", "--quick", "--jar", jar.toString());
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        for (String file : new String[] {"bench-timer.md", "bench-timer.json", "bench-timer.png"}) {
+            assertThat(docs.resolve(file)).hasContent("committed");
+        }
+        Matcher m = Pattern.compile("reports go to (\\S+) ").matcher(r.out());
+        assertThat(m.find()).as(r.out()).isTrue();
+        Path out = Path.of(m.group(1));
+        try {
+            assertThat(out).isDirectory().isNotEqualTo(docs);
+            assertThat(r.out()).contains("wrote " + out.resolve("bench-timer.md"));
+            assertThat(Files.readString(out.resolve("bench-timer.md"))).contains("4.00×",
+                    "--results bench-timer.json");
+            assertThat(out.resolve("bench-timer.json")).isRegularFile();
+        } finally {
+            for (String file : new String[] {"bench-timer.md", "bench-timer.json", "bench-timer.png"}) {
+                Files.deleteIfExists(out.resolve(file));
+            }
+            Files.deleteIfExists(out);
+        }
+    }
+
+    @Test
+    void aRunWritesIntoTheDirectoryOutNamesCreatingIt(@TempDir Path dir) throws Exception {
+        Path jar = fakeBenchmarksJar(dir.resolve("benchmarks.jar"));
+        Path out = dir.resolve("reports/timer");
+        Cli.Result r = Cli.run("bench", "timer", "--quick", "--jar", jar.toString(), "--out", out.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(out.resolve("bench-timer.md")).isRegularFile();
+        assertThat(out.resolve("bench-timer.json")).isRegularFile();
+    }
+
+    @Test
+    void reportingResultsWithoutOutWritesIntoANewTemporaryDirectory(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("jmh.json");
+        Files.writeString(json, RESULTS);
+        Cli.Result r = Cli.run("bench", "--results", json.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        Matcher m = Pattern.compile("wrote (\\S+)bench-timer\\.md").matcher(r.out());
+        assertThat(m.find()).as(r.out()).isTrue();
+        Path out = Path.of(m.group(1));
+        try {
+            assertThat(out.toAbsolutePath()).isNotEqualTo(Path.of("docs").toAbsolutePath());
+            assertThat(r.out()).contains("reports go to " + out);
+        } finally {
+            Files.deleteIfExists(out.resolve("bench-timer.md"));
+            Files.deleteIfExists(out.resolve("bench-timer.png"));
+            Files.deleteIfExists(out);
+        }
+    }
+
+    /** Writes a jar with no classes whose manifest runs {@link FakeJmh} from this test run's class path. */
+    private static Path fakeBenchmarksJar(Path jar) throws Exception {
+        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        Manifest manifest = new Manifest();
+        Attributes main = manifest.getMainAttributes();
+        main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        main.put(Attributes.Name.MAIN_CLASS, FakeJmh.class.getName());
+        main.put(Attributes.Name.CLASS_PATH, Arrays.stream(classPath.split(File.pathSeparator))
+                .filter(s -> !s.isBlank())
+                .map(s -> Path.of(s).toAbsolutePath().toUri().toString())
+                .collect(Collectors.joining(" ")));
+        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out, manifest)) {
+            j.flush();
+        }
+        return jar;
     }
 
     @Test

@@ -64,8 +64,34 @@ class QueueMigrateRedissonCommandIT {
         }
 
         Cli.Result again = Cli.run("queue", "migrate-redisson", "--redis", uri, "--from", "jobs", "--to", "jobs");
-        assertThat(again.exit()).as(again.err()).isZero();
-        assertThat(again.out()).contains("moved 0 due and 0 delayed elements");
+        assertThat(again.exit()).as(again.err()).isEqualTo(1);
+        assertThat(again.err()).contains("no Redisson queue 'jobs' with elements", "a queue that has moved has none");
+    }
+
+    @Test
+    void anUnknownRedissonQueueIsNamedNotCountedAsZero() {
+        for (String[] extra : new String[][] {{"--dry-run"}, {}}) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("queue", "migrate-redisson",
+                    "--redis", uri, "--from", "nosuch", "--to", "jobs"));
+            args.addAll(java.util.List.of(extra));
+            Cli.Result r = Cli.run(args.toArray(String[]::new));
+            assertThat(r.exit()).as(r.out()).isEqualTo(1);
+            assertThat(r.errLines()).isEqualTo(1);
+            assertThat(r.err()).contains("no Redisson queue 'nosuch' with elements on 127.0.0.1:",
+                    "redisson_delay_queue_timeout:{nosuch}", "check --from");
+            assertThat(r.out()).doesNotContain("would move", "moved");
+        }
+        assertThat(redisson.getKeys().countExists("redisson_delay_queue_timeout:{jobs}")).isEqualTo(1);
+    }
+
+    @Test
+    void anEmptyFromOrToIsBadUsageNamingTheOption() {
+        Cli.Result from = Cli.run("queue", "migrate-redisson", "--redis", uri, "--from", "", "--to", "jobs");
+        assertThat(from.exit()).isEqualTo(2);
+        assertThat(from.err()).contains("'--from'", "must not be empty");
+        Cli.Result to = Cli.run("queue", "migrate-redisson", "--redis", uri, "--from", "jobs", "--to", " ");
+        assertThat(to.exit()).isEqualTo(2);
+        assertThat(to.err()).contains("'--to'", "name must be 1 to 200 non-blank characters");
     }
 
     @Test

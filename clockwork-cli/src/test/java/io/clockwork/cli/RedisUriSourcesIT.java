@@ -121,18 +121,22 @@ class RedisUriSourcesIT {
     }
 
     @Test
-    void aFileWithAPasswordThatOthersCanReadIsRefused() throws IOException {
+    void aFileThatOthersCanReadIsRefusedAsTheDashboardsPasswordFileIs() throws IOException {
         if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
             return; // no POSIX permissions to check
         }
-        Path open = file(withPassword + "\n", "rw-r--r--");
-        Cli.Result r = Cli.run("queue", "stats", "--queue", "orders", "--redis-file", open.toString());
-        assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.errLines()).isEqualTo(1);
-        assertThat(r.err()).contains("other users can read the file", "chmod 600 " + open).doesNotContain(PASSWORD);
-
-        Path noPassword = file(uri + "\n", "rw-r--r--");
-        Cli.Result ok = Cli.run("queue", "stats", "--queue", "orders", "--redis-file", noPassword.toString());
+        for (String content : new String[] {withPassword, uri}) {
+            for (String permissions : new String[] {"rw-r--r--", "rw-r-----", "rw----r--"}) {
+                Path open = file(content + "\n", permissions);
+                Cli.Result r = Cli.run("queue", "stats", "--queue", "orders", "--redis-file", open.toString());
+                assertThat(r.exit()).as(permissions + " " + r.err()).isEqualTo(2);
+                assertThat(r.errLines()).isEqualTo(1);
+                assertThat(r.err()).contains("--redis-file " + open + ": other users can read the file",
+                        "chmod 600 " + open).doesNotContain(PASSWORD);
+            }
+        }
+        Path own = file(uri + "\n", "rw-------");
+        Cli.Result ok = Cli.run("queue", "stats", "--queue", "orders", "--redis-file", own.toString());
         assertThat(ok.exit()).as(ok.err()).isZero();
     }
 

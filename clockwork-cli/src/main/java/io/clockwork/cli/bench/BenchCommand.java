@@ -27,8 +27,9 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Runs the JMH benchmarks of clockwork-benchmarks against their rivals and writes, per suite, "
-                + "docs/bench-<suite>.md (ratios ours/theirs per rival, and the raw scores), "
-                + "docs/bench-<suite>.png and JMH's docs/bench-<suite>.json.",
+                + "bench-<suite>.md (ratios ours/theirs per rival, and the raw scores), bench-<suite>.png and JMH's "
+                + "bench-<suite>.json into the directory --out names, else into a new temporary directory that it "
+                + "prints: never over the reports a checkout keeps in docs/ unless --out docs says so.",
             "",
             "JMH runs as a child process, java -jar clockwork-benchmarks/target/benchmarks.jar, found under the "
                     + "working directory or a parent (or --jar); build it with "
@@ -42,8 +43,11 @@ import picocli.CommandLine.Spec;
                     + "with 10,000,000 items pending, heap per pending item, an expiry storm of 1,000,000, and "
                     + "RedisDelayedQueue with 1,000 and 10,000,000 pending on a redis-server it starts, one JVM "
                     + "per subject with -Xms8g -Xmx8g (--quick: 1,000,000 pending, one round). For JMH suites --quick (1 "
-                    + "fork, 1 x 500 ms warmup, 2 x 500 ms measurement) gives a first look in under 2 minutes per "
-                    + "suite."},
+                    + "fork, 1 x 500 ms warmup, 2 x 500 ms measurement; the timer suite's BusyHeapBenchmark without "
+                    + "its 30,000,000 resident objects) gives a first look, not a short run: it still runs every "
+                    + "benchmark once per rival, and a single-shot benchmark such as the timer suite's purgatory "
+                    + "(33,554,432 operations a shot) takes its full shots, so the timer suite takes about 5 minutes "
+                    + "on a quiet 2-core machine."},
         footer = {"", "Examples:", "  clockwork bench timer --quick", "  clockwork bench            (every suite)",
             "  clockwork bench timer --results jmh-result.json   (report an earlier run)"})
 public final class BenchCommand implements Callable<Integer> {
@@ -68,15 +72,16 @@ public final class BenchCommand implements Callable<Integer> {
             description = "timer, expiry, queue or scale (default: every suite the jar has).")
     List<Suite> suites;
 
-    @Option(names = "--quick", description = "1 fork, tiny warmup and measurement: a first look, not a result.")
+    @Option(names = "--quick", description = "1 fork, tiny warmup and measurement: a first look, not a result "
+            + "(minutes, not seconds: see above).")
     boolean quick;
 
     @Option(names = "--jar", paramLabel = "PATH", description = "The benchmarks jar (default: found as "
             + "clockwork-benchmarks/target/benchmarks.jar here or above).")
     Path jar;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Where to write the reports (default: docs/ of the "
-            + "repository holding the jar, else ./docs).")
+    @Option(names = "--out", paramLabel = "DIR", description = "Where to write the reports, created if need be "
+            + "(default: a new temporary directory, printed).")
     Path outDir;
 
     @Option(names = "--results", paramLabel = "FILE", description = "Do not run JMH: report this JMH JSON result "
@@ -96,7 +101,6 @@ public final class BenchCommand implements Callable<Integer> {
             return report(out);
         }
         Path benchmarksJar = JmhLauncher.findJar(jar);
-        Path docs = outDir != null ? outDir : defaultDocs(benchmarksJar);
         JmhLauncher jmh = new JmhLauncher(benchmarksJar, out, verbose);
         List<String> available = jmh.suites();
         List<String> chosen = new ArrayList<>();
@@ -114,6 +118,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (chosen.isEmpty()) {
             throw new CliException("no benchmarks under " + JmhLauncher.PACKAGE + " in " + benchmarksJar);
         }
+        Path docs = outputDirectory(out);
         for (String suite : chosen) {
             String harness = JmhLauncher.harness(suite);
             List<String> jvm = harness == null ? List.of() : JmhLauncher.jvmOptions(suite, quick);
@@ -131,13 +136,14 @@ public final class BenchCommand implements Callable<Integer> {
                         : suite.equals(JmhLauncher.SCALE_SUITE)
                         ? " **Quick mode** (1,000,000 pending instead of 10,000,000, a storm of 100,000, one round): "
                         + "a first look, not a result to quote."
-                        : " **Quick mode** (1 fork, 1 × 500 ms warmup, 2 × 500 ms measurement): a first look with "
-                        + "wide error bars, not a result to quote.";
+                        : " **Quick mode** (1 fork, 1 × 500 ms warmup, 2 × 500 ms measurement"
+                        + (suite.equals("timer") ? "; BusyHeapBenchmark without its 30,000,000 resident objects" : "")
+                        + "): a first look with wide error bars, not a result to quote.";
                 String how = "Made by `clockwork bench " + suite + (quick ? " --quick" : "") + "` on "
                         + LocalDate.now() + ", which ran `" + launcher + " "
                         + String.join(" ", args).replace(json.toString(), "<results.json>") + "`; the raw results are "
                         + "in [bench-" + suite + ".json](bench-" + suite + ".json) (re-render with `clockwork bench "
-                        + "--results docs/bench-" + suite + ".json`)."
+                        + "--results bench-" + suite + ".json --out DIR`)."
                         + (quick ? quickNote : "");
                 String raw = Files.readString(json, StandardCharsets.UTF_8);
                 write(out, suite, JmhResult.parseAll(raw), how, docs);
@@ -175,7 +181,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (found.isEmpty()) {
             throw new CliException(results + " has no results of " + (wanted.isEmpty() ? "any suite" : wanted));
         }
-        Path docs = outDir != null ? outDir : Path.of("docs");
+        Path docs = outputDirectory(out);
         for (String suite : found) {
             List<JmhResult> mine = all.stream().filter(r -> suiteOf(r).equals(suite)).toList();
             write(out, suite, mine, "Made by `clockwork bench " + suite + " --results " + results.getFileName()
@@ -222,11 +228,17 @@ public final class BenchCommand implements Callable<Integer> {
         return abs.startsWith(cwd) ? cwd.relativize(abs).toString() : abs.toString();
     }
 
-    /** The docs/ folder of the repository the jar was built in (jar at repo/clockwork-benchmarks/target/). */
-    private static Path defaultDocs(Path jar) {
-        Path target = jar.toAbsolutePath().getParent();
-        Path module = target != null ? target.getParent() : null;
-        Path repo = module != null ? module.getParent() : null;
-        return repo != null ? repo.resolve("docs") : Path.of("docs");
+    /**
+     * The directory the reports go to: {@code --out}, created if need be, else a new temporary directory, so that a
+     * run never replaces the reports a checkout keeps under docs/ unless told to.
+     */
+    private Path outputDirectory(PrintWriter out) throws IOException {
+        if (outDir != null) {
+            return Files.createDirectories(outDir);
+        }
+        Path dir = Files.createTempDirectory("clockwork-bench-");
+        out.println("reports go to " + dir + " (--out DIR to choose)");
+        out.flush();
+        return dir;
     }
 }

@@ -1,5 +1,6 @@
 package io.clockwork.cli.queue;
 
+import io.clockwork.cli.Arguments;
 import io.clockwork.queue.DelayedQueue;
 import java.io.PrintWriter;
 import java.util.List;
@@ -19,7 +20,8 @@ public final class QueueCancelCommand implements Callable<Integer> {
     @Mixin
     QueueTarget target;
 
-    @Parameters(paramLabel = "ID", arity = "1..*", description = "Message ids.")
+    @Parameters(paramLabel = "ID", arity = "1..*", converter = Arguments.MessageId.class,
+            description = "Message ids.")
     List<String> ids;
 
     @Spec

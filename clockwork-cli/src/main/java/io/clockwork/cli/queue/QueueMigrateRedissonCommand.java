@@ -1,5 +1,6 @@
 package io.clockwork.cli.queue;
 
+import io.clockwork.cli.Arguments;
 import io.clockwork.cli.CliException;
 import io.clockwork.cli.ClockworkCli;
 import io.clockwork.cli.RedisOptions;
@@ -29,17 +30,20 @@ import picocli.CommandLine.Spec;
             "",
             "Each batch is one atomic script, so a run that stops anywhere loses and doubles nothing; run it again "
                 + "to go on, or after Redisson clients that still offer have stopped. Payloads move as Redisson "
-                + "encoded them. The Redis server must be standalone (or the keys in one Cluster slot)."})
+                + "encoded them. The Redis server must be standalone (or the keys in one Cluster slot).",
+            "",
+            "Exit 1 when no key of the Redisson queue holds an element: the name is not a Redisson queue's, or "
+                + "its queue has moved already."})
 public final class QueueMigrateRedissonCommand implements Callable<Integer> {
 
     @Mixin
     RedisOptions server;
 
-    @Option(names = "--from", paramLabel = "NAME", required = true,
+    @Option(names = "--from", paramLabel = "NAME", required = true, converter = Arguments.NonEmpty.class,
             description = "The Redisson destination queue's name (the name given to getBlockingQueue).")
     String from;
 
-    @Option(names = "--to", paramLabel = "NAME", required = true,
+    @Option(names = "--to", paramLabel = "NAME", required = true, converter = Arguments.QueueName.class,
             description = "The Clockwork queue to fill (may be the same name: the keys differ).")
     String to;
 
@@ -70,8 +74,15 @@ public final class QueueMigrateRedissonCommand implements Callable<Integer> {
             throw new CliException(ClockworkCli.oneLine(redis.redact(e.getMessage())), e);
         }
         try {
+            RedissonMigration.Report found = RedissonMigration.dryRun(client, from);
+            if (found.remaining() == 0) {
+                String tagged = from.contains("{") ? from : "{" + from + "}"; // as Redisson names the keys
+                throw new CliException("no Redisson queue '" + from + "' with elements on " + redis.where()
+                        + ": none of its keys (redisson_delay_queue_timeout:" + tagged + ", redisson_delay_queue:"
+                        + tagged + ", " + from + ") holds one; check --from (a queue that has moved has none)");
+            }
             if (dryRun) {
-                RedissonMigration.Report r = RedissonMigration.dryRun(client, from);
+                RedissonMigration.Report r = found;
                 out.println(String.format(Locale.ROOT, "dry run: would move %,d due and %,d delayed element%s of "
                         + "Redisson queue '%s' into '%s' on %s", r.due(), r.delayed(), r.delayed() == 1 ? "" : "s",
                         from, to, redis.where()));

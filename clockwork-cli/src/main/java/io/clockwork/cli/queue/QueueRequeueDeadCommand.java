@@ -1,5 +1,6 @@
 package io.clockwork.cli.queue;
 
+import io.clockwork.cli.Arguments;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import java.io.PrintWriter;
@@ -33,7 +34,8 @@ public final class QueueRequeueDeadCommand implements Callable<Integer> {
 
     /** Ids or --all, exactly one of them. */
     static final class Which {
-        @Parameters(paramLabel = "ID", arity = "1..*", description = "Dead letters' ids.")
+        @Parameters(paramLabel = "ID", arity = "1..*", converter = Arguments.MessageId.class,
+                description = "Dead letters' ids.")
         List<String> ids;
 
         @Option(names = "--all", required = true, description = "Requeue every dead letter.")

@@ -1,5 +1,6 @@
 package io.clockwork.cli.queue;
 
+import io.clockwork.cli.Arguments;
 import io.clockwork.cli.CliException;
 import io.clockwork.cli.RedisOptions;
 import io.clockwork.cli.RedisTarget;
@@ -38,7 +39,8 @@ public final class QueueTarget {
 
     private RedisTarget redis;
 
-    @Option(names = "--queue", paramLabel = "NAME", required = true, description = "The queue's name.")
+    @Option(names = "--queue", paramLabel = "NAME", required = true, converter = Arguments.QueueName.class,
+            description = "The queue's name.")
     String queue;
 
     @Option(names = "--partitions", paramLabel = "N",
@@ -69,6 +71,8 @@ public final class QueueTarget {
         try {
             return redis.openExisting(queue, Codec.bytes(), QueueOptions.DEFAULT_VISIBILITY_TIMEOUT,
                     maxAttempts, partitions != null ? partitions : 0);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(mixee.commandLine(), "--queue: " + e.getMessage());
         } catch (CliException e) {
             if (e.getCause() instanceof QueueNotFoundException) {
                 throw new CliException(e.getMessage() + "; check --queue", e.getCause());

@@ -1,5 +1,6 @@
 package io.clockwork.cli.schedule;
 
+import io.clockwork.cli.Arguments;
 import io.clockwork.cli.CliException;
 import io.clockwork.cli.RedisOptions;
 import io.clockwork.cli.RedisTarget;
@@ -9,7 +10,10 @@ import io.clockwork.redis.RedisDelayedQueue;
 import io.clockwork.redis.RedisSchedules;
 import io.clockwork.schedule.ScheduleInfo;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -28,10 +32,13 @@ public final class ScheduleTarget {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ISO_INSTANT;
 
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
     @Mixin
     RedisOptions server;
 
-    @Option(names = "--queue", paramLabel = "NAME", required = true,
+    @Option(names = "--queue", paramLabel = "NAME", required = true, converter = Arguments.QueueName.class,
             description = "The queue the schedules' occurrences go to, and beside which the schedules are kept.")
     String queue;
 
@@ -59,6 +66,8 @@ public final class ScheduleTarget {
                     QueueOptions.DEFAULT_MAX_ATTEMPTS, 0)
                     : redis.openExisting(queue, Codec.bytes(), QueueOptions.DEFAULT_VISIBILITY_TIMEOUT,
                     QueueOptions.DEFAULT_MAX_ATTEMPTS, 0);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(mixee.commandLine(), "--queue: " + e.getMessage());
         } catch (CliException e) {
             throw new CliException(e.getMessage() + (create ? "" : "; check --queue"), e.getCause());
         }
