@@ -63,8 +63,9 @@ class ReadmeSnippetsTest {
 
     private static final Pattern IMPORT = Pattern.compile("^import\\s+(static\\s+)?[\\w.]+(\\.\\*)?\\s*;.*$");
     private static final Pattern METHOD = Pattern.compile(
-            "^(?:(?:public|protected|private|static|final|abstract|synchronized|default)\\s+)*(?:<[^>]+>\\s+)?"
-                    + "[\\w.<>\\[\\], ?]+\\s+\\w+\\s*\\([^;]*\\)\\s*(?:throws\\s+[\\w.,\\s]+)?\\{.*$");
+            "^(?!(?:record|class|interface|enum|new|return|throw|else)\\b)"
+                    + "(?:(?:public|protected|private|static|final|abstract|synchronized|default)\\s+)*"
+                    + "(?:<[^>]+>\\s+)?[\\w.<>\\[\\], ?]+\\s+\\w+\\s*\\([^;]*\\)\\s*(?:throws\\s+[\\w.,\\s]+)?\\{.*$");
     private static final String GIVEN = "// given:";
 
     /** A {@code ```java} block: the README line of its first line of code, and its lines. */
@@ -290,6 +291,57 @@ class ReadmeSnippetsTest {
         assertThat(members.source()).doesNotContain("void snippet()");
         Unit method = unit(new Snippet(3, List.of("String take() throws Exception {", "    return null;", "}")));
         assertThat(method.source()).doesNotContain("void snippet()");
+        Unit localRecord = unit(new Snippet(3, List.of("record R(int x) { }", "new R(1);")));
+        assertThat(localRecord.source()).as("a local record opens statements").contains("void snippet()");
+    }
+
+    /**
+     * The delayed-queue snippet runs on the in-process queue (the same contract, as its comment says) and its batch
+     * poll delivers the batch it offered: the poll waits longer than the batch's delay.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void queueSnippetDeliversTheBatchItOffers() throws Exception {
+        String redis = "RedisDelayedQueue.builder(\"redis://127.0.0.1:6379\", \"orders\", Codec.string())";
+        Snippet snippet = snippets(Files.readAllLines(readme(), StandardCharsets.UTF_8)).stream()
+                .filter(s -> String.join("\n", s.lines()).contains("queue.offerAll(")
+                        && String.join("\n", s.lines()).contains(redis))
+                .findFirst().orElseThrow(() -> new AssertionError("no README snippet offers a batch to " + redis));
+        List<String> inProcess = snippet.lines().stream()
+                .map(l -> l.replace(redis, "InMemoryDelayedQueue.<String>builder()")).toList();
+        Unit u = unit(new Snippet(snippet.line(), inProcess));
+        String runner = "public class QueueSnippetRun extends " + u.className() + " {\n"
+                + "    public final java.util.List<String> handled = new java.util.ArrayList<>();\n"
+                + "    @Override void handle(String order) { handled.add(order); }\n"
+                + "    public void run() throws InterruptedException { snippet(); }\n"
+                + "}\n";
+        Path out = Files.createTempDirectory("readme-queue-snippet");
+        try {
+            DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+            boolean compiled = ToolProvider.getSystemJavaCompiler().getTask(null, null, diagnostics,
+                    List.of("--release", "17", "-proc:none", "-classpath", classpath(), "-d", out.toString()), null,
+                    List.of(source(u.className(), u.source()), source("QueueSnippetRun", runner))).call();
+            assertThat(compiled).as(diagnostics.getDiagnostics().toString()).isTrue();
+            try (java.net.URLClassLoader loader = new java.net.URLClassLoader(new java.net.URL[] {out.toUri().toURL()},
+                    getClass().getClassLoader())) {
+                Object run = loader.loadClass("QueueSnippetRun").getConstructor().newInstance();
+                run.getClass().getMethod("run").invoke(run);
+                Object handled = run.getClass().getField("handled").get(run);
+                assertThat((List<Object>) handled).as("what the snippet at " + snippet.name() + " handled")
+                        .containsExactly("a", "b", "c");
+            }
+        } finally {
+            deleteTree(out);
+        }
+    }
+
+    private static JavaFileObject source(String className, String text) {
+        return new SimpleJavaFileObject(URI.create("string:///" + className + ".java"), JavaFileObject.Kind.SOURCE) {
+            @Override
+            public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+                return text;
+            }
+        };
     }
 
     @TestFactory
