@@ -296,6 +296,44 @@ class ReadmeSnippetsTest {
     }
 
     /**
+     * The install command of "Using it in your build" installs exactly the library modules (every module of the root
+     * {@code pom.xml} that builds -sources and -javadoc jars) and the dependency list below it names each of them.
+     */
+    @Test
+    void installCommandInstallsEveryLibraryModuleTheDependencyListNames() throws IOException {
+        Path root = readme().getParent();
+        List<String> readme = Files.readAllLines(readme(), StandardCharsets.UTF_8);
+        int section = readme.indexOf("## Using it in your build");
+        assertThat(section).as("the README's section 'Using it in your build'").isNotNegative();
+        int next = section + 1;
+        while (next < readme.size() && !readme.get(next).startsWith("## ")) {
+            next++;
+        }
+        List<String> text = readme.subList(section, next);
+        Pattern install = Pattern.compile("mvn [^`]*-pl ([\\w,/-]+) -am install -DskipTests");
+        List<String> installed = text.stream().map(install::matcher).filter(java.util.regex.Matcher::find)
+                .flatMap(m -> Stream.of(m.group(1).split(","))).toList();
+        assertThat(installed).as("modules of the install command").isNotEmpty().doesNotHaveDuplicates();
+
+        Pattern artifact = Pattern.compile("<artifactId>(clockwork-[\\w-]+)</artifactId>");
+        List<String> listed = text.stream().map(artifact::matcher).filter(java.util.regex.Matcher::find)
+                .map(m -> m.group(1)).toList();
+
+        String parent = Files.readString(root.resolve("pom.xml"), StandardCharsets.UTF_8);
+        List<String> libraries = new ArrayList<>();
+        java.util.regex.Matcher module = Pattern.compile("<module>([^<]+)</module>").matcher(parent);
+        while (module.find()) {
+            String pom = Files.readString(root.resolve(module.group(1)).resolve("pom.xml"), StandardCharsets.UTF_8);
+            if (!pom.contains("<maven.javadoc.skip>true</maven.javadoc.skip>")) {
+                libraries.add(Path.of(module.group(1)).getFileName().toString());
+            }
+        }
+        assertThat(libraries).contains("clockwork-core", "clockwork-spring-boot-starter");
+        assertThat(installed).as("the install command's -pl list").containsExactlyInAnyOrderElementsOf(libraries);
+        assertThat(listed).as("the dependency snippets").containsExactlyInAnyOrderElementsOf(libraries);
+    }
+
+    /**
      * The delayed-queue snippet runs on the in-process queue (the same contract, as its comment says) and its batch
      * poll delivers the batch it offered: the poll waits longer than the batch's delay.
      */
