@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A destination of the Redisson face on Redis as a deque: the due elements of a face queue, in due order, open at
- * both ends. Thread-safe: every method is one script call, atomic on the server, as in {@link FaceBlockingQueue}.
+ * both ends. Thread-safe: each method it adds to {@link FaceBlockingQueue} is one script call, atomic on the server.
  *
  * <p>The same elements as the {@link FaceBlockingQueue} of the same name. {@link #offerFirst} files an element due
  * just before the head ({@code face_offer.lua}'s {@code first}), so it is the next one taken; the tail is the
