@@ -28,9 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Due times are readings of the client's {@link Ticker}: an element offered with a delay {@code d} is due once the
  * ticker has moved {@code d} on, never before. Elements fall due lazily: every operation on a store first moves the
  * elements whose due time has come from the pending part to the due part, so no thread runs for the client. A blocked
- * {@link RBlockingQueue#take()} or timed {@code poll} sleeps until the next due time, an offer or its own deadline (a
- * timed poll's timeout is also measured on the ticker), and registers with {@link Ticker#watch} so that a test's
- * {@link io.clockwork.time.ManualTicker} advance wakes it at once.
+ * {@link RBlockingQueue#take()} (or a deque's {@code takeLast}) or timed {@code poll} sleeps until the next due time,
+ * an offer or its own deadline (a timed poll's timeout is also measured on the ticker), and registers with
+ * {@link Ticker#watch} so that a test's {@link io.clockwork.time.ManualTicker} advance wakes it at once.
  *
  * <h2>Redisson's flaws kept out</h2>
  * <ul>
@@ -86,6 +86,14 @@ public final class InMemoryRedisson implements RedissonClient {
         Objects.requireNonNull(codec, "codec");
         checkOpen(name);
         return new LocalBlockingQueue<>(this, store(name), codec);
+    }
+
+    @Override
+    public <V> RBlockingDeque<V> getBlockingDeque(String name, Codec<V> codec) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(codec, "codec");
+        checkOpen(name);
+        return new LocalBlockingDeque<>(this, store(name), codec);
     }
 
     /**

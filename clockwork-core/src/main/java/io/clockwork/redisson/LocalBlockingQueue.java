@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  *
  * @param <V> the element type
  */
-final class LocalBlockingQueue<V> extends LocalQueueView<V> implements RBlockingQueue<V> {
+class LocalBlockingQueue<V> extends LocalQueueView<V> implements RBlockingQueue<V> {
 
     LocalBlockingQueue(InMemoryRedisson client, LocalStore store, Codec<V> codec) {
         super(client, store, codec);
@@ -69,13 +69,13 @@ final class LocalBlockingQueue<V> extends LocalQueueView<V> implements RBlocking
 
     @Override
     public V take() throws InterruptedException {
-        return decode(store.awaitFirst(false, 0, this::checkUsable));
+        return decode(store.awaitEnd(false, false, 0, this::checkUsable));
     }
 
     @Override
     public V poll(long timeout, TimeUnit unit) throws InterruptedException {
         long nanos = Objects.requireNonNull(unit, "unit").toNanos(timeout);
-        return decode(store.awaitFirst(true, nanos, this::checkUsable));
+        return decode(store.awaitEnd(false, true, nanos, this::checkUsable));
     }
 
     @Override

@@ -87,7 +87,7 @@ abstract class LocalQueueView<V> extends AbstractQueue<V> implements RQueue<V> {
 
     /** @return the key of {@code o}, or null if the codec cannot encode it (so it is in no queue) */
     @SuppressWarnings("unchecked")
-    private ByteKey keyOrNull(Object o) {
+    final ByteKey keyOrNull(Object o) {
         try {
             return encode((V) o);
         } catch (CodecException | ClassCastException notEncodable) {

@@ -17,7 +17,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The elements filed under one queue name of an {@link InMemoryRedisson}: the pending elements of the name's delayed
  * queue and the due elements of the queue itself. Thread-safe through its {@link #lock}, which every caller holds
- * around a call of anything but {@link #wake()} and {@link #awaitFirst}.
+ * around a call of anything but {@link #wake()} and {@link #awaitEnd}.
  *
  * <p>Both parts are a {@link Sequence}: elements by position (offer order for the pending part; arrival order for the
  * due part, whose head may also grow backwards) with an index from encoded value to its positions, so that finding or
@@ -27,7 +27,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Elements fall due lazily: each access first calls {@link #promote()}, which moves every pending element whose due
  * time the ticker has reached to the tail of the due part, in due order. Elements offered straight to the due part are
  * appended after that promotion, so the due part stays in the order elements became due. No thread moves elements:
- * a consumer blocked in {@link #awaitFirst} sleeps on {@link #changed} until the next due time, a signal (an offer, a
+ * a consumer blocked in {@link #awaitEnd} sleeps on {@link #changed} until the next due time, a signal (an offer, a
  * promotion, a jump of the ticker through {@link Ticker#watch}, a shutdown) or its own deadline.
  *
  * <p>Times are nanoseconds since the store's first ticker reading, so they compare as plain {@code long}s; a due time
@@ -167,14 +167,16 @@ final class LocalStore {
     }
 
     /**
-     * Removes and returns the head of the due part, waiting for one to fall due or arrive; called without the lock.
+     * Removes and returns the head (or tail) of the due part, waiting for one to fall due or arrive; called without
+     * the lock.
      *
+     * @param last        whether to take the tail instead of the head
      * @param timed       whether {@code nanos} bounds the wait
      * @param nanos       the longest wait on the ticker's timeline, if timed
      * @param checkUsable throws if the handle or client can no longer be used; run before every look
-     * @return the head, or null if the timed wait ended first
+     * @return the element taken, or null if the timed wait ended first
      */
-    ByteKey awaitFirst(boolean timed, long nanos, Runnable checkUsable) throws InterruptedException {
+    ByteKey awaitEnd(boolean last, boolean timed, long nanos, Runnable checkUsable) throws InterruptedException {
         Ticker.Watch watch = null;
         lock.lockInterruptibly();
         try {
@@ -186,9 +188,9 @@ final class LocalStore {
             while (true) {
                 checkUsable.run();
                 promote();
-                ByteKey head = due.pollFirst();
-                if (head != null) {
-                    return head;
+                ByteKey taken = last ? due.pollLast() : due.pollFirst();
+                if (taken != null) {
+                    return taken;
                 }
                 if (watch == null) {
                     // Registered before the time is read for the wait: a jump after this point takes the lock to
@@ -269,6 +271,11 @@ final class LocalStore {
             return first == null ? null : first.getValue().key();
         }
 
+        ByteKey peekLast() {
+            Map.Entry<Long, ? extends Keyed> last = elements.byPosition.lastEntry();
+            return last == null ? null : last.getValue().key();
+        }
+
         ByteKey pollFirst() {
             Map.Entry<Long, ? extends Keyed> first = elements.byPosition.firstEntry();
             return first == null ? null : removeAt(first.getKey());
@@ -288,6 +295,12 @@ final class LocalStore {
         /** Removes the first copy of {@code key}. O(log n). */
         boolean removeFirst(ByteKey key) {
             Long position = elements.firstPositionOf(key);
+            return position != null && removeAt(position) != null;
+        }
+
+        /** Removes the last copy of {@code key}. O(log n). */
+        boolean removeLast(ByteKey key) {
+            Long position = elements.lastPositionOf(key);
             return position != null && removeAt(position) != null;
         }
 
@@ -354,6 +367,11 @@ final class LocalStore {
         Long firstPositionOf(ByteKey key) {
             TreeSet<Long> of = positions.get(key);
             return of == null ? null : of.first();
+        }
+
+        Long lastPositionOf(ByteKey key) {
+            TreeSet<Long> of = positions.get(key);
+            return of == null ? null : of.last();
         }
 
         boolean contains(ByteKey key) {

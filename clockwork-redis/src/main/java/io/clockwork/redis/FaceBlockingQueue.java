@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  *
  * @param <V> the element type
  */
-final class FaceBlockingQueue<V> extends FaceView<V> implements RBlockingQueue<V> {
+class FaceBlockingQueue<V> extends FaceView<V> implements RBlockingQueue<V> {
 
     /** The longest a blocked taker waits before asking the server again, whatever it was told. */
     private static final long RECHECK_MS = 1000;
@@ -72,13 +72,13 @@ final class FaceBlockingQueue<V> extends FaceView<V> implements RBlockingQueue<V
 
     @Override
     public V take() throws InterruptedException {
-        return await(Long.MAX_VALUE);
+        return await(Long.MAX_VALUE, false);
     }
 
     @Override
     public V poll(long timeout, TimeUnit unit) throws InterruptedException {
         Objects.requireNonNull(unit, "unit");
-        return await(Math.max(0, unit.toNanos(timeout)));
+        return await(Math.max(0, unit.toNanos(timeout)), false);
     }
 
     @Override
@@ -91,14 +91,19 @@ final class FaceBlockingQueue<V> extends FaceView<V> implements RBlockingQueue<V
         return store.take(limit, false, remove).payloads();
     }
 
-    private V await(long nanos) throws InterruptedException {
+    /**
+     * @param nanos the longest wait, {@link Long#MAX_VALUE} for none
+     * @param tail  whether to take the tail (the last due) instead of the head
+     * @return the element taken, or null if the wait ended first
+     */
+    final V await(long nanos, boolean tail) throws InterruptedException {
         long start = System.nanoTime();
         while (true) {
             checkOpen();
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            FaceStore.Taken t = store.take(1, false, true);
+            FaceStore.Taken t = store.take(1, tail, true);
             if (!t.payloads().isEmpty()) {
                 return support.decode(t.payloads().get(0));
             }

@@ -116,6 +116,8 @@ final class FaceStore implements AutoCloseable {
     }
 
     /**
+     * Counts (and removes) copies from the head of the scope's order.
+     *
      * @param scope    where to look
      * @param limit    the most copies of each payload to count, 0 for all
      * @param remove   whether to remove the copies counted
@@ -123,13 +125,27 @@ final class FaceStore implements AutoCloseable {
      * @return for each payload, how many copies were counted (and removed)
      */
     long[] find(Scope scope, int limit, boolean remove, List<byte[]> payloads) {
-        byte[][] args = new byte[4 + payloads.size()][];
+        return find(scope, limit, remove, false, payloads);
+    }
+
+    /**
+     * @param scope    where to look
+     * @param limit    the most copies of each payload to count, 0 for all
+     * @param remove   whether to remove the copies counted
+     * @param tail     whether to count from the tail of the scope's order (offer order for delayed elements, due
+     *                 order for due ones) instead of its head
+     * @param payloads the values looked for, encoded
+     * @return for each payload, how many copies were counted (and removed)
+     */
+    long[] find(Scope scope, int limit, boolean remove, boolean tail, List<byte[]> payloads) {
+        byte[][] args = new byte[5 + payloads.size()][];
         args[0] = NO_MAX_ATTEMPTS;
         args[1] = scope.arg;
         args[2] = QueueScripts.arg(limit);
         args[3] = remove ? YES : NO;
+        args[4] = tail ? TAIL : HEAD;
         for (int i = 0; i < payloads.size(); i++) {
-            args[4 + i] = payloads.get(i);
+            args[5 + i] = payloads.get(i);
         }
         List<Object> r = runner.run(remove ? "remove" : "contains", Script.FACE_FIND, keys, args);
         long[] counts = new long[r.size()];

@@ -234,7 +234,7 @@ abstract class FaceView<V> extends AbstractQueue<V> implements RQueue<V> {
      *         no element equals it)
      */
     @SuppressWarnings("unchecked")
-    private byte[] encodeOrNull(Object o) {
+    final byte[] encodeOrNull(Object o) {
         Objects.requireNonNull(o, "element");
         try {
             return support.encode((V) o);

@@ -3,6 +3,7 @@ package io.clockwork.redis;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.spi.QueueSupport;
+import io.clockwork.redisson.RBlockingDeque;
 import io.clockwork.redisson.RBlockingQueue;
 import io.clockwork.redisson.RDelayedQueue;
 import io.clockwork.redisson.RQueue;
@@ -16,12 +17,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * The Redisson face on Redis: a {@link RedissonClient} whose queues, blocking queues and delayed queues keep
+ * The Redisson face on Redis: a {@link RedissonClient} whose queues, deques and delayed queues keep
  * Redisson's names and semantics over Clockwork's data model. Thread-safe.
  *
  * <p>Moving from Redisson: replace {@code Redisson.create(config)} by {@code RedisRedisson.create(redisUri)} and the
- * {@code org.redisson.api} imports of {@code RedissonClient}, {@code RQueue}, {@code RBlockingQueue} and
- * {@code RDelayedQueue} by {@code io.clockwork.redisson}; the calls stay.
+ * {@code org.redisson.api} imports of {@code RedissonClient}, {@code RQueue}, {@code RBlockingQueue},
+ * {@code RDeque}, {@code RBlockingDeque} and {@code RDelayedQueue} by {@code io.clockwork.redisson}; the calls stay.
  *
  * <p>Each destination name is a one-partition Clockwork queue of that name (so {@code clockwork queue stats} and a
  * {@code RedisDelayedQueue} see it) plus two indexes (offer order, and values by digest), all in one hash tag; its
@@ -87,6 +88,15 @@ public final class RedisRedisson implements RedissonClient {
         QueueSupport<V> support = new QueueSupport<>(QueueOptions.<V>builder().name(name).codec(codec).build());
         checkOpen();
         return new FaceBlockingQueue<>(this, store(name), support);
+    }
+
+    @Override
+    public <V> RBlockingDeque<V> getBlockingDeque(String name, Codec<V> codec) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(codec, "codec");
+        QueueSupport<V> support = new QueueSupport<>(QueueOptions.<V>builder().name(name).codec(codec).build());
+        checkOpen();
+        return new FaceBlockingDeque<>(this, store(name), support);
     }
 
     @Override

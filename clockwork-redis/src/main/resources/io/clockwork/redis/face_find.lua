@@ -1,7 +1,9 @@
 --[[
   face_find: for each value, how many copies of it the scope (delayed or due elements) holds, up to a limit, and
-  removes them if asked (contains, containsAll, remove(Object), removeAll). Copies are found through VALUES, in
-  offer order, so remove(Object) removes the earliest copy.
+  removes them if asked (contains, containsAll, remove(Object), removeAll, a deque's removeLastOccurrence). Copies
+  are found through VALUES and counted from the head or the tail of the scope's order: offer order for delayed
+  elements, due order (due time, then sequence, as PENDING sorts them) for due ones. So remove(Object) removes the
+  copy nearest the head, removeLastOccurrence the one nearest the tail.
 
   KEYS[1] pending   ZSET   read; removed elements' members removed
   KEYS[2] inflight  ZSET   not used
@@ -19,7 +21,8 @@
   ARGV[2]           scope: 'delayed' or 'due'
   ARGV[3]           the most copies of each value to count (0: all)
   ARGV[4]           remove: '1' to remove the copies counted, '0' to count them
-  ARGV[5..]         the payloads
+  ARGV[5]           end: 'head' or 'tail', where counting starts
+  ARGV[6..]         the payloads
 
   Reply: {count...}: one per payload, in order (a payload given twice is looked up twice).
   Cost: O(copies log n) per payload.
@@ -29,10 +32,45 @@ local now = now_ms()
 local scope = ARGV[2]
 local limit = tonumber(ARGV[3])
 local remove = ARGV[4] == '1'
+local from_tail = ARGV[5] == 'tail'
+
+-- The copies of p in scope, at most limit (0: all), nearest the chosen end first. Delayed copies come from VALUES
+-- in offer order already; due ones are sorted into due order, which an element offered first does not follow.
+local function ordered(p)
+    if scope == 'delayed' and not from_tail then
+        return copies(p, scope, now, limit)
+    end
+    local all = copies(p, scope, now, 0)
+    if scope ~= 'delayed' then
+        local due = {}
+        for _, m in ipairs(all) do
+            due[m] = due_of(m)
+        end
+        table.sort(all, function(a, b)
+            if due[a] ~= due[b] then
+                return due[a] < due[b]
+            end
+            return a < b
+        end)
+    end
+    local found = {}
+    local first, last, step = 1, #all, 1
+    if from_tail then
+        first, last, step = #all, 1, -1
+    end
+    for k = first, last, step do
+        found[#found + 1] = all[k]
+        if #found == limit then
+            break
+        end
+    end
+    return found
+end
+
 local reply = {}
-for i = 5, #ARGV do
+for i = 6, #ARGV do
     local p = ARGV[i]
-    local found = copies(p, scope, now, limit)
+    local found = ordered(p)
     if remove then
         for _, m in ipairs(found) do
             drop(m, p)

@@ -2,8 +2,10 @@ package io.clockwork.testing.redisson;
 
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.CodecException;
+import io.clockwork.redisson.RBlockingDeque;
 import io.clockwork.redisson.RBlockingQueue;
 import io.clockwork.redisson.RDelayedQueue;
+import io.clockwork.redisson.RDeque;
 import io.clockwork.redisson.RQueue;
 import io.clockwork.redisson.RedissonClient;
 import io.clockwork.testing.Await;
@@ -30,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The behaviour every backend of the Redisson face ({@link RedissonClient}, {@link RDelayedQueue} and its destination
- * {@link RBlockingQueue}) must show, written once and run against each: a backend's test extends this class and
+ * {@link RBlockingQueue} or {@link RBlockingDeque}) must show, written once and run against each: a backend's test extends this class and
  * supplies a fresh client and a way to let the backend's clock move.
  *
  * <p>Shipped in clockwork-core's test-jar so that clockwork-redis runs the same tests against a real Redis.
@@ -852,6 +854,254 @@ public abstract class RedissonFaceContract {
 
         assertThat(delayed.readAll()).containsExactly("pending");
         assertThat(queue.readAll()).containsExactly("due");
+    }
+
+    // ---- the blocking deque as a destination ----
+
+    /** Redisson's delayed-queue tests with {@code getBlockingDeque} as the destination, as users write them. */
+    @Test
+    void blockingDequeReceivesDelayedElementsInDueOrder() throws Exception {
+        RBlockingDeque<String> deque = client.getBlockingDeque("orders");
+        RDelayedQueue<String> delayed = client.getDelayedQueue(deque);
+        delayed.offer("2", 2 * u, MILLISECONDS);
+        delayed.offer("1", u, MILLISECONDS);
+        delayed.offer("3", 3 * u, MILLISECONDS);
+
+        elapse(0.5);
+        assertThat(deque.isEmpty()).isTrue();
+        elapse(2);
+        assertThat(deque).containsExactly("1", "2");
+        assertThat(delayed).containsExactly("3");
+        assertThat(deque.takeFirst()).isEqualTo("1");
+        assertThat(deque.take()).isEqualTo("2");
+
+        Future<String> taken = blockedInBackground(deque::takeLast);
+        elapse(1);
+        assertThat(outcome(taken)).isEqualTo("3");
+        assertThat(deque.isEmpty()).isTrue();
+        assertThat(delayed.isEmpty()).isTrue();
+    }
+
+    @Test
+    void dequeInsertsAndRemovesAtBothEnds() {
+        RBlockingDeque<String> deque = client.getBlockingDeque("test");
+        assertThat(deque.offerLast("b")).isTrue();
+        assertThat(deque.offerFirst("a")).isTrue();
+        deque.addLast("c");
+        deque.addFirst("z");
+        deque.push("y");
+        deque.add("d");
+        assertThat(deque.offer("e")).isTrue();
+        assertThat(deque.readAll()).containsExactly("y", "z", "a", "b", "c", "d", "e");
+
+        assertThat(deque.peekFirst()).isEqualTo("y");
+        assertThat(deque.getFirst()).isEqualTo("y");
+        assertThat(deque.element()).isEqualTo("y");
+        assertThat(deque.peekLast()).isEqualTo("e");
+        assertThat(deque.getLast()).isEqualTo("e");
+        assertThat(deque.size()).as("peeks take nothing").isEqualTo(7);
+
+        assertThat(deque.pop()).isEqualTo("y");
+        assertThat(deque.removeFirst()).isEqualTo("z");
+        assertThat(deque.removeLast()).isEqualTo("e");
+        assertThat(deque.pollFirst()).isEqualTo("a");
+        assertThat(deque.pollLast()).isEqualTo("d");
+        assertThat(deque.readAll()).containsExactly("b", "c");
+    }
+
+    @Test
+    void dequeBlockingInsertsNeverWait() throws Exception {
+        RBlockingDeque<String> deque = client.getBlockingDeque("test");
+        deque.putFirst("b");
+        deque.putLast("c");
+        assertThat(deque.offerFirst("a", 1, TimeUnit.DAYS)).isTrue();
+        assertThat(deque.offerLast("d", 1, TimeUnit.DAYS)).isTrue();
+        deque.put("e");
+        assertThat(deque.readAll()).containsExactly("a", "b", "c", "d", "e");
+        assertThat(deque.remainingCapacity()).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
+    void elementsFallingDueJoinTheTailBehindElementsOfferedFirst() {
+        RBlockingDeque<String> deque = client.getBlockingDeque("test");
+        RDelayedQueue<String> delayed = client.getDelayedQueue(deque);
+        delayed.offer("due", u, MILLISECONDS);
+        deque.offerFirst("first");
+        deque.offerLast("last");
+
+        elapse(1.5);
+        assertThat(deque.readAll()).containsExactly("first", "last", "due");
+        deque.offerFirst("newest first");
+        assertThat(deque.peekFirst()).isEqualTo("newest first");
+        assertThat(deque.peekLast()).isEqualTo("due");
+    }
+
+    @Test
+    void emptyDequeAnswersNullOrThrowsByTheDequeContract() throws Exception {
+        RBlockingDeque<String> deque = client.getBlockingDeque("empty");
+        assertThat(deque.pollFirst()).isNull();
+        assertThat(deque.pollLast()).isNull();
+        assertThat(deque.peekFirst()).isNull();
+        assertThat(deque.peekLast()).isNull();
+        assertThat(deque.pollFirst(3)).isEmpty();
+        assertThat(deque.pollLast(3)).isEmpty();
+        assertThat(deque.pollFirst(0, MILLISECONDS)).isNull();
+        assertThat(deque.pollLast(0, MILLISECONDS)).isNull();
+        assertThatThrownBy(deque::removeFirst).isInstanceOf(NoSuchElementException.class)
+                .hasMessageContaining("empty");
+        assertThatThrownBy(deque::removeLast).isInstanceOf(NoSuchElementException.class);
+        assertThatThrownBy(deque::getFirst).isInstanceOf(NoSuchElementException.class);
+        assertThatThrownBy(deque::getLast).isInstanceOf(NoSuchElementException.class);
+        assertThatThrownBy(deque::pop).isInstanceOf(NoSuchElementException.class);
+        assertThat(deque.removeFirstOccurrence("x")).isFalse();
+        assertThat(deque.removeLastOccurrence("x")).isFalse();
+        assertThat(deque.descendingIterator().hasNext()).isFalse();
+    }
+
+    @Test
+    void pollFirstAndPollLastWithALimitTakeFromEachEnd() {
+        RBlockingDeque<String> deque = client.getBlockingDeque("test");
+        deque.addAll(List.of("a", "b", "c", "d", "e"));
+
+        assertThat(deque.pollLast(2)).containsExactly("e", "d");
+        assertThat(deque.pollFirst(2)).containsExactly("a", "b");
+        assertThat(deque.pollLast(5)).containsExactly("c");
+        assertThat(deque.isEmpty()).isTrue();
+        assertThatThrownBy(() -> deque.pollLast(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("limit");
+        assertThatThrownBy(() -> deque.pollFirst(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("limit");
+    }
+
+    @Test
+    void removeFirstAndLastOccurrenceTakeTheCopyNearestEachEnd() {
+        RBlockingDeque<String> deque = client.getBlockingDeque("test");
+        deque.offerLast("b");
+        deque.offerLast("a");
+        deque.offerLast("c");
+        deque.offerFirst("a");
+        assertThat(deque.readAll()).containsExactly("a", "b", "a", "c");
+
+        assertThat(deque.removeFirstOccurrence("a")).isTrue();
+        assertThat(deque.readAll()).as("the copy offered first, at the head").containsExactly("b", "a", "c");
+
+        deque.offerFirst("a");
+        deque.offerLast("b");
+        assertThat(deque.readAll()).containsExactly("a", "b", "a", "c", "b");
+        assertThat(deque.removeLastOccurrence("a")).isTrue();
+        assertThat(deque.readAll()).containsExactly("a", "b", "c", "b");
+        assertThat(deque.removeLastOccurrence("b")).isTrue();
+        assertThat(deque.readAll()).containsExactly("a", "b", "c");
+        assertThat(deque.removeLastOccurrence("q")).isFalse();
+        assertThat(deque.removeLastOccurrence(new Object())).as("a value no codec takes is in no deque").isFalse();
+        assertThat(deque.readAll()).containsExactly("a", "b", "c");
+    }
+
+    @Test
+    void descendingIteratorWalksTailFirstAndRemovesTheElementItReturned() {
+        RBlockingDeque<String> deque = client.getBlockingDeque("test");
+        deque.addAll(List.of("a", "b", "a", "c"));
+
+        List<String> seen = new ArrayList<>();
+        Iterator<String> it = deque.descendingIterator();
+        assertThatThrownBy(it::remove).isInstanceOf(IllegalStateException.class);
+        while (it.hasNext()) {
+            String v = it.next();
+            seen.add(v);
+            if (v.equals("a")) {
+                it.remove();
+                assertThatThrownBy(it::remove).isInstanceOf(IllegalStateException.class);
+                break;
+            }
+        }
+        assertThat(seen).containsExactly("c", "a");
+        assertThat(deque.readAll()).as("the last copy of a went").containsExactly("a", "b", "c");
+        assertThatThrownBy(() -> {
+            Iterator<String> done = deque.descendingIterator();
+            while (true) {
+                done.next();
+            }
+        }).isInstanceOf(NoSuchElementException.class);
+    }
+
+    @Test
+    void blockedTakeLastWakesForAnElementOfferedAtEitherEnd() throws Exception {
+        RBlockingDeque<String> deque = client.getBlockingDeque("test");
+
+        Future<String> last = blockedInBackground(deque::takeLast);
+        client.<String>getBlockingDeque("test").offerFirst("x");
+        assertThat(outcome(last)).isEqualTo("x");
+
+        Future<String> first = blockedInBackground(deque::takeFirst);
+        client.<String>getBlockingDeque("test").offerLast("y");
+        assertThat(outcome(first)).isEqualTo("y");
+    }
+
+    @Test
+    void timedPollFirstAndPollLastWaitForADueElementOrTheirTimeout() throws Exception {
+        RBlockingDeque<String> deque = client.getBlockingDeque("test");
+        RDelayedQueue<String> delayed = client.getDelayedQueue(deque);
+        deque.offer("head");
+        delayed.offer("x", u, MILLISECONDS);
+
+        assertThat(deque.pollLast(0, MILLISECONDS)).isEqualTo("head");
+        Future<String> polledLast = blockedInBackground(() -> deque.pollLast(10 * u, MILLISECONDS));
+        elapse(1.5);
+        assertThat(outcome(polledLast)).isEqualTo("x");
+
+        delayed.offer("later", 3 * u, MILLISECONDS);
+        Future<String> polledFirst = blockedInBackground(() -> deque.pollFirst(u, MILLISECONDS));
+        elapse(1.5);
+        assertThat(outcome(polledFirst)).isNull();
+        assertThat(delayed.readAll()).as("the element stays pending").containsExactly("later");
+    }
+
+    @Test
+    void queueAndDequeOfOneNameAreTheSameElements() {
+        RBlockingQueue<String> queue = queue("shared");
+        RDeque<String> deque = client.getDeque("shared");
+        queue.offer("a");
+        deque.offerFirst("z");
+        assertThat(queue.readAll()).containsExactly("z", "a");
+        assertThat(client.<String>getBlockingDeque("shared").pollLast()).isEqualTo("a");
+        assertThat(queue.poll()).isEqualTo("z");
+        assertThat(deque.getName()).isEqualTo("shared");
+
+        RDeque<String> typed = client.getDeque("typed", Codec.string());
+        typed.offerLast("é");
+        assertThat(client.getBlockingDeque("typed", Codec.string()).peekLast()).isEqualTo("é");
+    }
+
+    @Test
+    void dequeRefusesNullsAndBadArgumentsNamingThem() {
+        RBlockingDeque<String> deque = client.getBlockingDeque("test");
+        deque.offer("kept");
+        assertThatThrownBy(() -> deque.offerFirst(null)).isInstanceOf(NullPointerException.class).hasMessage("e");
+        assertThatThrownBy(() -> deque.offerLast(null)).isInstanceOf(NullPointerException.class).hasMessage("e");
+        assertThatThrownBy(() -> deque.addFirst(null)).isInstanceOf(NullPointerException.class).hasMessage("e");
+        assertThatThrownBy(() -> deque.push(null)).isInstanceOf(NullPointerException.class).hasMessage("e");
+        assertThatThrownBy(() -> deque.putLast(null)).isInstanceOf(NullPointerException.class).hasMessage("e");
+        assertThatThrownBy(() -> deque.offerFirst("x", 1, null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("unit");
+        assertThatThrownBy(() -> deque.pollLast(1, null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("unit");
+        assertThatThrownBy(() -> deque.removeLastOccurrence(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("o");
+        assertThatThrownBy(() -> client.getBlockingDeque(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("name");
+        assertThatThrownBy(() -> client.getDeque("q", null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("codec");
+        assertThat(deque.readAll()).containsExactly("kept");
+    }
+
+    @Test
+    void shutdownClientFailsEveryDequeHandle() {
+        RBlockingDeque<String> deque = client.getBlockingDeque("orders");
+        client.shutdown();
+        assertThatThrownBy(() -> deque.offerFirst("a")).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(deque::pollLast).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(deque::takeLast).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> client.getBlockingDeque("orders")).isInstanceOf(IllegalStateException.class);
     }
 
     // ---- life cycle ----
