@@ -854,6 +854,27 @@ public abstract class RedissonFaceContract {
         assertThat(queue.readAll()).containsExactly("due");
     }
 
+    @Test
+    void namesThatDoNotRoundTripThroughUtf8AreRefusedNamingTheNameAndShareNothing() {
+        RBlockingQueue<String> plain = queue("sur?");
+        plain.offer("only in sur?");
+        // Encoders write '?' for a lone surrogate: as bytes, each of these names would be "sur?".
+        for (String bad : List.of("sur\uD800", "sur\uDBFF", "sur\uDC00", "\uDFFFsur")) {
+            assertThatThrownBy(() -> client.getBlockingQueue(bad)).as("getBlockingQueue(%s)", codePoints(bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("name must be well-formed Unicode").hasMessageContaining("surrogate");
+            assertThatThrownBy(() -> client.getQueue(bad, Codec.string())).as("getQueue(%s)", codePoints(bad))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("name ");
+        }
+        assertThat(plain.readAll()).containsExactly("only in sur?");
+        RBlockingQueue<String> pair = queue("sur\uD83D\uDE00");
+        assertThat(pair.readAll()).as("a surrogate pair is well-formed: its own queue").isEmpty();
+    }
+
+    private static List<String> codePoints(String s) {
+        return s.chars().mapToObj(Integer::toHexString).toList();
+    }
+
     // ---- life cycle ----
 
     @Test
