@@ -23,7 +23,8 @@ import static io.clockwork.queue.WorkerTask.TO_ACK;
  *
  * <p>Time: lease ages are read on the worker's {@link Ticker}; the thread looks every half heartbeat period (at least
  * every millisecond of real time), and a ticker jump wakes it. A delivery whose extend returns false while it is
- * still buffered, running or awaiting its ack has lost its lease: the worker is told. A backend failure ends the
+ * still buffered, running or awaiting its ack has lost its lease: the worker is told; except after a failed ack of
+ * it, which may have run and deleted the message (the acker's retry tells which). A backend failure ends the
  * pass (every lease is tried again at the next beat) and is reported to the worker's health and listener.
  *
  * @param <V> the value type
@@ -136,7 +137,7 @@ final class LeaseHeartbeat<V> {
                 t.leaseFrom = now;
             } else {
                 int after = t.state.get();
-                if (after == BUFFERED || after == RUNNING || after == TO_ACK) {
+                if (after == BUFFERED || after == RUNNING || after == TO_ACK && !t.ackFailed) {
                     leaseLost.accept(t); // not settled meanwhile: the lease is really gone
                 }
             }

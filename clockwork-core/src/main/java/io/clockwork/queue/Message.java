@@ -214,11 +214,7 @@ public final class Message<V> {
         Objects.requireNonNull(name, "header name");
         Objects.requireNonNull(value, () -> "header '" + name + "' value");
         checkName(name);
-        int valueBytes = Utf8.encodedLength(value);
-        if (valueBytes < 0) {
-            throw new IllegalArgumentException("header '" + name + "' value must be well-formed Unicode, which"
-                    + " round-trips through UTF-8; it has " + Utf8.describeUnpaired(value, valueBytes));
-        }
+        int valueBytes = Utf8.checkWellFormed("header '" + name + "' value", value);
         if (valueBytes > MAX_HEADER_VALUE_BYTES) {
             throw new IllegalArgumentException("header '" + name + "' value must be at most "
                     + MAX_HEADER_VALUE_BYTES + " UTF-8 bytes (Message.MAX_HEADER_VALUE_BYTES), was " + valueBytes);

@@ -1,5 +1,6 @@
 package io.clockwork.queue;
 
+import io.clockwork.queue.spi.Utf8;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -147,18 +148,35 @@ public final class QueueOptions<V> {
         }
 
         /**
-         * @param name the queue's name: not blank, at most {@value #MAX_NAME_LENGTH} characters
+         * @param name the queue's name: not blank, at most {@value #MAX_NAME_LENGTH} characters, well-formed Unicode
+         *             (no unpaired surrogate: on Redis the name is part of every key, as UTF-8 bytes, and a string
+         *             that does not round-trip through UTF-8 would share its keys with another name)
          * @return this builder
+         * @throws IllegalArgumentException naming {@code name} if it is blank, too long or not well-formed
          */
         public Builder<V> name(String name) {
-            Objects.requireNonNull(name, "name");
+            checkName(name);
             checkUnset(this.name != null, "name");
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * Checks a queue name as {@link #name(String)} does, for the places that take a name without a builder.
+         *
+         * @param name the queue's name
+         * @return the name
+         * @throws NullPointerException     if null
+         * @throws IllegalArgumentException naming {@code name} if it is blank, too long or not well-formed Unicode
+         */
+        public static String checkName(String name) {
+            Objects.requireNonNull(name, "name");
             if (name.isBlank() || name.length() > MAX_NAME_LENGTH) {
                 throw new IllegalArgumentException("name must be 1 to " + MAX_NAME_LENGTH
                         + " non-blank characters, was '" + name + "'");
             }
-            this.name = name;
-            return this;
+            Utf8.checkWellFormed("name", name);
+            return name;
         }
 
         /**

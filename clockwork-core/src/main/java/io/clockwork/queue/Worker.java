@@ -481,6 +481,7 @@ public final class Worker<V> implements AutoCloseable {
         } catch (RuntimeException e) {
             events.backendError(Operation.ACK, e);
             health.failed(Operation.ACK, e);
+            t.ackFailed = true;
             t.state.set(TO_ACK);
             queueAck(t);
             return null;
@@ -693,6 +694,7 @@ public final class Worker<V> implements AutoCloseable {
         try {
             for (int i = batch.size() - 1; i >= 0; i--) {
                 WorkerTask<V> t = batch.get(i);
+                t.ackFailed = true;
                 t.state.set(TO_ACK);
                 toAck.addFirst(t);
             }

@@ -26,6 +26,11 @@ final class WorkerTask<V> implements Job<V>, Runnable {
     /** When the lease began or was last extended, on the worker's ticker. */
     volatile long leaseFrom;
     volatile boolean leaseLost;
+    /**
+     * Set when an ack call failed: it may have run, so a lease that then looks lost may be this ack's doing; only the
+     * acker's retry, whose backend can tell the two apart, decides.
+     */
+    volatile boolean ackFailed;
     /** Set, and the handler interrupted, under this task's monitor, so the interrupt never outlives the job. */
     volatile boolean abandoned;
     /** The thread running the handler, while it runs; guarded by this task's monitor. */

@@ -1,6 +1,7 @@
 package io.clockwork.redisson;
 
 import io.clockwork.queue.Codec;
+import io.clockwork.queue.QueueOptions;
 import io.clockwork.time.Ticker;
 
 import java.util.Objects;
@@ -129,7 +130,9 @@ public final class InMemoryRedisson implements RedissonClient {
         return shutdown;
     }
 
+    /** @throws IllegalArgumentException naming {@code name} if no queue can have it, as on Redis */
     LocalStore store(String name) {
+        QueueOptions.Builder.checkName(name);
         return stores.computeIfAbsent(name, n -> new LocalStore(n, storeCount.getAndIncrement(), ticker));
     }
 

@@ -70,11 +70,7 @@ public final class Schedule<V> {
         if (name.isEmpty()) {
             throw new IllegalArgumentException("name must not be empty");
         }
-        int bytes = Utf8.encodedLength(name);
-        if (bytes < 0) {
-            throw new IllegalArgumentException("name must be well-formed Unicode; it has "
-                    + Utf8.describeUnpaired(name, bytes));
-        }
+        int bytes = Utf8.checkWellFormed("name", name);
         if (bytes > MAX_NAME_BYTES) {
             throw new IllegalArgumentException("name must be at most " + MAX_NAME_BYTES + " UTF-8 bytes (the id limit "
                     + DelayedQueue.MAX_ID_BYTES + " less room for the fire time), was " + bytes);

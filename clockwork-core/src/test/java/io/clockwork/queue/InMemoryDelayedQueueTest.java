@@ -100,6 +100,26 @@ class InMemoryDelayedQueueTest extends DelayedQueueContract {
     // ---- time, exactly ----
 
     @Test
+    void queueNamesThatDoNotRoundTripThroughUtf8AreRefusedAtBuildNamingTheName() {
+        // Encoders write '?' for a lone surrogate: as bytes (Redis keys), each of these names would be "sur?".
+        for (String bad : List.of("sur\uD800", "sur\uDBFF", "sur\uDC00", "\uDFFF")) {
+            assertThatThrownBy(() -> InMemoryDelayedQueue.<String>builder().name(bad).codec(Codec.string()).build())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("name must be well-formed Unicode, which round-trips through UTF-8")
+                    .hasMessageContaining("unpaired surrogate");
+            assertThatThrownBy(() -> InMemoryDelayedQueue.<String>builder()
+                    .options(QueueOptions.<String>builder().name(bad).build()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("name ");
+        }
+        try (InMemoryDelayedQueue<String> q = InMemoryDelayedQueue.<String>builder().name("sur?").build();
+             InMemoryDelayedQueue<String> pair = InMemoryDelayedQueue.<String>builder().name("sur\uD83D\uDE00")
+                     .build()) {
+            assertThat(q.name()).isEqualTo("sur?");
+            assertThat(pair.name()).as("a surrogate pair is well-formed").isEqualTo("sur\uD83D\uDE00");
+        }
+    }
+
+    @Test
     void messageIsDueExactlyAtItsDelayOnTheTicker() throws Exception {
         InMemoryDelayedQueue<String> q = manualQueue();
         q.offer("m", Duration.ofMillis(100));

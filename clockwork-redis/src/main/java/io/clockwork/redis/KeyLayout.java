@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
  * cw:{name:p}:seq       STRING counter: FIFO tie-break and delivery receipts
  * cw:{name:p}:lost      STRING messages dropped because Redis evicted part of their state
  * cw:{name:p}:counters  HASH  offered, delivered, acked, retried, dead: cumulative event counts (five fields)
+ * cw:{name:p}:revoked   ZSET  &lt;receipt 16 hex&gt;&lt;id&gt; of deliveries whose hold ended without their ack
+ *                             (expired, cancelled in flight) by when, kept two minutes (include/revoked.lua)
  * cw:{name:p}:cold      HASH  the compact store's state: entry count, index level and split pointer, chunk counter,
  *                             tombstones per chunk
  * cw:{name:p}:chunks    ZSET  the compact store's chunk names by their earliest due time
@@ -49,6 +51,8 @@ final class KeyLayout {
     private static final String[] SCHEDULE_PARTS = {"sched_def", "sched_msg", "sched_state", "sched_due"};
     /** The compact store's fixed keys; its chunks and index shards are named by the scripts. */
     private static final String[] COLD_PARTS = {"cold", "chunks", "open", "placed"};
+    /** Keys the scripts name themselves, outside the compact store. */
+    private static final String[] NAMED_PARTS = {"revoked"};
 
     private final byte[][][] keys;
     private final byte[] signalKey;
@@ -117,7 +121,8 @@ final class KeyLayout {
     static byte[][] allKeys(String name, int partition) {
         int extra = partition == 0 ? 2 : 0;
         int fixed = PARTS.length + SCHEDULE_PARTS.length;
-        byte[][] k = new byte[fixed + COLD_PARTS.length + extra][];
+        int named = fixed + COLD_PARTS.length;
+        byte[][] k = new byte[named + NAMED_PARTS.length + extra][];
         for (int i = 0; i < PARTS.length; i++) {
             k[i] = bytes(prefix(name, partition) + PARTS[i]);
         }
@@ -126,6 +131,9 @@ final class KeyLayout {
         }
         for (int i = 0; i < COLD_PARTS.length; i++) {
             k[fixed + i] = bytes(prefix(name, partition) + COLD_PARTS[i]);
+        }
+        for (int i = 0; i < NAMED_PARTS.length; i++) {
+            k[named + i] = bytes(prefix(name, partition) + NAMED_PARTS[i]);
         }
         if (partition == 0) {
             k[k.length - 2] = bytes(prefix(name, 0) + "signal");

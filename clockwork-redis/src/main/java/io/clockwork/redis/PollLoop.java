@@ -162,12 +162,13 @@ final class PollLoop<V> {
     private long pollOne(int p, List<Delivery<V>> out) {
         while (true) {
             // Partitioned: one attempt, then the poll moves on (a down partition is retried on the next pass).
+            long sent = System.nanoTime();
             QueueScripts.Polled r = scripts.pollOne(p, !partitions.many());
             if (r.taken().isEmpty()) {
                 reportLost(r.lost());
                 return r.nextEventMs();
             }
-            RedisDelivery<V> d = delivered(p, r);
+            RedisDelivery<V> d = delivered(p, r, sent);
             if (d != null) {
                 out.add(d);
                 return 0;
@@ -179,9 +180,10 @@ final class PollLoop<V> {
      * The delivery of a one-message share of a poll reply (a group commit's, see {@link QueueScripts#pollOne} and
      * {@link QueueScripts#ackPoll}): lost messages reported, a wake-up passed on, the message turned into a delivery.
      *
+     * @param sent when the call was sent ({@link System#nanoTime}), before the script gave the message its lease
      * @return the delivery, or null if the share took nothing or its message was buried (see {@link #take})
      */
-    RedisDelivery<V> delivered(int p, QueueScripts.Polled r) {
+    RedisDelivery<V> delivered(int p, QueueScripts.Polled r, long sent) {
         reportLost(r.lost());
         if (r.taken().isEmpty()) {
             return null;
@@ -189,7 +191,7 @@ final class PollLoop<V> {
         if (r.mustSignal()) {
             signals.push();
         }
-        return take(p, r.taken().get(0));
+        return take(p, r.taken().get(0), sent);
     }
 
     /**
@@ -199,13 +201,14 @@ final class PollLoop<V> {
      */
     private long pollMany(int p, int n, List<Delivery<V>> out) {
         // Partitioned: one attempt, then the poll moves on (a down partition is retried on the next pass).
+        long sent = System.nanoTime();
         QueueScripts.Polled r = scripts.pollMany(p, n, !partitions.many());
         reportLost(r.lost());
         if (r.mustSignal()) {
             signals.push();
         }
         for (QueueScripts.InFlight m : r.taken()) {
-            RedisDelivery<V> d = take(p, m);
+            RedisDelivery<V> d = take(p, m, sent);
             if (d != null) {
                 out.add(d);
             }
@@ -219,9 +222,10 @@ final class PollLoop<V> {
      * lost), and a payload the codec cannot decode is that message's problem, not the queue's (it dies with the
      * codec's error as its reason).
      *
+     * @param sent when the poll was sent ({@link System#nanoTime}): the lease began later
      * @return the delivery, or null if the message was buried
      */
-    private RedisDelivery<V> take(int p, QueueScripts.InFlight m) {
+    private RedisDelivery<V> take(int p, QueueScripts.InFlight m, long sent) {
         byte[] member = m.member();
         String id = new String(member, 16, member.length - 16, StandardCharsets.UTF_8);
         QueueScripts.Taken t = QueueScripts.Taken.parse(m.meta());
@@ -235,7 +239,7 @@ final class PollLoop<V> {
         } else {
             try {
                 return new RedisDelivery<>(queue, p, id, support.decode(t.payload()), t.attempt(), receipt,
-                        t.headers());
+                        t.headers(), sent + support.options().visibilityTimeout().toNanos());
             } catch (CodecException e) {
                 reason = e.getMessage();
             }

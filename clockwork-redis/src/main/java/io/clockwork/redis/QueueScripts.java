@@ -151,17 +151,31 @@ final class QueueScripts {
         }
     }
 
+    /**
+     * How long {@code include/revoked.lua} remembers a revoked hold ({@code REVOKED_KEEP_MS}): a {@link AckCode#GONE}
+     * is trusted only while no revocation it could miss has been forgotten (see {@link RedisDelivery#ackedIfGone}).
+     */
+    static final Duration REVOKED_KEEP = Duration.ofMinutes(2);
+
     /** ack.lua's code for one delivery. */
     enum AckCode {
-        /** another delivery holds the message */
+        /** another delivery holds the message, or this delivery's hold was revoked (expired, cancelled) */
         NOT_HELD,
         /** deleted now */
         DELETED,
-        /** the message no longer exists */
-        GONE;
+        /** the message no longer exists and this delivery's hold was never revoked: only its own ack deleted it */
+        GONE,
+        /** {@link #GONE}, found by a retry of the same call after an attempt whose outcome is unknown */
+        GONE_AFTER_RETRY;
 
         static AckCode of(long code) {
             return values()[Math.toIntExact(code)];
+        }
+
+        /** @return the script's code, GONE read as GONE_AFTER_RETRY when an earlier attempt may have run */
+        static AckCode of(long code, boolean uncertain) {
+            AckCode c = of(code);
+            return c == GONE && uncertain ? GONE_AFTER_RETRY : c;
         }
     }
 
@@ -330,15 +344,14 @@ final class QueueScripts {
     /**
      * Acks one delivery through its partition's group commit.
      *
-     * @return DELETED, NOT_HELD, or GONE; a retried ack that finds its message gone is reported DELETED (its own
-     *         first attempt, whose reply was lost, almost surely deleted it)
+     * @return DELETED, NOT_HELD, GONE, or GONE_AFTER_RETRY when a retry of this call found the message gone (its
+     *         first attempt, whose reply was lost, may have deleted it)
      */
     AckCode ack(int p, String id, long receipt) {
         Call call = new Call(null, KEEP, ackArgs(id, receipt));
         byte[][] alone = {maxAttemptsArg, call.args[0], call.args[1]};
         ScriptRunner.Reply<List<Object>> r = grouped("ack", runner.retryNanos(), acks[p], call, Script.ACK, p, alone);
-        AckCode code = AckCode.of((Long) r.value().get(0));
-        return code == AckCode.GONE && r.uncertain() ? AckCode.DELETED : code;
+        return AckCode.of((Long) r.value().get(0), r.uncertain());
     }
 
     /**
@@ -368,8 +381,7 @@ final class QueueScripts {
         byte[][] alone = {maxAttemptsArg, arg(SWEEP_LIMIT), visibilityArg, ONE, call.args[0], call.args[1]};
         ScriptRunner.Reply<List<Object>> r = grouped("ackAndPoll", runner.retryNanos(), ackPolls[p], call,
                 Script.ACK_POLL, p, alone);
-        AckCode code = AckCode.of((Long) r.value().get(0));
-        return new AckPolled(code == AckCode.GONE && r.uncertain() ? AckCode.DELETED : code, Polled.of(r.value(), 1));
+        return new AckPolled(AckCode.of((Long) r.value().get(0), r.uncertain()), Polled.of(r.value(), 1));
     }
 
     /** Takes up to n messages in one call of its own. */
@@ -590,7 +602,7 @@ final class QueueScripts {
     /**
      * Acks a batch: one ack.lua call per partition, all sent at once.
      *
-     * @return per delivery, its {@link AckCode} ordinal, a retried GONE reported as DELETED
+     * @return per delivery, its {@link AckCode} ordinal, GONE found by a retry reported as GONE_AFTER_RETRY
      */
     long[] ackAll(String[] ids, long[] receipts) {
         byte[][] head = {maxAttemptsArg};
@@ -614,10 +626,8 @@ final class QueueScripts {
         Call call = new Call(null, KEEP, ackArgs(id, receipt));
         byte[][] alone = {maxAttemptsArg, call.args[0], call.args[1]};
         acks[p].submit(call);
-        return settled("ack", call, Script.ACK, p, alone).thenApply(r -> {
-            AckCode code = AckCode.of((Long) r.value().get(0));
-            return code == AckCode.GONE && r.uncertain() ? AckCode.DELETED : code;
-        });
+        return settled("ack", call, Script.ACK, p, alone).thenApply(r -> AckCode.of((Long) r.value().get(0),
+                r.uncertain()));
     }
 
     /** {@link #cancel} without waiting, as {@link #offerAsync}. */
@@ -765,9 +775,9 @@ final class QueueScripts {
             List<Object> r = reply.value();
             for (int j = 0; j < members[p].length; j++) {
                 long code = (Long) r.get(j);
-                // An ack whose retry finds its message gone was done by its own first attempt (see ack()).
+                // An ack whose retry finds its message gone may have been done by its first attempt (see ack()).
                 codes[members[p][j]] = code == AckCode.GONE.ordinal() && reply.uncertain()
-                        && script == Script.ACK ? AckCode.DELETED.ordinal() : code;
+                        && script == Script.ACK ? AckCode.GONE_AFTER_RETRY.ordinal() : code;
             }
             if (signal != null && (Long) r.get(members[p].length) == 1L) {
                 signal.run();

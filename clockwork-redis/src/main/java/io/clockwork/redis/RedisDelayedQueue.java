@@ -461,10 +461,18 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         if (ids.length == 0) {
             return List.of();
         }
-        long[] codes = scripts.ackAll(ids, receipts);
+        long[] codes;
+        try {
+            codes = scripts.ackAll(ids, receipts);
+        } catch (RuntimeException e) {
+            for (Object d : given) {
+                ((RedisDelivery<?>) d).ackFailed();
+            }
+            throw e;
+        }
         Boolean[] result = new Boolean[ids.length];
         for (int i = 0; i < ids.length; i++) {
-            result[i] = codes[i] == QueueScripts.AckCode.DELETED.ordinal();
+            result[i] = ((RedisDelivery<?>) given[i]).ackedIfGone(QueueScripts.AckCode.of(codes[i]));
         }
         return List.of(result);
     }
@@ -483,8 +491,15 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             throw new IllegalArgumentException("done is not a delivery of queue '" + support.name()
                     + "' (this client): " + done);
         }
-        QueueScripts.AckPolled r = scripts.ackPoll(d.partition(), d.id(), d.receipt());
-        return new AckAndPoll<>(r.code() == QueueScripts.AckCode.DELETED, pollLoop.delivered(d.partition(), r.polled()));
+        long sent = System.nanoTime();
+        QueueScripts.AckPolled r;
+        try {
+            r = scripts.ackPoll(d.partition(), d.id(), d.receipt());
+        } catch (RuntimeException e) {
+            d.ackFailed();
+            throw e;
+        }
+        return new AckAndPoll<>(d.ackedIfGone(r.code()), pollLoop.delivered(d.partition(), r.polled(), sent));
     }
 
     @Override
@@ -526,14 +541,25 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return pollLoop.poll(wait, maxMessages);
     }
 
-    boolean ack(int partition, String id, long receipt) {
+    boolean ack(RedisDelivery<V> d) {
         checkOpen();
-        return scripts.ack(partition, id, receipt) == QueueScripts.AckCode.DELETED;
+        QueueScripts.AckCode code;
+        try {
+            code = scripts.ack(d.partition(), d.id(), d.receipt());
+        } catch (RuntimeException e) {
+            d.ackFailed();
+            throw e;
+        }
+        return d.ackedIfGone(code);
     }
 
-    CompletionStage<Boolean> ackAsync(int partition, String id, long receipt) {
+    CompletionStage<Boolean> ackAsync(RedisDelivery<V> d) {
         checkOpen();
-        return scripts.ackAsync(partition, id, receipt).thenApply(code -> code == QueueScripts.AckCode.DELETED);
+        return scripts.ackAsync(d.partition(), d.id(), d.receipt()).whenComplete((code, e) -> {
+            if (e != null) {
+                d.ackFailed();
+            }
+        }).thenApply(d::ackedIfGone);
     }
 
     /** @param error the last error to record (bounded), or null to keep the one recorded */

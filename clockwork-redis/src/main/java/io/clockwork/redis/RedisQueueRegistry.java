@@ -1,5 +1,6 @@
 package io.clockwork.redis;
 
+import io.clockwork.queue.QueueOptions;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ValueScanCursor;
@@ -105,10 +106,12 @@ public final class RedisQueueRegistry implements AutoCloseable {
      *
      * @param name the queue's name
      * @return whether it was listed
+     * @throws IllegalArgumentException naming {@code name} if no queue can have it (see
+     *                                  {@link QueueOptions.Builder#name(String)})
      * @throws RedisQueueException if Redis fails
      */
     public boolean forget(String name) {
-        Objects.requireNonNull(name, "name");
+        QueueOptions.Builder.checkName(name);
         try {
             return runner.<Long>await(connections.commands().srem(KeyLayout.REGISTRY_KEY,
                     name.getBytes(StandardCharsets.UTF_8))) > 0;

@@ -143,7 +143,7 @@ public final class RedisRedisson implements RedissonClient {
      */
     FaceStore store(String name) {
         checkOpen();
-        QueueOptions.<Object>builder().name(name).build(); // checks the name
+        QueueOptions.Builder.checkName(name);
         return stores.computeIfAbsent(name, n -> {
             ScriptRunner runner = new ScriptRunner(connections, n, COMMAND_TIMEOUT, Duration.ZERO, ticker);
             StoredPartitions.resolve(runner, connections, n, 1, false);

@@ -1,5 +1,6 @@
 package io.clockwork.redis;
 
+import io.clockwork.queue.spi.Utf8;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -69,8 +70,8 @@ public final class RedissonMigration {
         if (batch < 1 || batch > MAX_BATCH) {
             throw new IllegalArgumentException("batch must be 1 to " + MAX_BATCH + ", was " + batch);
         }
-        FaceStore target = client.store(to);
         byte[][] k = redissonKeys(from);
+        FaceStore target = client.store(to);
         long due = 0;
         long delayed = 0;
         long skipped = 0;
@@ -90,6 +91,7 @@ public final class RedissonMigration {
     /** @return Redisson's timeout set, delayed list and destination list for a destination's name */
     static byte[][] redissonKeys(String name) {
         Objects.requireNonNull(name, "from");
+        Utf8.checkWellFormed("from", name);
         String tagged = name.contains("{") ? name : "{" + name + "}";
         return new byte[][] {
             bytes("redisson_delay_queue_timeout:" + tagged),

@@ -9,7 +9,7 @@
   KEYS[3] dead      ZSET   not used
   KEYS[4] meta      HASH   the acked messages' fields are deleted; read for the deliveries not held
   KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING not used
+  KEYS[6] seq       STRING read (EXISTS) for deliveries whose message is gone
   KEYS[7] lost      STRING not used
   KEYS[8] counters  HASH   acked incremented by the messages deleted (one HINCRBY)
   KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
@@ -18,10 +18,12 @@
   ARGV[2j]          id of delivery j, for j = 1..m
   ARGV[2j+1]        its in-flight member <receipt as 16 hex digits><id>
 
-  Reply: {code1, ..., codem}, per delivery 1 if its message is deleted now, 2 if the message no longer exists (a
-         retried ack whose first attempt ran counts that as done), 0 if another delivery holds it.
-  Cost: O(m log n); commands: ZMSCORE, and if any is deleted one ZREM, one HDEL and one HINCRBY, and for those not
-        held one HMGET (gone, or held by another delivery?).
+  Reply: {code1, ..., codem}, per delivery 1 if its message is deleted now, 2 if the message no longer exists and
+         the delivery's hold was never revoked (REVOKED: revoked.lua), so that only its own ack can have deleted it (a
+         retried ack whose first attempt ran counts that as done), 0 if another delivery holds it, the delivery's hold
+         was revoked (its visibility deadline passed, or it was cancelled) or the queue was deleted.
+  Cost: O(m log n); commands: ZMSCORE, and if any is deleted one ZREM, one HDEL and one HINCRBY; for those not held
+        one HMGET (gone, or held by another delivery?), and for those gone one EXISTS and one ZMSCORE of REVOKED.
 ]]
 -- include: ack_held
 return ack_held(2)

@@ -3,7 +3,8 @@
   member in INFLIGHT).
 
   KEYS[1] pending   ZSET   the member is removed from it, if scheduled
-  KEYS[2] inflight  ZSET   or else from it, if in flight
+  KEYS[2] inflight  ZSET   or else from it, if in flight (the delivery holding it is recorded in REVOKED:
+                           revoked.lua)
   KEYS[3] dead      ZSET   not used: a dead letter is not cancelled
   KEYS[4] meta      HASH   read, and the message's field deleted
   KEYS[5] reason    HASH   not used
@@ -16,9 +17,9 @@
   ARGV[2]           id
 
   Reply: 1 if removed, 0 if there is no live message with that id.
-  Cost: O(log n), or O(CHUNK_CAP) for a cold message.
+  Cost: O(log n), or O(CHUNK_CAP) for a cold message; an in-flight message adds TIME, a ZADD and a trim of REVOKED.
 ]]
--- include: keys, member, meta, cold
+-- include: keys, clock, member, meta, cold, revoked
 local id = ARGV[2]
 local state, _, seq = get_meta(id)
 if state == nil then
@@ -33,8 +34,8 @@ if state == 'X' then
     return 0
 end
 local m = member(seq, id)
-if redis.call('ZREM', PENDING, m) == 0 then
-    redis.call('ZREM', INFLIGHT, m)
+if redis.call('ZREM', PENDING, m) == 0 and redis.call('ZREM', INFLIGHT, m) == 1 then
+    revoke({m}, now_ms())
 end
 redis.call('HDEL', META, id)
 return 1

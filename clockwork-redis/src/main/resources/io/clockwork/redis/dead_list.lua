@@ -12,6 +12,7 @@
   KEYS[7] lost      STRING incremented per message found with its state evicted
   KEYS[8] counters  HASH   retried and dead incremented by the sweep (one HINCRBY each at most)
   KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
+  (REVOKED, the partition's <prefix>revoked: the sweep records the deliveries it expires, revoked.lua)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": maxAttempts
   ARGV[2]           sweep limit: at most this many expired deliveries are handled

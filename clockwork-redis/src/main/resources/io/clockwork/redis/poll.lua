@@ -20,6 +20,7 @@
   KEYS[8] counters  HASH   delivered incremented by the messages taken; retried and dead by the sweep (one HINCRBY
                            each at most)
   KEYS[9] signal    LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
+  (REVOKED, the partition's <prefix>revoked: the sweep records the deliveries it expires, revoked.lua)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": maxAttempts
   ARGV[2]           sweep limit: at most this many expired deliveries are handled

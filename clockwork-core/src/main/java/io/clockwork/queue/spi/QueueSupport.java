@@ -102,11 +102,7 @@ public final class QueueSupport<V> {
         if (id.isEmpty()) {
             throw new IllegalArgumentException("id must not be empty");
         }
-        int bytes = Utf8.encodedLength(id);
-        if (bytes < 0) {
-            throw new IllegalArgumentException("id must be well-formed Unicode, which round-trips through UTF-8;"
-                    + " it has " + Utf8.describeUnpaired(id, bytes));
-        }
+        int bytes = Utf8.checkWellFormed("id", id);
         if (bytes > DelayedQueue.MAX_ID_BYTES) {
             throw new IllegalArgumentException("id must be at most " + DelayedQueue.MAX_ID_BYTES
                     + " UTF-8 bytes, was " + bytes);

@@ -7,7 +7,8 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * UTF-8 checks shared by message ids and {@link Codec#string()}. Stateless and thread-safe.
+ * UTF-8 checks shared by message ids, queue and schedule names, header values and {@link Codec#string()}.
+ * Stateless and thread-safe.
  *
  * <p>A Java string may hold unpaired surrogates, which no UTF-8 byte sequence represents: {@link String#getBytes}
  * silently writes '?' for each, so two different strings can encode to the same bytes. Both checks here find such
@@ -48,6 +49,24 @@ public final class Utf8 {
             } else {
                 return -(i + 1);
             }
+        }
+        return bytes;
+    }
+
+    /**
+     * Checks that a string round-trips through UTF-8: the one check of every string that becomes Redis bytes (an id,
+     * a queue or schedule name, a header value), so that two different strings never share those bytes.
+     *
+     * @param argument what the string is, for the error, e.g. {@code "name"}
+     * @param s        the string
+     * @return its UTF-8 length
+     * @throws IllegalArgumentException naming {@code argument} and the first unpaired surrogate
+     */
+    public static int checkWellFormed(String argument, String s) {
+        int bytes = encodedLength(s);
+        if (bytes < 0) {
+            throw new IllegalArgumentException(argument + " must be well-formed Unicode, which round-trips through"
+                    + " UTF-8; it has " + describeUnpaired(s, bytes));
         }
         return bytes;
     }

@@ -1104,6 +1104,29 @@ public abstract class RedissonFaceContract {
         assertThatThrownBy(() -> client.getBlockingDeque("orders")).isInstanceOf(IllegalStateException.class);
     }
 
+    @Test
+    void namesThatDoNotRoundTripThroughUtf8AreRefusedNamingTheNameAndShareNothing() {
+        RBlockingQueue<String> plain = queue("sur?");
+        plain.offer("only in sur?");
+        // Encoders write '?' for a lone surrogate: as bytes, each of these names would be "sur?".
+        for (String bad : List.of("sur\uD800", "sur\uDBFF", "sur\uDC00", "\uDFFFsur")) {
+            assertThatThrownBy(() -> client.getBlockingQueue(bad)).as("getBlockingQueue(%s)", codePoints(bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("name must be well-formed Unicode").hasMessageContaining("surrogate");
+            assertThatThrownBy(() -> client.getQueue(bad, Codec.string())).as("getQueue(%s)", codePoints(bad))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("name ");
+            assertThatThrownBy(() -> client.getBlockingDeque(bad)).as("getBlockingDeque(%s)", codePoints(bad))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("name ");
+        }
+        assertThat(plain.readAll()).containsExactly("only in sur?");
+        RBlockingQueue<String> pair = queue("sur\uD83D\uDE00");
+        assertThat(pair.readAll()).as("a surrogate pair is well-formed: its own queue").isEmpty();
+    }
+
+    private static List<String> codePoints(String s) {
+        return s.chars().mapToObj(Integer::toHexString).toList();
+    }
+
     // ---- life cycle ----
 
     @Test

@@ -1,10 +1,11 @@
 --[[
   ack_held: deletes each acked message whose delivery still holds it, as ack.lua's header describes.
 ]]
--- include: keys, counters
+-- include: keys, counters, revoked
 
 -- Acks the deliveries given as (id, member <receipt><id>) pairs in ARGV from index `from` on; returns per delivery
--- 1 (deleted now), 2 (the message no longer exists) or 0 (another delivery holds it).
+-- 1 (deleted now), 2 (the message no longer exists and this delivery's hold was never revoked: only its own ack can
+-- have deleted it) or 0 (another delivery holds it, or this delivery's hold was revoked, or the queue was deleted).
 local function ack_held(from)
     local ids = {}
     local members = {}
@@ -38,11 +39,26 @@ local function ack_held(from)
             other_ids[i] = ids[others[i]]
         end
         local metas = redis.call('HMGET', META, unpack(other_ids))
+        local gone = {}
+        local gone_members = {}
         for i = 1, #others do
             if metas[i] then
                 result[others[i]] = 0
             else
-                result[others[i]] = 2
+                gone[#gone + 1] = others[i]
+                gone_members[#gone_members + 1] = members[others[i]]
+            end
+        end
+        if #gone > 0 then
+            -- SEQ lives as long as the queue: without it the queue was deleted, not the message acked.
+            local live = redis.call('EXISTS', SEQ) == 1
+            local revoked = redis.call('ZMSCORE', REVOKED, unpack(gone_members))
+            for i = 1, #gone do
+                if live and not revoked[i] then
+                    result[gone[i]] = 2
+                else
+                    result[gone[i]] = 0
+                end
             end
         end
     end

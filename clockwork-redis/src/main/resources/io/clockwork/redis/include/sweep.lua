@@ -1,18 +1,21 @@
 --[[
   sweep: returns in-flight messages whose visibility deadline passed to PENDING (due at that deadline), or buries
   them once they have had MAX_ATTEMPTS deliveries (the reason: their last recorded error, or the attempts count).
-  Counts both in COUNTERS (retried, dead), one HINCRBY per field for the whole sweep.
+  Counts both in COUNTERS (retried, dead), one HINCRBY per field for the whole sweep, and records the expired
+  deliveries in REVOKED (revoked.lua): a late ack of theirs must not pass for done.
   At most `limit` per call, so a call stays O(limit log n).
 ]]
--- include: keys, member, meta, lost, attempts, schedule, counters
+-- include: keys, member, meta, lost, attempts, schedule, counters, revoked
 
 local function sweep(now, limit)
     local retried, dead = 0, 0
     local expired = redis.call('ZRANGEBYSCORE', INFLIGHT, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+    local revoked = {}
     for i = 1, #expired, 2 do
         local m = expired[i]
         local id = id_of(m)
         redis.call('ZREM', INFLIGHT, m)
+        revoked[#revoked + 1] = m
         local state, attempts, seq, tail = get_meta(id)
         if state ~= 'D' or not owns(m, seq) then
             lose()
@@ -29,4 +32,7 @@ local function sweep(now, limit)
     end
     count_events('retried', retried)
     count_events('dead', dead)
+    if #revoked > 0 then
+        revoke(revoked, now)
+    end
 end
