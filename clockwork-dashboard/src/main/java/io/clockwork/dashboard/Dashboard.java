@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * Jetty WebSockets and fails outside Jetty), as the Spring Boot starter does. Who may use it:
  * <ul>
  *   <li>with an {@link Builder#authenticator(Authenticator)}, the host application's users (no second login);</li>
- *   <li>with a {@link Builder#password(char[])}, whoever signs in with it;</li>
+ *   <li>with a {@link Builder#password(char[])}, whoever signs in with it; failed sign-ins are slowed, then locked
+ *   out, per client address and over all clients: an attempt that comes too early is answered at once with 429
+ *   and {@code Retry-After}, holding no thread;</li>
  *   <li>with neither, anyone who reaches it: {@link #start} then binds loopback addresses only, and requests must
  *   name a loopback host (so that a web page cannot reach it through DNS rebinding).</li>
  * </ul>
@@ -73,6 +75,7 @@ public final class Dashboard implements AutoCloseable {
     private final boolean secureCookies;
     private final Duration sampleInterval;
     private final Sessions sessions;
+    private final SignInThrottle throttle;
     private final Sampler sampler;
     private final Pages pages;
     private boolean sampling;
@@ -87,6 +90,7 @@ public final class Dashboard implements AutoCloseable {
         this.secureCookies = b.secureCookies;
         this.sampleInterval = b.sampleInterval;
         this.sessions = new Sessions(b.ticker, Duration.ofMinutes(30), Duration.ofHours(12));
+        this.throttle = new SignInThrottle(b.ticker);
         this.sampler = new Sampler(source, b.ticker, System.currentTimeMillis(), b.samples);
         this.pages = new Pages(base, readOnly);
     }
@@ -206,7 +210,7 @@ public final class Dashboard implements AutoCloseable {
         }
 
         /**
-         * @param ticker the clock of sessions and sampled rates (tests pass a manual one)
+         * @param ticker the clock of sessions, sign-in throttling and sampled rates (tests pass a manual one)
          * @return this builder
          */
         public Builder ticker(Ticker ticker) {
@@ -439,27 +443,43 @@ public final class Dashboard implements AutoCloseable {
         return new Pages.Frame(s.user(), s.csrf(), password != null, s.takeNotice());
     }
 
-    private void login(Context ctx) throws InterruptedException {
+    private void login(Context ctx) {
         if (password == null) {
             ctx.status(404).html(pages.message(frame(ctx), "Not found", "This dashboard has no sign-in."));
             return;
         }
         String user = orEmpty(ctx.formParam("user")).trim();
-        char[] given = orEmpty(ctx.formParam("password")).toCharArray();
-        boolean ok = password != null && MessageDigestChars.same(password, given);
-        Arrays.fill(given, '\0');
         if (!USER.matcher(user).matches()) {
             user = "operator";
         }
-        if (!ok) {
-            Audit.log(user, ctx.ip(), "login", "", "", "refused: wrong password");
-            Thread.sleep(300); // slows guessing
-            ctx.status(401).html(pages.login("Wrong password or token."));
+        String client = ctx.ip();
+        SignInThrottle.Verdict v = throttle.admit(client);
+        if (!v.admitted()) {
+            Audit.log(user, client, "login", "", "", "refused: too many failed sign-ins, " + v.describeWait());
+            ctx.header("Retry-After", Long.toString(v.retryAfterSeconds()));
+            ctx.status(429).html(pages.login("Too many failed sign-ins: try again in "
+                    + Texts.duration(Duration.ofSeconds(v.retryAfterSeconds())) + "."));
             return;
         }
+        char[] given = orEmpty(ctx.formParam("password")).toCharArray();
+        boolean ok = MessageDigestChars.same(password, given);
+        Arrays.fill(given, '\0');
+        if (!ok) {
+            String wait = v.describeWait();
+            Audit.log(user, client, "login", "", "", "refused: wrong password, failure " + v.failures()
+                    + " from this address" + (wait.isEmpty() ? "" : ", " + wait));
+            if (!v.delay().isZero()) {
+                ctx.header("Retry-After", Long.toString(v.retryAfterSeconds()));
+            }
+            ctx.status(401).html(pages.login("Wrong password or token."
+                    + (v.delay().isZero() ? "" : " Try again in " + Texts.duration(Duration.ofSeconds(
+                            v.retryAfterSeconds())) + ".")));
+            return;
+        }
+        throttle.succeeded(client);
         session(ctx).ifPresent(sessions::remove);
         startSession(ctx, user);
-        Audit.log(user, ctx.ip(), "login", "", "", "signed in");
+        Audit.log(user, client, "login", "", "", "signed in");
         ctx.redirect(base + "/");
     }
 

@@ -266,7 +266,7 @@ class DashboardBrowserIT {
         browser.findElement(By.id("user")).sendKeys("ann");
         browser.findElement(By.id("password")).sendKeys("not the password");
         browser.findElement(By.id("sign-in")).click();
-        // a refused sign-in answers after a deliberate delay: wait for the page instead of reading it at once
+        // the refused sign-in loads a new page: wait for it instead of reading it at once
         await().until(b -> !b.findElements(By.id("login-error")).isEmpty());
         assertThat(browser.findElement(By.id("login-error")).getText()).contains("Wrong password");
 

@@ -14,6 +14,7 @@ import io.clockwork.schedule.Misfire;
 import io.clockwork.schedule.Schedule;
 import io.clockwork.schedule.ScheduleInfo;
 import io.clockwork.schedule.ScheduleRule;
+import io.clockwork.time.ManualTicker;
 import io.javalin.Javalin;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -26,6 +27,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -428,6 +434,72 @@ class DashboardIT {
         HttpResponse<String> in = b.post("/login", Map.of("user", "ann", "password", PASSWORD));
         assertThat(in.statusCode()).isEqualTo(302);
         assertThat(b.get("/").body()).contains(">orders</a>").contains("ann");
+    }
+
+    @Test
+    void repeatedWrongPasswordsAreAnsweredEarlyWith429ThenLockedOutAndAudited() throws Exception {
+        ManualTicker ticker = new ManualTicker();
+        Browser b = serve(x -> x.password(PASSWORD.toCharArray()).ticker(ticker));
+        Map<String, String> wrong = Map.of("user", "mallory", "password", "wrong password!");
+        Map<String, String> right = Map.of("user", "ann", "password", PASSWORD);
+        List<HttpResponse<String>> replies = new ArrayList<>();
+        try (AuditCapture audit = new AuditCapture()) {
+            ExecutorService pool = Executors.newFixedThreadPool(10);
+            try {
+                CountDownLatch go = new CountDownLatch(1);
+                List<Future<HttpResponse<String>>> sent = new ArrayList<>();
+                for (int i = 0; i < 10; i++) {
+                    Browser client = new Browser(b.root());
+                    sent.add(pool.submit(() -> {
+                        go.await();
+                        return client.post("/login", wrong);
+                    }));
+                }
+                go.countDown();
+                for (Future<HttpResponse<String>> f : sent) {
+                    replies.add(f.get(10, TimeUnit.SECONDS));
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(replies).filteredOn(r -> r.statusCode() == 401).as("checked: three free, one delaying")
+                    .hasSize(4);
+            assertThat(replies).filteredOn(r -> r.statusCode() == 429).hasSize(6)
+                    .allSatisfy(r -> {
+                        assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+                        assertThat(r.body()).contains("Too many failed sign-ins");
+                    });
+            assertThat(audit.lines()).contains("who=\"mallory\"")
+                    .contains("outcome=\"refused: wrong password, failure 4 from this address, next attempt in "
+                            + "1.0 s (this address)\"")
+                    .contains("outcome=\"refused: too many failed sign-ins, next attempt in ");
+        }
+        assertThat(b.post("/login", right).statusCode()).as("the right password, too early").isEqualTo(429);
+
+        ticker.advance(Duration.ofSeconds(1));
+        assertThat(b.post("/login", right).statusCode()).as("signed in").isEqualTo(302);
+        HttpResponse<String> afterSuccess = b.post("/login", wrong);
+        assertThat(afterSuccess.statusCode()).isEqualTo(401);
+        assertThat(afterSuccess.headers().firstValue("Retry-After")).as("the count starts again").isEmpty();
+
+        try (AuditCapture audit = new AuditCapture()) {
+            for (int failure = 2; failure <= 10; failure++) {
+                HttpResponse<String> r = b.post("/login", wrong);
+                assertThat(r.statusCode()).as("failure %d", failure).isEqualTo(401);
+                if (failure < 10) {
+                    ticker.advance(Duration.ofSeconds(r.headers().firstValue("Retry-After").map(Long::parseLong)
+                            .orElse(0L)));
+                }
+            }
+            assertThat(audit.lines()).contains("outcome=\"refused: wrong password, failure 10 from this address, "
+                    + "locked out for 15 m 0 s (this address)\"");
+        }
+        ticker.advance(Duration.ofMinutes(10));
+        HttpResponse<String> locked = b.post("/login", right);
+        assertThat(locked.statusCode()).isEqualTo(429);
+        assertThat(locked.headers().firstValue("Retry-After")).hasValue("300");
+        ticker.advance(Duration.ofMinutes(5));
+        assertThat(b.post("/login", right).statusCode()).isEqualTo(302);
     }
 
     @Test
