@@ -58,7 +58,7 @@ public final class Dashboard implements AutoCloseable {
     private static final Pattern USER = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
     private static final int PAGE_SIZE = 50;
     private static final String UNKNOWN_ACTION = "action must be cancel, reschedule, requeue, requeue-all, purge, "
-            + "pause-schedule or resume-schedule, was ";
+            + "pause-schedule, resume-schedule or delete, was ";
     private static final Map<String, String[]> ASSETS = Map.of(
             "dashboard.js", new String[] {"io/clockwork/dashboard/dashboard.js", "text/javascript"},
             "dashboard.css", new String[] {"io/clockwork/dashboard/dashboard.css", "text/css"},
@@ -92,7 +92,7 @@ public final class Dashboard implements AutoCloseable {
         this.sessions = new Sessions(b.ticker, Duration.ofMinutes(30), Duration.ofHours(12));
         this.throttle = new SignInThrottle(b.ticker);
         this.sampler = new Sampler(source, b.ticker, System.currentTimeMillis(), b.samples);
-        this.pages = new Pages(base, readOnly);
+        this.pages = new Pages(base, readOnly, source.deletesQueues());
     }
 
     /**
@@ -503,10 +503,11 @@ public final class Dashboard implements AutoCloseable {
             }
             try {
                 QueueStats s = q.get().stats();
-                lines.add(new Pages.QueueLine(name, q.get().backend(), Optional.of(s), q.get().oldestReady(), ""));
+                lines.add(new Pages.QueueLine(name, q.get().detail(), Optional.of(s), q.get().oldestReady(), "",
+                        sampler.samples(name)));
             } catch (RuntimeException e) {
-                lines.add(new Pages.QueueLine(name, q.get().backend(), Optional.empty(), Optional.empty(),
-                        "cannot read: " + e.getMessage()));
+                lines.add(new Pages.QueueLine(name, q.get().detail(), Optional.empty(), Optional.empty(),
+                        "cannot read: " + e.getMessage(), sampler.samples(name)));
             }
         }
         ctx.html(pages.overview(frame(ctx), source.describe(), lines));
@@ -611,6 +612,7 @@ public final class Dashboard implements AutoCloseable {
                     + "is resumed are skipped.";
             case "resume-schedule" -> "Resume schedule " + id + " of queue " + q.name() + "? It fires again from its "
                     + "next fire time after now.";
+            case "delete" -> deleteQuestion(q);
             default -> throw new IllegalArgumentException(UNKNOWN_ACTION + Audit.quote(action));
         };
         if (needsId(action) && id.isEmpty()) {
@@ -618,6 +620,22 @@ public final class Dashboard implements AutoCloseable {
                     ? "a schedule name" : "a message id") + " (&id=...)");
         }
         ctx.html(pages.confirm(frame(ctx), q.name(), action, id, question, action.equals("reschedule")));
+    }
+
+    private void requireDeletes() {
+        if (!source.deletesQueues()) {
+            throw new IllegalArgumentException("the queues of " + source.describe() + " cannot be deleted from the "
+                    + "dashboard: they belong to their application");
+        }
+    }
+
+    private String deleteQuestion(QueueView q) {
+        requireDeletes();
+        QueueStats s = q.stats();
+        return "Delete queue " + q.name() + " and everything stored for it: " + Texts.count(s.delayed())
+                + " delayed, " + Texts.count(s.ready()) + " ready, " + Texts.count(s.inFlight()) + " in-flight and "
+                + Texts.count(s.dead()) + " dead messages, its schedules and its counters? It is deleted for good; "
+                + "a client that still uses it creates it again.";
     }
 
     private static boolean needsId(String action) {
@@ -657,10 +675,20 @@ public final class Dashboard implements AutoCloseable {
                     : "not paused: no running schedule with this name";
             case "resume-schedule" -> q.resumeSchedule(id) ? "resumed"
                     : "not resumed: no paused schedule with this name";
+            case "delete" -> {
+                requireDeletes();
+                long keys = source.delete(q.name());
+                sampler.forget(q.name());
+                yield "deleted (" + Texts.count(keys) + (keys == 1 ? " key)" : " keys)");
+            }
             default -> throw new IllegalArgumentException(UNKNOWN_ACTION + Audit.quote(action));
         };
         Audit.log(s.user(), ctx.ip(), action, q.name(), id, outcome);
         s.notice(action + (id.isEmpty() ? "" : " " + id) + " on " + q.name() + ": " + outcome);
+        if (action.equals("delete")) {
+            ctx.redirect(base + "/");
+            return;
+        }
         String back = action.endsWith("-schedule") ? Pages.SCHEDULES
                 : action.startsWith("requeue") || action.equals("purge") ? MessageState.DEAD.slug()
                 : MessageState.READY.slug();

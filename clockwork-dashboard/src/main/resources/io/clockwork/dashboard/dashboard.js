@@ -23,6 +23,31 @@
         return data;
     }
 
+    // The time axis spans the samples, and at least MIN_SPAN_S seconds ending at the newest: with one sample (or
+    // none) uPlot would otherwise widen the range around it by years.
+    var MIN_SPAN_S = 60;
+
+    function timeRange(u, min, max) {
+        if (min == null || max == null) {
+            var now = Date.now() / 1000;
+            return [now - MIN_SPAN_S, now];
+        }
+        return max - min < MIN_SPAN_S ? [max - MIN_SPAN_S, max] : [min, max];
+    }
+
+    // Room between time labels: the widest label the axis may draw ("12:59:59pm") plus a gap, measured in the
+    // axis's font, so that neighbouring labels never overlap whatever the chart's width.
+    var labelSpace = null;
+
+    function timeLabelSpace(u) {
+        if (labelSpace === null) {
+            var ctx = document.createElement('canvas').getContext('2d');
+            ctx.font = u.axes[0].font[0];
+            labelSpace = Math.ceil(ctx.measureText('12:59:59pm').width) + 16;
+        }
+        return labelSpace;
+    }
+
     function create(el, kind, json) {
         var series = [{}];
         KINDS[kind].series.forEach(function (s) {
@@ -30,7 +55,8 @@
         });
         var width = Math.max(240, el.clientWidth);
         return new uPlot({title: KINDS[kind].title, width: width, height: 170, series: series,
-            scales: {x: {time: true}}}, columns(json, kind), el);
+            scales: {x: {time: true, range: timeRange}}, axes: [{space: timeLabelSpace}, {}]},
+            columns(json, kind), el);
     }
 
     function load(section) {
