@@ -92,7 +92,7 @@ public final class Dashboard implements AutoCloseable {
         this.sessions = new Sessions(b.ticker, Duration.ofMinutes(30), Duration.ofHours(12));
         this.throttle = new SignInThrottle(b.ticker);
         this.sampler = new Sampler(source, b.ticker, System.currentTimeMillis(), b.samples);
-        this.pages = new Pages(base, readOnly, source.deletesQueues());
+        this.pages = new Pages(base, readOnly, source.deletesQueues(), sampleInterval);
     }
 
     /**

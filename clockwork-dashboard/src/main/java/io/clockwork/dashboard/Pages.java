@@ -32,16 +32,20 @@ final class Pages {
     private final String base;
     private final boolean readOnly;
     private final boolean deletes;
+    private final long chartMinSpanSeconds;
 
     /**
-     * @param base     the base path
-     * @param readOnly whether actions are hidden
-     * @param deletes  whether the source deletes queues (a queue page then offers it)
+     * @param base           the base path
+     * @param readOnly       whether actions are hidden
+     * @param deletes        whether the source deletes queues (a queue page then offers it)
+     * @param sampleInterval how often queues are sampled: a chart's time axis spans at least twelve intervals, and
+     *                       at least a minute (shorter spans would need labels in milliseconds)
      */
-    Pages(String base, boolean readOnly, boolean deletes) {
+    Pages(String base, boolean readOnly, boolean deletes, Duration sampleInterval) {
         this.base = base;
         this.readOnly = readOnly;
         this.deletes = deletes;
+        this.chartMinSpanSeconds = Math.max(60, sampleInterval.multipliedBy(12).toSeconds());
     }
 
     String overview(Frame f, String source, List<QueueLine> queues) {
@@ -306,7 +310,8 @@ final class Pages {
 
     private void charts(Html h, String queue) {
         h.raw("<section class=\"charts\" data-queue=\"").text(queue).raw("\" data-series=\"").raw(base)
-                .raw("/series?queue=").text(Html.url(queue)).raw("\"><h2>").text(queue)
+                .raw("/series?queue=").text(Html.url(queue)).raw("\" data-min-span=\"").text(chartMinSpanSeconds)
+                .raw("\"><h2>").text(queue)
                 .raw(" over time</h2><div class=\"row\"><div class=\"chart\" data-chart=\"counts\"></div>"
                         + "<div class=\"chart\" data-chart=\"rates\"></div>"
                         + "<div class=\"chart\" data-chart=\"lateness\"></div></div></section>");

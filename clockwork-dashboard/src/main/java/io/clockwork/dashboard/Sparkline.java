@@ -8,8 +8,9 @@ import java.util.Locale;
  * the overview's table: one line per queue instead of charts, drawn on the server, so it needs no script. Immutable
  * and thread-safe.
  *
- * <p>The line spans the samples it is given, oldest on the left; its height is scaled to their largest backlog (a
- * flat line at the bottom when all are 0). One sample is drawn as a flat line at its level.
+ * <p>The line spans the samples it is given, oldest on the left, and its height their smallest to largest backlog,
+ * so that a change shows however large the backlog; a backlog that does not change is a flat line across the
+ * middle, and one sample is drawn as such a line.
  */
 final class Sparkline {
 
@@ -26,13 +27,15 @@ final class Sparkline {
      */
     static void draw(Html h, List<Sample> samples) {
         long max = 0;
+        long min = Long.MAX_VALUE;
         for (Sample s : samples) {
             max = Math.max(max, backlog(s));
+            min = Math.min(min, backlog(s));
         }
         Sample last = samples.isEmpty() ? null : samples.get(samples.size() - 1);
         String label = last == null ? "no sample yet"
                 : "backlog over the last " + samples.size() + (samples.size() == 1 ? " sample" : " samples") + ": now "
-                + Texts.count(backlog(last)) + ", at most " + Texts.count(max);
+                + Texts.count(backlog(last)) + ", from " + Texts.count(min) + " to " + Texts.count(max);
         h.raw("<svg class=\"spark\" viewBox=\"0 0 " + WIDTH + " " + HEIGHT + "\" width=\"" + WIDTH + "\" height=\""
                 + HEIGHT + "\" role=\"img\" data-points=\"" + samples.size() + "\" aria-label=\"").text(label)
                 .raw("\"><title>").text(label).raw("</title>");
@@ -42,7 +45,8 @@ final class Sparkline {
             for (int i = 0; i < Math.max(n, 2); i++) {
                 Sample s = samples.get(Math.min(i, n - 1));
                 double x = PAD + (WIDTH - 2 * PAD) * i / Math.max(n - 1, 1);
-                double y = HEIGHT - PAD - (max == 0 ? 0 : (HEIGHT - 2 * PAD) * backlog(s) / (double) max);
+                double y = max == min ? HEIGHT / 2.0
+                        : HEIGHT - PAD - (HEIGHT - 2 * PAD) * (backlog(s) - min) / (double) (max - min);
                 points.append(String.format(Locale.ROOT, "%s%.1f,%.1f", i == 0 ? "" : " ", x, y));
             }
             h.raw("<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.5\" points=\"").raw(points.toString())
