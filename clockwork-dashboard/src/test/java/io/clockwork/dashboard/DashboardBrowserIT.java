@@ -242,17 +242,20 @@ class DashboardBrowserIT {
         await().until(b -> b.findElements(By.cssSelector(".chart canvas")).size() == 3);
         List<WebElement> charts = browser.findElements(By.cssSelector(".chart"));
 
+        int pairs = 0;
         for (long span : new long[] {10, 90, 600, 3_600, 6 * 3_600, 86_400, 7 * 86_400}) {
             for (WebElement chart : charts) {
                 List<double[]> boxes = labelBoxes(chart, span);
                 String what = chart.getAttribute("data-chart") + " over " + span + " s";
-                assertThat(boxes).as("labels of %s", what).hasSizeGreaterThanOrEqualTo(2);
+                assertThat(boxes).as("labels of %s", what).isNotEmpty();
                 for (int i = 1; i < boxes.size(); i++) {
                     assertThat(boxes.get(i)[0] - boxes.get(i - 1)[1]).as("gap between labels %d and %d of %s: %s",
                             i - 1, i, what, boxesText(boxes)).isGreaterThanOrEqualTo(2.0);
+                    pairs++;
                 }
             }
         }
+        assertThat(pairs).as("neighbouring labels measured").isGreaterThanOrEqualTo(10);
     }
 
     /**
