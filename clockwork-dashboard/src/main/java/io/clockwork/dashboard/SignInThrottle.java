@@ -20,7 +20,9 @@ import java.util.Objects;
  * <p>An attempt counts as a failure from the moment it is admitted, before its password is checked, so attempts sent
  * at once cannot all be admitted before the first is counted. Time is read from a {@link Ticker}, so tests drive it.
  * At most {@value #MAX_CLIENTS} client addresses are tracked; beyond them (after forgotten ones are dropped) a new
- * address is held by the overall count alone.
+ * address is held by the overall count alone. A client's address is its connection's: behind a reverse proxy every
+ * client has the proxy's, and the per-client limit then acts as a second overall one (a forwarded header is not
+ * trusted, since any client can send one).
  */
 final class SignInThrottle {
 
