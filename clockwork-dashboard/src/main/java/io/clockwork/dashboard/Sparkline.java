@@ -26,33 +26,55 @@ final class Sparkline {
      * @param samples a queue's samples, oldest first
      */
     static void draw(Html h, List<Sample> samples) {
+        long[] values = values(samples);
         long max = 0;
         long min = Long.MAX_VALUE;
-        for (Sample s : samples) {
-            max = Math.max(max, backlog(s));
-            min = Math.min(min, backlog(s));
+        for (long v : values) {
+            max = Math.max(max, v);
+            min = Math.min(min, v);
         }
-        Sample last = samples.isEmpty() ? null : samples.get(samples.size() - 1);
-        String label = last == null ? "no sample yet"
+        String label = samples.isEmpty() ? "no sample yet"
                 : "backlog over the last " + samples.size() + (samples.size() == 1 ? " sample" : " samples") + ": now "
-                + Texts.count(backlog(last)) + ", from " + Texts.count(min) + " to " + Texts.count(max);
+                + Texts.count(backlog(samples.get(samples.size() - 1))) + ", from " + Texts.count(min) + " to "
+                + Texts.count(max);
         h.raw("<svg class=\"spark\" viewBox=\"0 0 " + WIDTH + " " + HEIGHT + "\" width=\"" + WIDTH + "\" height=\""
                 + HEIGHT + "\" role=\"img\" data-points=\"" + samples.size() + "\" aria-label=\"").text(label)
                 .raw("\"><title>").text(label).raw("</title>");
-        if (!samples.isEmpty()) {
-            StringBuilder points = new StringBuilder(samples.size() * 12);
-            int n = samples.size();
+        if (values.length > 0) {
+            int n = values.length;
+            StringBuilder points = new StringBuilder(n * 12);
             for (int i = 0; i < Math.max(n, 2); i++) {
-                Sample s = samples.get(Math.min(i, n - 1));
+                long v = values[Math.min(i, n - 1)];
                 double x = PAD + (WIDTH - 2 * PAD) * i / Math.max(n - 1, 1);
                 double y = max == min ? HEIGHT / 2.0
-                        : HEIGHT - PAD - (HEIGHT - 2 * PAD) * (backlog(s) - min) / (double) (max - min);
+                        : HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - min) / (double) (max - min);
                 points.append(String.format(Locale.ROOT, "%s%.1f,%.1f", i == 0 ? "" : " ", x, y));
             }
             h.raw("<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.5\" points=\"").raw(points.toString())
                     .raw("\"/>");
         }
         h.raw("</svg>");
+    }
+
+    /**
+     * @return the backlog of each sample, or, when there are more samples than the line has pixels, the largest
+     *         backlog of each run of samples one pixel holds (so a page with many queues stays small, and a spike
+     *         still shows)
+     */
+    private static long[] values(List<Sample> samples) {
+        int n = samples.size();
+        int points = Math.min(n, WIDTH);
+        long[] v = new long[points];
+        for (int p = 0; p < points; p++) {
+            int from = (int) ((long) p * n / points);
+            int to = (int) ((long) (p + 1) * n / points);
+            long max = 0;
+            for (int i = from; i < to; i++) {
+                max = Math.max(max, backlog(samples.get(i)));
+            }
+            v[p] = max;
+        }
+        return v;
     }
 
     private static long backlog(Sample s) {
