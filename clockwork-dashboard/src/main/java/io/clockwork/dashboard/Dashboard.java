@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * Jetty WebSockets and fails outside Jetty), as the Spring Boot starter does. Who may use it:
  * <ul>
  *   <li>with an {@link Builder#authenticator(Authenticator)}, the host application's users (no second login);</li>
- *   <li>with a {@link Builder#password(char[])}, whoever signs in with it;</li>
+ *   <li>with a {@link Builder#password(char[])}, whoever signs in with it; failed sign-ins are slowed, then locked
+ *   out, per client address and over all clients: an attempt that comes too early is answered at once with 429
+ *   and {@code Retry-After}, holding no thread;</li>
  *   <li>with neither, anyone who reaches it: {@link #start} then binds loopback addresses only, and requests must
  *   name a loopback host (so that a web page cannot reach it through DNS rebinding).</li>
  * </ul>
@@ -56,7 +58,7 @@ public final class Dashboard implements AutoCloseable {
     private static final Pattern USER = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
     private static final int PAGE_SIZE = 50;
     private static final String UNKNOWN_ACTION = "action must be cancel, reschedule, requeue, requeue-all, purge, "
-            + "pause-schedule or resume-schedule, was ";
+            + "pause-schedule, resume-schedule or delete, was ";
     private static final Map<String, String[]> ASSETS = Map.of(
             "dashboard.js", new String[] {"io/clockwork/dashboard/dashboard.js", "text/javascript"},
             "dashboard.css", new String[] {"io/clockwork/dashboard/dashboard.css", "text/css"},
@@ -73,6 +75,7 @@ public final class Dashboard implements AutoCloseable {
     private final boolean secureCookies;
     private final Duration sampleInterval;
     private final Sessions sessions;
+    private final SignInThrottle throttle;
     private final Sampler sampler;
     private final Pages pages;
     private boolean sampling;
@@ -87,8 +90,9 @@ public final class Dashboard implements AutoCloseable {
         this.secureCookies = b.secureCookies;
         this.sampleInterval = b.sampleInterval;
         this.sessions = new Sessions(b.ticker, Duration.ofMinutes(30), Duration.ofHours(12));
+        this.throttle = new SignInThrottle(b.ticker);
         this.sampler = new Sampler(source, b.ticker, System.currentTimeMillis(), b.samples);
-        this.pages = new Pages(base, readOnly);
+        this.pages = new Pages(base, readOnly, source.deletesQueues(), sampleInterval);
     }
 
     /**
@@ -206,7 +210,7 @@ public final class Dashboard implements AutoCloseable {
         }
 
         /**
-         * @param ticker the clock of sessions and sampled rates (tests pass a manual one)
+         * @param ticker the clock of sessions, sign-in throttling and sampled rates (tests pass a manual one)
          * @return this builder
          */
         public Builder ticker(Ticker ticker) {
@@ -439,27 +443,43 @@ public final class Dashboard implements AutoCloseable {
         return new Pages.Frame(s.user(), s.csrf(), password != null, s.takeNotice());
     }
 
-    private void login(Context ctx) throws InterruptedException {
+    private void login(Context ctx) {
         if (password == null) {
             ctx.status(404).html(pages.message(frame(ctx), "Not found", "This dashboard has no sign-in."));
             return;
         }
         String user = orEmpty(ctx.formParam("user")).trim();
-        char[] given = orEmpty(ctx.formParam("password")).toCharArray();
-        boolean ok = password != null && MessageDigestChars.same(password, given);
-        Arrays.fill(given, '\0');
         if (!USER.matcher(user).matches()) {
             user = "operator";
         }
-        if (!ok) {
-            Audit.log(user, ctx.ip(), "login", "", "", "refused: wrong password");
-            Thread.sleep(300); // slows guessing
-            ctx.status(401).html(pages.login("Wrong password or token."));
+        String client = ctx.ip();
+        SignInThrottle.Verdict v = throttle.admit(client);
+        if (!v.admitted()) {
+            Audit.log(user, client, "login", "", "", "refused: too many failed sign-ins, " + v.describeWait());
+            ctx.header("Retry-After", Long.toString(v.retryAfterSeconds()));
+            ctx.status(429).html(pages.login("Too many failed sign-ins: try again in "
+                    + Texts.duration(Duration.ofSeconds(v.retryAfterSeconds())) + "."));
             return;
         }
+        char[] given = orEmpty(ctx.formParam("password")).toCharArray();
+        boolean ok = MessageDigestChars.same(password, given);
+        Arrays.fill(given, '\0');
+        if (!ok) {
+            String wait = v.describeWait();
+            Audit.log(user, client, "login", "", "", "refused: wrong password, failure " + v.failures()
+                    + " from this address" + (wait.isEmpty() ? "" : ", " + wait));
+            if (!v.delay().isZero()) {
+                ctx.header("Retry-After", Long.toString(v.retryAfterSeconds()));
+            }
+            ctx.status(401).html(pages.login("Wrong password or token."
+                    + (v.delay().isZero() ? "" : " Try again in " + Texts.duration(Duration.ofSeconds(
+                            v.retryAfterSeconds())) + ".")));
+            return;
+        }
+        throttle.succeeded(client);
         session(ctx).ifPresent(sessions::remove);
         startSession(ctx, user);
-        Audit.log(user, ctx.ip(), "login", "", "", "signed in");
+        Audit.log(user, client, "login", "", "", "signed in");
         ctx.redirect(base + "/");
     }
 
@@ -483,10 +503,11 @@ public final class Dashboard implements AutoCloseable {
             }
             try {
                 QueueStats s = q.get().stats();
-                lines.add(new Pages.QueueLine(name, q.get().backend(), Optional.of(s), q.get().oldestReady(), ""));
+                lines.add(new Pages.QueueLine(name, q.get().detail(), Optional.of(s), q.get().oldestReady(), "",
+                        sampler.samples(name)));
             } catch (RuntimeException e) {
-                lines.add(new Pages.QueueLine(name, q.get().backend(), Optional.empty(), Optional.empty(),
-                        "cannot read: " + e.getMessage()));
+                lines.add(new Pages.QueueLine(name, q.get().detail(), Optional.empty(), Optional.empty(),
+                        "cannot read: " + e.getMessage(), sampler.samples(name)));
             }
         }
         ctx.html(pages.overview(frame(ctx), source.describe(), lines));
@@ -591,6 +612,7 @@ public final class Dashboard implements AutoCloseable {
                     + "is resumed are skipped.";
             case "resume-schedule" -> "Resume schedule " + id + " of queue " + q.name() + "? It fires again from its "
                     + "next fire time after now.";
+            case "delete" -> deleteQuestion(q);
             default -> throw new IllegalArgumentException(UNKNOWN_ACTION + Audit.quote(action));
         };
         if (needsId(action) && id.isEmpty()) {
@@ -598,6 +620,22 @@ public final class Dashboard implements AutoCloseable {
                     ? "a schedule name" : "a message id") + " (&id=...)");
         }
         ctx.html(pages.confirm(frame(ctx), q.name(), action, id, question, action.equals("reschedule")));
+    }
+
+    private void requireDeletes() {
+        if (!source.deletesQueues()) {
+            throw new IllegalArgumentException("the queues of " + source.describe() + " cannot be deleted from the "
+                    + "dashboard: they belong to their application");
+        }
+    }
+
+    private String deleteQuestion(QueueView q) {
+        requireDeletes();
+        QueueStats s = q.stats();
+        return "Delete queue " + q.name() + " and everything stored for it: " + Texts.count(s.delayed())
+                + " delayed, " + Texts.count(s.ready()) + " ready, " + Texts.count(s.inFlight()) + " in-flight and "
+                + Texts.count(s.dead()) + " dead messages, its schedules and its counters? It is deleted for good; "
+                + "a client that still uses it creates it again.";
     }
 
     private static boolean needsId(String action) {
@@ -637,10 +675,20 @@ public final class Dashboard implements AutoCloseable {
                     : "not paused: no running schedule with this name";
             case "resume-schedule" -> q.resumeSchedule(id) ? "resumed"
                     : "not resumed: no paused schedule with this name";
+            case "delete" -> {
+                requireDeletes();
+                long keys = source.delete(q.name());
+                sampler.forget(q.name());
+                yield "deleted (" + Texts.count(keys) + (keys == 1 ? " key)" : " keys)");
+            }
             default -> throw new IllegalArgumentException(UNKNOWN_ACTION + Audit.quote(action));
         };
         Audit.log(s.user(), ctx.ip(), action, q.name(), id, outcome);
         s.notice(action + (id.isEmpty() ? "" : " " + id) + " on " + q.name() + ": " + outcome);
+        if (action.equals("delete")) {
+            ctx.redirect(base + "/");
+            return;
+        }
         String back = action.endsWith("-schedule") ? Pages.SCHEDULES
                 : action.startsWith("requeue") || action.equals("purge") ? MessageState.DEAD.slug()
                 : MessageState.READY.slug();

@@ -20,17 +20,32 @@ final class Pages {
     record Frame(String user, String csrf, boolean showLogout, String notice) {
     }
 
-    /** One queue on the overview: its stats, or why they could not be read. */
-    record QueueLine(String name, String backend, Optional<QueueStats> stats, Optional<Duration> oldestReady,
-                     String error) {
+    /**
+     * One queue on the overview: its stats, or why they could not be read, and its samples for the sparkline.
+     *
+     * @param detail what sets it apart beside the source, e.g. {@code 4 partitions}, or empty
+     */
+    record QueueLine(String name, String detail, Optional<QueueStats> stats, Optional<Duration> oldestReady,
+                     String error, List<Sample> samples) {
     }
 
     private final String base;
     private final boolean readOnly;
+    private final boolean deletes;
+    private final long chartMinSpanSeconds;
 
-    Pages(String base, boolean readOnly) {
+    /**
+     * @param base           the base path
+     * @param readOnly       whether actions are hidden
+     * @param deletes        whether the source deletes queues (a queue page then offers it)
+     * @param sampleInterval how often queues are sampled: a chart's time axis spans at least twelve intervals, and
+     *                       at least a minute (shorter spans would need labels in milliseconds)
+     */
+    Pages(String base, boolean readOnly, boolean deletes, Duration sampleInterval) {
         this.base = base;
         this.readOnly = readOnly;
+        this.deletes = deletes;
+        this.chartMinSpanSeconds = Math.max(60, sampleInterval.multipliedBy(12).toSeconds());
     }
 
     String overview(Frame f, String source, List<QueueLine> queues) {
@@ -41,11 +56,18 @@ final class Pages {
         if (queues.isEmpty()) {
             h.raw("<p>No queue is registered yet: a queue appears once a client has built it.</p>");
         }
-        h.raw("<table id=\"queues\"><thead><tr><th>Queue</th><th>Delayed</th><th>Ready</th><th>In flight</th>"
-                + "<th>Dead</th><th>Lost</th><th>Oldest ready</th><th>Next due in</th></tr></thead><tbody>");
+        h.raw("<table id=\"queues\"><thead><tr><th>Queue</th><th>Backlog</th><th>Delayed</th><th>Ready</th>"
+                + "<th>In flight</th><th>Dead</th><th>Lost</th><th>Oldest ready</th><th>Next due in</th></tr></thead>"
+                + "<tbody>");
         for (QueueLine q : queues) {
             h.raw("<tr data-queue=\"").text(q.name()).raw("\"><td><a href=\"").raw(queueHref(q.name(), null))
-                    .raw("\">").text(q.name()).raw("</a><div class=\"muted small\">").text(q.backend()).raw("</div></td>");
+                    .raw("\">").text(q.name()).raw("</a>");
+            if (!q.detail().isEmpty()) {
+                h.raw(" <span class=\"muted small\">").text(q.detail()).raw("</span>");
+            }
+            h.raw("</td><td class=\"spark\" data-field=\"backlog\">");
+            Sparkline.draw(h, q.samples());
+            h.raw("</td>");
             if (q.stats().isPresent()) {
                 QueueStats s = q.stats().get();
                 cell(h, "delayed", Texts.count(s.delayed()));
@@ -60,11 +82,9 @@ final class Pages {
             }
             h.raw("</tr>");
         }
-        h.raw("</tbody></table>");
-        for (QueueLine q : queues) {
-            charts(h, q.name());
-        }
-        return layout(f, "Clockwork queues", h.toString(), true);
+        h.raw("</tbody></table><p class=\"muted small\">Backlog: delayed, ready and in-flight messages over the "
+                + "dashboard's recent samples. A queue's page charts its counts, rates and lateness.</p>");
+        return layout(f, "Clockwork queues", h.toString(), false);
     }
 
     String queue(Frame f, QueueView q, QueueStats s, MessageState state, MessagePage page, Optional<MessageRow> found,
@@ -206,7 +226,12 @@ final class Pages {
     /** The queue page's heading and tabs: one per message state, then the schedules; {@code state} null for those. */
     private void head(Html h, QueueView q, QueueStats s, MessageState state) {
         h.raw("<p><a href=\"").raw(base).raw("/\">&larr; all queues</a></p><h1>").text(q.name()).raw("</h1>")
-                .raw("<p class=\"muted\">").text(q.backend()).raw(readOnly ? " &middot; read-only" : "").raw("</p>");
+                .raw("<p class=\"muted\">").text(q.backend()).raw(readOnly ? " &middot; read-only" : "");
+        if (!readOnly && deletes) {
+            h.raw(" &middot; ");
+            action(h, q.name(), "delete", "", "Delete queue");
+        }
+        h.raw("</p>");
         h.raw("<nav class=\"tabs\">");
         for (MessageState t : MessageState.values()) {
             long n = switch (t) {
@@ -285,7 +310,8 @@ final class Pages {
 
     private void charts(Html h, String queue) {
         h.raw("<section class=\"charts\" data-queue=\"").text(queue).raw("\" data-series=\"").raw(base)
-                .raw("/series?queue=").text(Html.url(queue)).raw("\"><h2>").text(queue)
+                .raw("/series?queue=").text(Html.url(queue)).raw("\" data-min-span=\"").text(chartMinSpanSeconds)
+                .raw("\"><h2>").text(queue)
                 .raw(" over time</h2><div class=\"row\"><div class=\"chart\" data-chart=\"counts\"></div>"
                         + "<div class=\"chart\" data-chart=\"rates\"></div>"
                         + "<div class=\"chart\" data-chart=\"lateness\"></div></div></section>");

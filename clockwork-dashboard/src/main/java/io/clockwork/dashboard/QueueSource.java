@@ -15,6 +15,26 @@ public interface QueueSource extends AutoCloseable {
      */
     Optional<QueueView> queue(String name);
 
+    /** @return whether {@link #delete(String)} deletes queues of this source */
+    default boolean deletesQueues() {
+        return false;
+    }
+
+    /**
+     * Deletes a queue and everything stored for it (its messages in every state, dead letters, schedules, counters
+     * and its entry in the list of queues), so that it is no longer listed. A client that still uses the queue may
+     * create it again.
+     *
+     * @param name a queue's name
+     * @return how many stored items (keys on Redis) were deleted
+     * @throws UnsupportedOperationException if this source deletes no queue ({@link #deletesQueues()})
+     * @throws IllegalStateException         if there is no such queue
+     */
+    default long delete(String name) {
+        throw new UnsupportedOperationException("the queues of " + describe() + " cannot be deleted from here: they "
+                + "belong to their application");
+    }
+
     /** @return where the queues live, e.g. {@code redis://127.0.0.1:6379} */
     String describe();
 

@@ -19,6 +19,14 @@ public interface QueueView {
     /** @return the backend, e.g. {@code redis://127.0.0.1:6379} or {@code in-process} */
     String backend();
 
+    /**
+     * @return what sets this queue apart from the others of its source on the overview, where the source itself is
+     *         named once, e.g. {@code 4 partitions}; empty if nothing does
+     */
+    default String detail() {
+        return "";
+    }
+
     /** @return the queue's counts, as {@code DelayedQueue.stats()} gives them */
     QueueStats stats();
 

@@ -145,6 +145,36 @@ public final class RedisQueueSource implements QueueSource {
     }
 
     @Override
+    public boolean deletesQueues() {
+        return true;
+    }
+
+    /**
+     * Deletes every key of the queue on Redis, in every partition, and its name from the registry
+     * ({@link RedisDelayedQueue#delete()}), then closes the source's view of it.
+     *
+     * @throws QueueNotFoundException if no client has created a queue of that name
+     * @throws io.clockwork.redis.RedisQueueException if Redis fails
+     */
+    @Override
+    public long delete(String name) {
+        Objects.requireNonNull(name, "name");
+        synchronized (open) {
+            RedisView v = open.remove(name);
+            if (v != null) {
+                try {
+                    return v.queue.delete();
+                } finally {
+                    v.close();
+                }
+            }
+            try (RedisDelayedQueue<byte[]> q = builders.apply(name).openExisting().maxAttempts(maxAttempts).build()) {
+                return q.delete();
+            }
+        }
+    }
+
+    @Override
     public void close() {
         synchronized (open) {
             open.values().forEach(RedisView::close);
@@ -182,7 +212,12 @@ public final class RedisQueueSource implements QueueSource {
 
         @Override
         public String backend() {
-            return where + (queue.partitions() > 1 ? ", " + queue.partitions() + " partitions" : "");
+            return where + (detail().isEmpty() ? "" : ", " + detail());
+        }
+
+        @Override
+        public String detail() {
+            return queue.partitions() > 1 ? queue.partitions() + " partitions" : "";
         }
 
         @Override

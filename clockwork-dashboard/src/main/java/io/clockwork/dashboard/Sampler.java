@@ -5,6 +5,7 @@ import io.clockwork.queue.QueueStats;
 import io.clockwork.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,7 +62,10 @@ final class Sampler implements AutoCloseable {
         executor.scheduleWithFixedDelay(this::sampleAll, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** Samples every queue once; a queue that fails is skipped this time (and logged). */
+    /**
+     * Samples every queue once; a queue that fails is skipped this time (and logged), and the samples of a queue no
+     * longer listed are dropped.
+     */
     void sampleAll() {
         List<String> names;
         try {
@@ -70,6 +74,7 @@ final class Sampler implements AutoCloseable {
             LOG.warn("cannot list the queues of {}: {}", source.describe(), e.getMessage());
             return;
         }
+        series.keySet().retainAll(new HashSet<>(names)); // a deleted queue leaves no series behind
         for (String name : names) {
             try {
                 source.queue(name).ifPresent(this::sample);
@@ -97,6 +102,15 @@ final class Sampler implements AutoCloseable {
     List<Sample> samples(String name) {
         Series s = series.get(name);
         return s == null ? List.of() : s.snapshot();
+    }
+
+    /**
+     * Drops a queue's samples, as when it is deleted.
+     *
+     * @param name a queue's name
+     */
+    void forget(String name) {
+        series.remove(name);
     }
 
     @Override

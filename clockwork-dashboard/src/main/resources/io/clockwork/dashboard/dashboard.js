@@ -23,18 +23,52 @@
         return data;
     }
 
-    function create(el, kind, json) {
+    // The time axis spans the samples, and at least minSpan seconds (twelve sampling intervals and at least a minute,
+    // from the section's data-min-span) ending at the newest. For a single sample uPlot proposes a range of years after it, so the range
+    // then comes from the sample itself.
+    function timeRange(minSpan) {
+        return function (u, min, max) {
+            var t = u.data && u.data[0];
+            if (t && t.length > 0 && t[0] === t[t.length - 1]) {
+                min = max = t[0];
+            }
+            if (min == null || max == null) {
+                var now = Date.now() / 1000;
+                return [now - minSpan, now];
+            }
+            return max - min < minSpan ? [max - minSpan, max] : [min, max];
+        };
+    }
+
+    // Room between the centres of two time labels: the widest label the axis draws (a time with seconds, or the
+    // date line under the first label of a day) plus a gap, measured in the axis's font, so that neighbouring labels
+    // never overlap whatever the chart's width.
+    var labelSpace = null;
+
+    function timeLabelSpace(u) {
+        if (labelSpace === null) {
+            var ctx = document.createElement('canvas').getContext('2d');
+            ctx.font = u.axes[0].font[0];
+            labelSpace = Math.ceil(Math.max(ctx.measureText('12:59:59pm').width,
+                ctx.measureText('12/31/26 12:59pm').width)) + 12;
+        }
+        return labelSpace;
+    }
+
+    function create(el, kind, json, minSpan) {
         var series = [{}];
         KINDS[kind].series.forEach(function (s) {
             series.push({label: s[1], stroke: s[2], width: 2, spanGaps: false});
         });
         var width = Math.max(240, el.clientWidth);
         return new uPlot({title: KINDS[kind].title, width: width, height: 170, series: series,
-            scales: {x: {time: true}}}, columns(json, kind), el);
+            scales: {x: {time: true, range: timeRange(minSpan)}}, axes: [{space: timeLabelSpace}, {}]},
+            columns(json, kind), el);
     }
 
     function load(section) {
         var url = section.getAttribute('data-series');
+        var minSpan = Number(section.getAttribute('data-min-span')) || 60;
         fetch(url, {credentials: 'same-origin', headers: {'Accept': 'application/json'}})
             .then(function (r) { return r.ok ? r.json() : null; })
             .then(function (json) {
@@ -44,7 +78,7 @@
                     if (el.uplot) {
                         el.uplot.setData(columns(json, kind));
                     } else {
-                        el.uplot = create(el, kind, json);
+                        el.uplot = create(el, kind, json, minSpan);
                     }
                     el.setAttribute('data-points', String(json.t.length));
                 });

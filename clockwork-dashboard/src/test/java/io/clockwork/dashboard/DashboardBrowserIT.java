@@ -135,7 +135,7 @@ class DashboardBrowserIT {
     }
 
     @Test
-    void theOverviewShowsEveryQueueWithCountsEqualToStatsAndDrawsCharts() throws Exception {
+    void theOverviewIsACompactTableAndTheQueuePageDrawsTheCharts() throws Exception {
         RedisDelayedQueue<String> orders = queue("orders");
         RedisDelayedQueue<String> mail = queue("mail");
         for (int i = 1; i <= 12; i++) {
@@ -147,6 +147,11 @@ class DashboardBrowserIT {
             orders.offer("payment-" + i, "pay order " + i, Duration.ZERO);
         }
         mail.offer("welcome", "welcome mail", Duration.ZERO);
+        List<RedisDelayedQueue<String>> others = new ArrayList<>();
+        for (String name : List.of("billing", "reports", "webhooks")) {
+            others.add(queue(name));
+            others.get(others.size() - 1).offer(name + "-1", name, Duration.ofSeconds(30));
+        }
         String root = serve("127.0.0.1", x -> x);
 
         browser.get(root + "/");
@@ -160,28 +165,178 @@ class DashboardBrowserIT {
         }
         assertThat(field("orders", "delayed")).isEqualTo("12");
         assertThat(field("orders", "dead")).isEqualTo("1");
+        // Five queues: one row each with a sparkline of its samples, and no chart.
+        await().until(b -> {
+            b.navigate().refresh();
+            return b.findElements(By.cssSelector("#queues svg.spark polyline")).size() == 5;
+        });
+        assertThat(browser.findElements(By.cssSelector("#queues tbody tr"))).hasSize(5);
+        assertThat(browser.findElements(By.cssSelector("canvas, .chart, .uplot"))).as("charts on the overview")
+                .isEmpty();
+        assertThat(browser.findElement(By.cssSelector("tr[data-queue='orders'] svg.spark")).getSize().getHeight())
+                .isLessThanOrEqualTo(Sparkline.HEIGHT);
+        assertThat(browser.findElement(By.id("queues")).getSize().getHeight()).as("one compact table")
+                .isLessThan(400);
+        if (screenshots()) {
+            // A picture with some history: offers between reloads, until the sparklines draw ten samples (one every
+            // 200 ms here).
+            int[] offered = {0};
+            new WebDriverWait(browser, Duration.ofSeconds(30)).pollingEvery(Duration.ofSeconds(1)).until(b -> {
+                offered[0]++;
+                orders.offer("extra-" + offered[0], "more", Duration.ZERO);
+                others.get(0).offer("extra-" + offered[0], "more", Duration.ofHours(1));
+                b.navigate().refresh();
+                return sparkPoints(b, "orders") >= 10 && offered[0] >= 5;
+            });
+        }
+        screenshot("dashboard-overview.png");
+        assertConsoleClean();
+
+        browser.findElement(By.linkText("orders")).click();
         // The charts are drawn by dashboard.js (no inline script runs under the page's CSP) once samples exist.
-        browser.navigate().refresh();
         await().until(b -> b.findElements(By.cssSelector("section.charts[data-queue='orders'] canvas")).size() >= 3);
         await().until(b -> points(b) >= 2);
-        assertThat(browser.manage().logs().get("browser").getAll()).as("the console: no CSP violation, no error")
-                .noneMatch(e -> e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()
-                        || e.getMessage().contains("Content Security Policy"));
+        assertThat(browser.findElements(By.cssSelector(".chart"))).hasSize(3);
+        assertConsoleClean();
         if (screenshots()) {
-            // A picture with some history: reload until the page draws ten samples (one every 200 ms here).
             new WebDriverWait(browser, Duration.ofSeconds(30)).pollingEvery(Duration.ofSeconds(1)).until(b -> {
                 b.navigate().refresh();
                 return new WebDriverWait(b, Duration.ofSeconds(5)).until(x -> points(x) >= 2) && points(b) >= 10;
             });
-            screenshot("dashboard-overview.png");
         }
-
-        browser.findElement(By.linkText("orders")).click();
         browser.findElement(By.id("tab-delayed")).click();
         assertThat(browser.findElements(By.cssSelector("#messages tbody tr"))).hasSize(12);
         assertThat(browser.findElement(By.cssSelector("#messages tr[data-id='order-1'] td.payload")).getText())
                 .isEqualTo("{\"order\":1,\"amount\":10}");
         screenshot("dashboard-queue.png");
+    }
+
+    @Test
+    void aChartWithOneSampleSpansTwelveSamplingIntervalsEndingAtTheSample() throws Exception {
+        queue("orders").offer("o-1", "pay 10", Duration.ofMinutes(5));
+        String root = serve("127.0.0.1", x -> x.sampleInterval(Duration.ofHours(1))); // the first sample only
+
+        browser.get(root + "/queue?name=orders");
+        await().until(b -> points(b) == 1);
+
+        for (WebElement chart : browser.findElements(By.cssSelector(".chart"))) {
+            @SuppressWarnings("unchecked")
+            List<Number> x = (List<Number>) ((JavascriptExecutor) browser).executeScript(
+                    "var u = arguments[0].uplot; return [u.scales.x.min, u.scales.x.max, u.data[0][0]];", chart);
+            double min = x.get(0).doubleValue();
+            double max = x.get(1).doubleValue();
+            double sample = x.get(2).doubleValue();
+            assertThat(max - min).as("the time axis of %s, in seconds", chart.getAttribute("data-chart"))
+                    .isEqualTo(12 * 3600.0);
+            assertThat(sample).isBetween(min, max);
+            assertThat(max).isEqualTo(sample);
+        }
+        assertConsoleClean();
+    }
+
+    @Test
+    void timeAxisLabelsNeverOverlap() throws Exception {
+        queue("orders").offer("o-1", "pay 10", Duration.ofMinutes(5));
+        String root = serve("127.0.0.1", x -> x);
+        browser.get(root + "/queue?name=orders");
+        await().until(b -> b.findElements(By.cssSelector(".chart canvas")).size() == 3);
+        List<WebElement> charts = browser.findElements(By.cssSelector(".chart"));
+
+        int pairs = 0;
+        for (long span : new long[] {10, 90, 600, 3_600, 6 * 3_600, 86_400, 7 * 86_400}) {
+            for (WebElement chart : charts) {
+                List<double[]> boxes = labelBoxes(chart, span);
+                String what = chart.getAttribute("data-chart") + " over " + span + " s";
+                assertThat(boxes).as("labels of %s", what).isNotEmpty();
+                for (int i = 1; i < boxes.size(); i++) {
+                    assertThat(boxes.get(i)[0] - boxes.get(i - 1)[1]).as("gap between labels %d and %d of %s: %s",
+                            i - 1, i, what, boxesText(boxes)).isGreaterThanOrEqualTo(2.0);
+                    pairs++;
+                }
+            }
+        }
+        assertThat(pairs).as("neighbouring labels measured").isGreaterThanOrEqualTo(10);
+    }
+
+    /**
+     * Draws {@code span} seconds of made-up samples on a chart and measures its time axis's labels as drawn: each
+     * label's text in the axis's font, centred on its tick.
+     *
+     * @return each label's {left, right} in CSS pixels, left to right
+     */
+    private static List<double[]> labelBoxes(WebElement chart, long span) {
+        String script = "var el = arguments[0], span = arguments[1], done = arguments[arguments.length - 1];"
+                + "var u = el.uplot, n = 60, now = Math.floor(Date.now() / 1000), data = [[]];"
+                + "for (var i = 0; i < n; i++) { data[0].push(now - span + span * i / (n - 1)); }"
+                + "for (var s = 1; s < u.series.length; s++) { data.push(data[0].map(function (t, i) { return i; })); }"
+                + "u.setData(data);"
+                + "setTimeout(function () {"
+                + "  var a = u.axes[0], ctx = document.createElement('canvas').getContext('2d'), out = [];"
+                + "  ctx.font = a.font[0];"
+                + "  a._splits.forEach(function (v, i) {"
+                + "    var text = a._values[i]; if (text == null) { return; }"
+                + "    var w = Math.max.apply(null, String(text).split('\\n').map(function (l) {"
+                + "      return ctx.measureText(l).width; }));"
+                + "    var x = u.valToPos(v, 'x'); out.push([x - w / 2, x + w / 2]);"
+                + "  });"
+                + "  done({span: u.scales.x.max - u.scales.x.min, boxes: out});"
+                + "}, 50);";
+        for (int attempt = 0; ; attempt++) {
+            @SuppressWarnings("unchecked")
+            java.util.Map<String, Object> r = (java.util.Map<String, Object>) ((JavascriptExecutor) browser)
+                    .executeAsyncScript(script, chart, span);
+            double drawn = ((Number) r.get("span")).doubleValue();
+            if (Math.abs(drawn - Math.max(span, 60)) > 1 && attempt < 3) {
+                continue; // the page's own refresh drew its samples in between: draw again
+            }
+            assertThat(drawn).as("the span drawn").isCloseTo(Math.max(span, 60), org.assertj.core.data.Offset
+                    .offset(1.0));
+            List<double[]> boxes = new ArrayList<>();
+            @SuppressWarnings("unchecked")
+            List<List<Number>> raw = (List<List<Number>>) r.get("boxes");
+            for (List<Number> b : raw) {
+                boxes.add(new double[] {b.get(0).doubleValue(), b.get(1).doubleValue()});
+            }
+            return boxes;
+        }
+    }
+
+    private static String boxesText(List<double[]> boxes) {
+        StringBuilder b = new StringBuilder();
+        boxes.forEach(x -> b.append(String.format(java.util.Locale.ROOT, "[%.1f, %.1f] ", x[0], x[1])));
+        return b.toString();
+    }
+
+    @Test
+    void aQueueIsDeletedFromItsPageAfterConfirmation() throws Exception {
+        RedisDelayedQueue<String> demo = queue("demo-leftover");
+        kill(demo, "d-1", "left behind");
+        demo.offer("d-2", "later", Duration.ofHours(1));
+        queue("orders").offer("o-1", "pay 10", Duration.ofHours(1));
+        String root = serve("127.0.0.1", x -> x);
+
+        browser.get(root + "/");
+        browser.findElement(By.linkText("demo-leftover")).click();
+        browser.findElement(By.linkText("Delete queue")).click();
+        assertThat(browser.findElement(By.id("question")).getText()).contains("Delete queue demo-leftover")
+                .contains("1 delayed").contains("1 dead");
+        assertThat(redis.call("EXISTS", "cw:{demo-leftover:0}:dead")).as("nothing happens before the confirmation")
+                .isEqualTo(1L);
+        browser.findElement(By.id("confirm")).click();
+
+        await().until(b -> !b.findElements(By.id("notice")).isEmpty());
+        assertThat(browser.findElement(By.id("notice")).getText()).contains("delete on demo-leftover: deleted");
+        assertThat(browser.findElements(By.cssSelector("tr[data-queue='demo-leftover']"))).isEmpty();
+        assertThat(browser.findElements(By.cssSelector("tr[data-queue='orders']"))).hasSize(1);
+        @SuppressWarnings("unchecked")
+        List<String> keys = (List<String>) redis.call("KEYS", "*demo-leftover*");
+        assertThat(keys).isEmpty();
+    }
+
+    private void assertConsoleClean() {
+        assertThat(browser.manage().logs().get("browser").getAll()).as("the console: no CSP violation, no error")
+                .noneMatch(e -> e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()
+                        || e.getMessage().contains("Content Security Policy"));
     }
 
     @Test
@@ -266,7 +421,7 @@ class DashboardBrowserIT {
         browser.findElement(By.id("user")).sendKeys("ann");
         browser.findElement(By.id("password")).sendKeys("not the password");
         browser.findElement(By.id("sign-in")).click();
-        // a refused sign-in answers after a deliberate delay: wait for the page instead of reading it at once
+        // the refused sign-in loads a new page: wait for it instead of reading it at once
         await().until(b -> !b.findElements(By.id("login-error")).isEmpty());
         assertThat(browser.findElement(By.id("login-error")).getText()).contains("Wrong password");
 
@@ -285,8 +440,17 @@ class DashboardBrowserIT {
         assertThat(browser.getCurrentUrl()).endsWith("/login");
     }
 
+    /** @return how many samples the first chart of the page draws */
     private static int points(WebDriver b) {
-        String n = b.findElement(By.cssSelector("section.charts[data-queue='orders'] .chart")).getAttribute("data-points");
+        List<WebElement> charts = b.findElements(By.cssSelector("section.charts .chart"));
+        String n = charts.isEmpty() ? null : charts.get(0).getAttribute("data-points");
+        return n == null ? 0 : Integer.parseInt(n);
+    }
+
+    /** @return how many samples a queue's sparkline on the overview draws */
+    private static int sparkPoints(WebDriver b, String queue) {
+        List<WebElement> spark = b.findElements(By.cssSelector("tr[data-queue='" + queue + "'] svg.spark"));
+        String n = spark.isEmpty() ? null : spark.get(0).getAttribute("data-points");
         return n == null ? 0 : Integer.parseInt(n);
     }
 

@@ -14,6 +14,8 @@ import io.clockwork.schedule.Misfire;
 import io.clockwork.schedule.Schedule;
 import io.clockwork.schedule.ScheduleInfo;
 import io.clockwork.schedule.ScheduleRule;
+import io.clockwork.testing.Await;
+import io.clockwork.time.ManualTicker;
 import io.javalin.Javalin;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -26,6 +28,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -97,6 +104,170 @@ class DashboardIT {
         assertThat(row(html, "mail")).contains("data-field=\"dead\">1<");
         HttpResponse<String> dead = b.get("/queue?name=mail&state=dead");
         assertThat(dead.body()).contains("doomed").contains("payload of doomed");
+    }
+
+    @Test
+    void theOverviewIsACompactTableWithASparklinePerQueueAndNoCharts() throws Exception {
+        for (String name : List.of("q1", "q2", "q3", "q4", "q5")) {
+            queue(name, 1).offer(name + "-a", Duration.ofMinutes(5));
+        }
+        Browser b = serve(x -> x.sampleInterval(Duration.ofMillis(100)));
+        Await.until("two samples of q5", () -> sparkPoints(get(b, "/"), "q5") >= 2);
+
+        String html = b.get("/").body();
+        for (String name : List.of("q1", "q2", "q3", "q4", "q5")) {
+            assertThat(row(html, name)).contains("<svg class=\"spark\"").contains("<polyline")
+                    .contains("data-field=\"delayed\">1<");
+        }
+        assertThat(count(html, "<svg class=\"spark\"")).isEqualTo(5);
+        assertThat(count(html, "data-chart=")).as("charts on the overview").isZero();
+        assertThat(html).doesNotContain("uPlot.iife.min.js");
+        String page = b.get("/queue?name=q3").body();
+        assertThat(count(page, "data-chart=")).as("charts on the queue page").isEqualTo(3);
+    }
+
+    @Test
+    void theOverviewNamesTheRedisServerOnceNotOnEveryRow() throws Exception {
+        for (String name : List.of("orders", "mail", "audit")) {
+            queue(name, 1);
+        }
+        track(RedisDelayedQueue.builder(redis.uri(), "wide", Codec.string()).partitions(4).build());
+        Browser b = serve(x -> x);
+
+        String html = b.get("/").body();
+
+        String where = "redis://127.0.0.1:" + redis.port();
+        assertThat(count(html, where)).as("%s in %s", where, html).isEqualTo(1);
+        assertThat(row(html, "wide")).contains("4 partitions");
+        assertThat(row(html, "orders")).doesNotContain("partitions").doesNotContain("redis://");
+    }
+
+    @Test
+    void aConfirmedDeleteRemovesEveryKeyOfTheQueueAndIsAudited() throws Exception {
+        RedisDelayedQueue<String> orders = track(RedisDelayedQueue.builder(redis.uri(), "orders", Codec.string())
+                .partitions(3).maxAttempts(1).build());
+        for (int i = 0; i < 30; i++) {
+            orders.offer("later-" + i, "pay " + i, Duration.ofHours(1)); // the compact store
+            orders.offer("soon-" + i, "pay " + i, Duration.ofSeconds(2));
+            orders.offer("now-" + i, "pay " + i, Duration.ZERO);
+        }
+        List<Delivery<String>> taken = orders.poll(20, Duration.ofSeconds(2));
+        assertThat(taken).isNotEmpty();
+        taken.get(0).nack(Duration.ZERO); // dead: maxAttempts 1
+        schedules(orders).put(Schedule.of("nightly", ScheduleRule.fixedRate(Duration.ofDays(1)), "close"));
+        RedisDelayedQueue<String> mail = queue("mail", 1);
+        mail.offer("welcome", "hello", Duration.ofHours(1));
+        assertThat(keys("{orders:0}")).isNotEmpty();
+        assertThat(keys("{orders:2}")).isNotEmpty();
+        assertThat(keys("{orders:")).anyMatch(k -> k.endsWith(":sched_def"));
+        List<String> mailKeys = keys("{mail:");
+        Browser b = serve(x -> x.sampleInterval(Duration.ofMillis(100)));
+        Await.until("a sample of orders", () -> column(get(b, "/series?queue=orders"), "t").size() >= 1);
+
+        String question = b.get("/confirm?queue=orders&action=delete").body();
+        assertThat(question).contains("Delete queue orders and everything stored for it");
+        assertThat(b.get("/queue?name=orders").body()).contains("action=delete\">Delete queue</a>");
+        String csrf = b.csrf("/confirm?queue=orders&action=delete");
+        HttpResponse<String> r;
+        try (AuditCapture audit = new AuditCapture()) {
+            r = b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "delete", "confirm", "yes"));
+            assertThat(audit.lines()).contains("action=delete").contains("who=\"local\"")
+                    .contains("queue=\"orders\"").containsPattern("outcome=\"deleted \\([0-9]+ keys\\)\"");
+        }
+
+        assertThat(r.statusCode()).isEqualTo(302);
+        assertThat(r.headers().firstValue("Location")).hasValue("/");
+        assertThat(keys("{orders:")).isEmpty();
+        assertThat(members("cw:queues")).containsExactly("mail");
+        String overview = b.get("/").body();
+        assertThat(overview).contains("delete on orders: deleted").doesNotContain("data-queue=\"orders\"")
+                .contains("data-queue=\"mail\"");
+        int mailSamples = column(get(b, "/series?queue=mail"), "t").size();
+        Await.until("two more samples", () -> column(get(b, "/series?queue=mail"), "t").size() >= mailSamples + 2);
+        assertThat(keys("{orders:")).as("the sampler wrote none back").isEmpty();
+        assertThat(column(get(b, "/series?queue=orders"), "t")).as("the dashboard's series").isEmpty();
+        assertThat(keys("{mail:")).containsExactlyInAnyOrderElementsOf(mailKeys);
+        assertThat(mail.stats().delayed()).isEqualTo(1);
+        assertThat(b.get("/queue?name=orders").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void readOnlyRefusesADeleteAndAuditsIt() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        q.offer("a", "pay", Duration.ofHours(1));
+        Browser b = serve(Dashboard.Builder::readOnly);
+        assertThat(b.get("/queue?name=orders").body()).doesNotContain("Delete queue");
+        assertThat(b.get("/confirm?queue=orders&action=delete").statusCode()).isEqualTo(403);
+        String csrf = b.csrf("/");
+
+        HttpResponse<String> r;
+        try (AuditCapture audit = new AuditCapture()) {
+            r = b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "delete", "confirm", "yes"));
+            assertThat(audit.lines()).contains("action=delete").contains("outcome=\"refused: read-only\"");
+        }
+
+        assertThat(r.statusCode()).isEqualTo(403);
+        assertThat(members("cw:queues")).containsExactly("orders");
+        assertThat(q.stats().delayed()).isEqualTo(1);
+    }
+
+    @Test
+    void aForgedOrUnconfirmedDeleteIsRefused() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders", 1);
+        q.offer("a", "pay", Duration.ofHours(1));
+        Browser b = serve(x -> x);
+        String csrf = b.csrf("/");
+        Map<String, String> delete = Map.of("queue", "orders", "action", "delete", "confirm", "yes");
+
+        assertThat(b.post("/action", delete).statusCode()).as("no token").isEqualTo(403);
+        Map<String, String> wrong = new java.util.HashMap<>(delete);
+        wrong.put("_csrf", csrf.substring(1) + "x");
+        assertThat(b.post("/action", wrong).statusCode()).as("wrong token").isEqualTo(403);
+        Map<String, String> right = new java.util.HashMap<>(delete);
+        right.put("_csrf", csrf);
+        assertThat(b.post("/action", right, "http://evil.example").statusCode()).as("other origin").isEqualTo(403);
+        assertThat(new Browser(b.root()).post("/action", right).statusCode()).as("another session's token")
+                .isEqualTo(403);
+        Map<String, String> unconfirmed = new java.util.HashMap<>(right);
+        unconfirmed.remove("confirm");
+        assertThat(b.post("/action", unconfirmed).statusCode()).as("unconfirmed").isEqualTo(400);
+
+        assertThat(members("cw:queues")).containsExactly("orders");
+        assertThat(q.stats().delayed()).isEqualTo(1);
+    }
+
+    private static String get(Browser b, String path) {
+        try {
+            return b.get(path).body();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int sparkPoints(String html, String queue) {
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("<svg class=\"spark\"[^>]* data-points=\"(\\d+)\"").matcher(row(html, queue));
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    private static int count(String text, String part) {
+        int n = 0;
+        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + part.length())) {
+            n++;
+        }
+        return n;
+    }
+
+    /** The server's keys that contain {@code part}, e.g. a queue's hash tag {@code {orders:}. */
+    @SuppressWarnings("unchecked")
+    private List<String> keys(String part) {
+        List<String> all = (List<String>) redis.call("KEYS", "*");
+        return all.stream().filter(k -> k.contains(part)).toList();
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<String> members(String set) {
+        return (List<String>) redis.call("SMEMBERS", set);
     }
 
     @Test
@@ -428,6 +599,72 @@ class DashboardIT {
         HttpResponse<String> in = b.post("/login", Map.of("user", "ann", "password", PASSWORD));
         assertThat(in.statusCode()).isEqualTo(302);
         assertThat(b.get("/").body()).contains(">orders</a>").contains("ann");
+    }
+
+    @Test
+    void repeatedWrongPasswordsAreAnsweredEarlyWith429ThenLockedOutAndAudited() throws Exception {
+        ManualTicker ticker = new ManualTicker();
+        Browser b = serve(x -> x.password(PASSWORD.toCharArray()).ticker(ticker));
+        Map<String, String> wrong = Map.of("user", "mallory", "password", "wrong password!");
+        Map<String, String> right = Map.of("user", "ann", "password", PASSWORD);
+        List<HttpResponse<String>> replies = new ArrayList<>();
+        try (AuditCapture audit = new AuditCapture()) {
+            ExecutorService pool = Executors.newFixedThreadPool(10);
+            try {
+                CountDownLatch go = new CountDownLatch(1);
+                List<Future<HttpResponse<String>>> sent = new ArrayList<>();
+                for (int i = 0; i < 10; i++) {
+                    Browser client = new Browser(b.root());
+                    sent.add(pool.submit(() -> {
+                        go.await();
+                        return client.post("/login", wrong);
+                    }));
+                }
+                go.countDown();
+                for (Future<HttpResponse<String>> f : sent) {
+                    replies.add(f.get(10, TimeUnit.SECONDS));
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(replies).filteredOn(r -> r.statusCode() == 401).as("checked: three free, one delaying")
+                    .hasSize(4);
+            assertThat(replies).filteredOn(r -> r.statusCode() == 429).hasSize(6)
+                    .allSatisfy(r -> {
+                        assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+                        assertThat(r.body()).contains("Too many failed sign-ins");
+                    });
+            assertThat(audit.lines()).contains("who=\"mallory\"")
+                    .contains("outcome=\"refused: wrong password, failure 4 from this address, next attempt in "
+                            + "1.0 s (this address)\"")
+                    .contains("outcome=\"refused: too many failed sign-ins, next attempt in ");
+        }
+        assertThat(b.post("/login", right).statusCode()).as("the right password, too early").isEqualTo(429);
+
+        ticker.advance(Duration.ofSeconds(1));
+        assertThat(b.post("/login", right).statusCode()).as("signed in").isEqualTo(302);
+        HttpResponse<String> afterSuccess = b.post("/login", wrong);
+        assertThat(afterSuccess.statusCode()).isEqualTo(401);
+        assertThat(afterSuccess.headers().firstValue("Retry-After")).as("the count starts again").isEmpty();
+
+        try (AuditCapture audit = new AuditCapture()) {
+            for (int failure = 2; failure <= 10; failure++) {
+                HttpResponse<String> r = b.post("/login", wrong);
+                assertThat(r.statusCode()).as("failure %d", failure).isEqualTo(401);
+                if (failure < 10) {
+                    ticker.advance(Duration.ofSeconds(r.headers().firstValue("Retry-After").map(Long::parseLong)
+                            .orElse(0L)));
+                }
+            }
+            assertThat(audit.lines()).contains("outcome=\"refused: wrong password, failure 10 from this address, "
+                    + "locked out for 15 m 0 s (this address)\"");
+        }
+        ticker.advance(Duration.ofMinutes(10));
+        HttpResponse<String> locked = b.post("/login", right);
+        assertThat(locked.statusCode()).isEqualTo(429);
+        assertThat(locked.headers().firstValue("Retry-After")).hasValue("300");
+        ticker.advance(Duration.ofMinutes(5));
+        assertThat(b.post("/login", right).statusCode()).isEqualTo(302);
     }
 
     @Test

@@ -66,6 +66,13 @@ class EmbeddedDashboardTest {
                 assertThat(acted.statusCode()).isEqualTo(302);
                 assertThat(jobs.stats().dead()).isZero();
                 assertThat(jobs.stats().ready()).isEqualTo(1);
+                assertThat(send(http, root + "/ops/clockwork/queue?name=jobs", "ann", null).body())
+                        .doesNotContain("Delete queue");
+                HttpResponse<String> delete = send(http, root + "/ops/clockwork/action", "ann",
+                        "_csrf=" + m.group(1) + "&queue=jobs&action=delete&confirm=yes");
+                assertThat(delete.statusCode()).as("the application's queues are its own").isEqualTo(400);
+                assertThat(delete.body()).contains("cannot be deleted from the dashboard");
+                assertThat(jobs.stats().ready()).isEqualTo(1);
                 assertThat(send(http, root + "/ops/clockwork/action", "bob",
                         "_csrf=" + m.group(1) + "&queue=jobs&action=purge&confirm=yes").statusCode())
                         .as("another user's token").isEqualTo(403);

@@ -53,6 +53,25 @@ class SamplerTest {
     }
 
     @Test
+    void dropsTheSamplesOfAQueueNoLongerListed() {
+        ManualTicker ticker = new ManualTicker();
+        try (InMemoryDelayedQueue<String> jobs = InMemoryDelayedQueue.<String>builder().name("jobs").build();
+             InMemoryDelayedQueue<String> mail = InMemoryDelayedQueue.<String>builder().name("mail").build()) {
+            List<InMemoryDelayedQueue<String>> listed = new java.util.concurrent.CopyOnWriteArrayList<>(
+                    List.of(jobs, mail));
+            Sampler sampler = new Sampler(InProcessQueueSource.live(() -> listed, "in-process"), ticker, 0, 10);
+            sampler.sampleAll();
+            assertThat(sampler.samples("jobs")).hasSize(1);
+            listed.remove(jobs);
+            sampler.sampleAll();
+            assertThat(sampler.samples("jobs")).isEmpty();
+            assertThat(sampler.samples("mail")).hasSize(2);
+            sampler.forget("mail");
+            assertThat(sampler.samples("mail")).isEmpty();
+        }
+    }
+
+    @Test
     void derivesRatesOverTickerTimeAndKeepsTheLastSamples() {
         ManualTicker ticker = new ManualTicker();
         long[] counter = {100};

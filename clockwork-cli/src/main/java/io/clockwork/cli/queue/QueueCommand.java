@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
                     + "(exit 1), most likely a mistyped name, and nothing is written for it."},
         subcommands = {QueueStatsCommand.class, QueuePeekCommand.class, QueueListCommand.class,
             QueueCancelCommand.class, QueueRequeueDeadCommand.class, QueuePurgeDeadCommand.class,
-            QueueMigrateRedissonCommand.class},
+            QueueMigrateRedissonCommand.class, QueueDeleteCommand.class},
         footer = {"", "Exit codes: 0 success, 1 failure (unreachable server, unknown queue, id not found), "
                 + "2 bad usage."})
 public final class QueueCommand implements Runnable {
@@ -33,6 +33,6 @@ public final class QueueCommand implements Runnable {
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(),
-                "missing subcommand: stats, peek, list, cancel, requeue-dead, purge-dead or migrate-redisson");
+                "missing subcommand: stats, peek, list, cancel, requeue-dead, purge-dead, migrate-redisson or delete");
     }
 }
