@@ -96,6 +96,8 @@ class QueueDeleteCommandIT {
         for (String[] args : List.of(
                 new String[] {"queue", "delete", "--redis", redis.uri(), "--yes"},
                 new String[] {"queue", "delete", "--redis", redis.uri(), "", "--yes"},
+                new String[] {"queue", "delete", "--redis", redis.uri(), "sur\uD800", "--yes"},
+                new String[] {"queue", "delete", "--redis", redis.uri(), "--queue", " ", "--yes"},
                 new String[] {"queue", "delete", "--redis", redis.uri(), "orders", "--queue", "mail", "--yes"},
                 new String[] {"queue", "delete", "--redis", redis.uri(), "orders", "mail", "--yes"},
                 new String[] {"queue", "delete", "orders", "--yes"},

@@ -1,5 +1,6 @@
 package io.clockwork.cli.queue;
 
+import io.clockwork.cli.Arguments;
 import io.clockwork.cli.CliException;
 import io.clockwork.cli.ClockworkCli;
 import io.clockwork.cli.RedisOptions;
@@ -37,10 +38,11 @@ public final class QueueDeleteCommand implements Callable<Integer> {
     @Mixin
     RedisOptions server;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", description = "The queue's name.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", converter = Arguments.QueueName.class,
+            description = "The queue's name.")
     String name;
 
-    @Option(names = "--queue", paramLabel = "NAME", description = "The queue's name, as the other queue commands "
+    @Option(names = "--queue", paramLabel = "NAME", converter = Arguments.QueueName.class, description = "The queue's name, as the other queue commands "
             + "take it (instead of NAME).")
     String queueOption;
 
@@ -58,9 +60,6 @@ public final class QueueDeleteCommand implements Callable<Integer> {
         String queue = name != null ? name : queueOption;
         if (queue == null) {
             throw usage("missing the queue's name: clockwork queue delete [--redis URI] NAME --yes");
-        }
-        if (queue.isBlank()) {
-            throw usage("NAME must name a queue, was empty");
         }
         if (!yes) {
             throw usage("delete removes queue '" + queue + "' and all its messages for good; add --yes");
