@@ -1,11 +1,7 @@
 package io.clockwork.redis;
 
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.SslOptions;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -14,8 +10,6 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
-import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -101,19 +95,11 @@ abstract class Connections implements AutoCloseable {
     static Connections owned(RedisURI uri, Duration connectTimeout) {
         uri.setTimeout(connectTimeout);
         Progress progress = new Progress();
-        ClientResources resources = DefaultClientResources.builder()
-                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofSeconds(1), 2,
-                        TimeUnit.MILLISECONDS))
+        ClientResources resources = RedisClients.resources(RedisClients.DEFAULT_RECONNECT_MAX_DELAY)
                 .nettyCustomizer(progress)
                 .build();
         RedisClient client = RedisClient.create(resources, uri);
-        client.setOptions(ClientOptions.builder()
-                .autoReconnect(true)
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())
-                .sslOptions(SslOptions.builder().handshakeTimeout(connectTimeout).build())
-                .timeoutOptions(TimeoutOptions.enabled(RedisURI.DEFAULT_TIMEOUT_DURATION))
-                .build());
+        client.setOptions(RedisClients.options(connectTimeout));
         try {
             return new Standalone(client, describe(uri), true, resources);
         } catch (RuntimeException e) {

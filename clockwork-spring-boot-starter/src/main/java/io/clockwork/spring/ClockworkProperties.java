@@ -1,5 +1,6 @@
 package io.clockwork.spring;
 
+import io.clockwork.redis.RedisClients;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -156,7 +157,7 @@ public class ClockworkProperties {
 
         public void setReconnectMaxDelay(Duration reconnectMaxDelay) {
             this.reconnectMaxDelay = checkRange("clockwork.redis.reconnect-max-delay", reconnectMaxDelay,
-                    ClockworkRedisClient.RECONNECT_MIN_DELAY, MAX_DURATION);
+                    RedisClients.RECONNECT_MIN_DELAY, MAX_DURATION);
         }
 
         public Duration getRecheckInterval() {
