@@ -3,6 +3,7 @@ package io.clockwork.queue;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,9 +50,13 @@ class GeneratedIdsTest {
         for (Thread w : workers) {
             w.join();
         }
-        assertThat(seen).hasSize(threads * each);
+        Set<String> expected = new HashSet<>();
         for (long n = 2; n <= threads * each + 1; n++) {
-            assertThat(seen).contains(prefix + Long.toString(n, 36));
+            expected.add(prefix + Long.toString(n, 36));
         }
+        // one comparison of hash sets: AssertJ's contains scans a collection, per element asked
+        assertThat(seen.equals(expected)).as("the ids are exactly the prefix and the counters 2 .. %d",
+                threads * each + 1).isTrue();
+        assertThat(seen).hasSize(threads * each);
     }
 }
