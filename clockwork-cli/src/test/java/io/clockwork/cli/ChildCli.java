@@ -10,13 +10,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs {@code clockwork} in a child JVM; not thread-safe: one per test. The child runs as {@code java -jar
- * clockwork.jar} does: its own {@code main}, its own standard streams and the SLF4J provider its class path picks.
- *
- * <p>Tests run before {@code package} writes clockwork.jar, so the child runs the CLI's main class on this test
- * run's class path, which holds the same runtime dependencies as the jar.
+ * Runs the packaged {@code clockwork.jar} in a child JVM, as {@code java -jar clockwork.jar}; not thread-safe: one per
+ * test. Only the {@code *JarIT} tests use it: they run after {@code package} writes the jar, which the build names in
+ * the system property {@value #JAR_PROPERTY}.
  */
 final class ChildCli implements AutoCloseable {
+
+    /** The system property that names the packaged jar. */
+    static final String JAR_PROPERTY = "clockwork.jar";
 
     private final Process process;
     private final Path out;
@@ -36,9 +37,13 @@ final class ChildCli implements AutoCloseable {
      * @return the running command
      */
     static ChildCli start(Path dir, String... args) throws IOException {
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        String jar = System.getProperty(JAR_PROPERTY);
+        if (jar == null || !Files.isRegularFile(Path.of(jar))) {
+            throw new IllegalStateException("no packaged jar in -D" + JAR_PROPERTY + " (was " + jar
+                    + "): *JarIT tests run in the integration-test phase, after package");
+        }
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx256m", "-cp", classPath, ClockworkCli.class.getName()));
+                .toString(), "-Xmx256m", "-jar", jar));
         command.addAll(List.of(args));
         Path out = Files.createTempFile(dir, "out-", ".txt");
         Path err = Files.createTempFile(dir, "err-", ".txt");

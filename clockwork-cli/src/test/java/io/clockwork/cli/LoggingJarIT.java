@@ -25,11 +25,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code clockwork} command's log, in a child JVM as users run it: the dashboard's audit lines reach standard
- * error, and no command prints SLF4J's own warnings.
+ * The {@code clockwork} command's log, from the packaged clockwork.jar run as users run it ({@code java -jar}, after
+ * {@code package}): the dashboard's audit lines reach standard error, and no command prints SLF4J's own warnings.
  */
 @ExtendWith(RedisExtension.class)
-class LoggingIT {
+class LoggingJarIT {
 
     private static final Pattern URL = Pattern.compile("Dashboard on (http://\\S+?)/? ");
     private static final Pattern CSRF = Pattern.compile("<meta name=\"csrf-token\" content=\"([^\"]+)\">");
