@@ -46,7 +46,7 @@ import picocli.CommandLine.Spec;
                     + "fork, 1 x 500 ms warmup, 2 x 500 ms measurement; the timer suite's BusyHeapBenchmark without "
                     + "its 30,000,000 resident objects) gives a first look, not a short run: it still runs every "
                     + "benchmark once per rival, and a single-shot benchmark such as the timer suite's purgatory "
-                    + "(33,554,432 operations a shot) takes its full shots, so the timer suite takes about 5 minutes "
+                    + "(33,554,432 operations a shot) takes its full shots, so the timer suite takes about 4 minutes "
                     + "on a quiet 2-core machine."},
         footer = {"", "Examples:", "  clockwork bench timer --quick", "  clockwork bench            (every suite)",
             "  clockwork bench timer --results jmh-result.json   (report an earlier run)"})
