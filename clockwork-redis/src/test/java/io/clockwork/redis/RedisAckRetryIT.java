@@ -136,6 +136,8 @@ class RedisAckRetryIT {
                     RedisDelayedQueue<String> c = RedisDelayedQueue.builder(redis.uri(), name, Codec.string())
                             .commandTimeout(Duration.ofSeconds(1)).visibilityTimeout(visibility).build();
                     consumers.add(c);
+                    // each job takes a millisecond of real time, as a handler's work does, so acks are in flight
+                    // when Redis freezes
                     workers.add(Worker.builder(c, (Job<String> job) -> Thread.sleep(1)).concurrency(4)
                             .prefetch(16).pollWait(Duration.ofMillis(200)).listener(listener).build());
                 }
