@@ -15,6 +15,8 @@ module io.clockwork.core {
     exports io.clockwork.zookeeper;
     exports io.clockwork.storm;
     exports io.clockwork.queue;
+    exports io.clockwork.worker;
+    exports io.clockwork.inprocess;
     exports io.clockwork.redisson;
     exports io.clockwork.queue.spi to io.clockwork.redis;
     exports io.clockwork.schedule;

@@ -1,7 +1,7 @@
 package io.clockwork.schedule;
 
 import io.clockwork.engine.Scheduler;
-import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.queue.Message;
 import io.clockwork.schedule.spi.FirePlan;
 import io.clockwork.time.Ticker;

@@ -1,5 +1,6 @@
 package io.clockwork.queue;
 
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.testing.queue.DelayedQueueContract;
 import io.clockwork.time.ManualTicker;
 import org.junit.jupiter.api.AfterEach;

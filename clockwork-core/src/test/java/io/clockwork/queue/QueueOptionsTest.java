@@ -1,5 +1,6 @@
 package io.clockwork.queue;
 
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,7 +1,7 @@
 package io.clockwork.schedule;
 
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.testing.schedule.SchedulesContract;
 import io.clockwork.time.ManualTicker;
 import org.junit.jupiter.api.AfterEach;

@@ -2,7 +2,7 @@ package io.clockwork.schedule;
 
 import io.clockwork.engine.Scheduler;
 import io.clockwork.queue.Delivery;
-import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package io.clockwork.cron;
 
 import io.clockwork.queue.Delivery;
-import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.schedule.InMemorySchedules;
 import io.clockwork.schedule.Occurrence;
 import io.clockwork.schedule.Schedule;

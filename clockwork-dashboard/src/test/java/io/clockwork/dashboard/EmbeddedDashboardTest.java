@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clockwork.queue.Delivery;
-import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.schedule.InMemorySchedules;
 import io.clockwork.schedule.Schedule;
 import io.clockwork.schedule.ScheduleRule;

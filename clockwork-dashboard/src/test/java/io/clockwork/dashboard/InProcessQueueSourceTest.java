@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -3,7 +3,7 @@ package io.clockwork.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clockwork.queue.Delivery;
-import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.schedule.ScheduleInfo;

@@ -4,7 +4,7 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
-import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.time.ManualTicker;
 import org.junit.jupiter.api.Test;
 

@@ -5,10 +5,10 @@ import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.ForwardingDelayedQueue;
 import io.clockwork.queue.ForwardingDelivery;
-import io.clockwork.queue.Job;
+import io.clockwork.worker.Job;
 import io.clockwork.queue.Message;
 import io.clockwork.queue.Offered;
-import io.clockwork.queue.WorkerListener;
+import io.clockwork.worker.WorkerListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -149,7 +149,7 @@ public final class MeteredDelayedQueue<V> extends ForwardingDelayedQueue<V> {
      * {@code outcome} {@code success} or {@code failure} (it threw). The worker reads the clock for it only because
      * it has a listener.
      *
-     * @return a listener for {@link io.clockwork.queue.Worker.Builder#listener}
+     * @return a listener for {@link io.clockwork.worker.Worker.Builder#listener}
      */
     public WorkerListener<V> workerListener() {
         return new WorkerListener<>() {

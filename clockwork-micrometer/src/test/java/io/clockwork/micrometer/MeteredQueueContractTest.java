@@ -3,7 +3,7 @@ package io.clockwork.micrometer;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
-import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.testing.queue.DelayedQueueContract;
 import io.clockwork.time.ManualTicker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -2,7 +2,7 @@ package io.clockwork.micrometer;
 
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.Delivery;
-import io.clockwork.queue.Worker;
+import io.clockwork.worker.Worker;
 import io.clockwork.redis.RedisDelayedQueue;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;

@@ -1,8 +1,8 @@
 package io.clockwork.opentelemetry;
 
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.queue.Job;
-import io.clockwork.queue.JobHandler;
+import io.clockwork.worker.Job;
+import io.clockwork.worker.JobHandler;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;

@@ -3,7 +3,7 @@ package io.clockwork.opentelemetry;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
-import io.clockwork.queue.Worker;
+import io.clockwork.worker.Worker;
 import io.clockwork.redis.RedisDelayedQueue;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
@@ -172,7 +172,7 @@ class TracingRedisIT {
     }
 
     /** A delivery seen as a job, as a worker hands it to its handler. */
-    private record DeliveryJob(Delivery<String> d) implements io.clockwork.queue.Job<String> {
+    private record DeliveryJob(Delivery<String> d) implements io.clockwork.worker.Job<String> {
         @Override
         public String id() {
             return d.id();

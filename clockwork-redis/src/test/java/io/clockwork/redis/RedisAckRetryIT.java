@@ -2,10 +2,10 @@ package io.clockwork.redis;
 
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.Delivery;
-import io.clockwork.queue.Job;
+import io.clockwork.worker.Job;
 import io.clockwork.queue.QueueCounters;
-import io.clockwork.queue.Worker;
-import io.clockwork.queue.WorkerListener;
+import io.clockwork.worker.Worker;
+import io.clockwork.worker.WorkerListener;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
 import io.clockwork.testing.Await;

@@ -74,7 +74,7 @@ public class ClockworkAutoConfiguration {
      * @param queues     the queues
      * @param properties worker defaults
      * @param decorators every decorator, for the handlers
-     * @param beans      the application's {@link io.clockwork.queue.WorkerListener} beans
+     * @param beans      the application's {@link io.clockwork.worker.WorkerListener} beans
      * @return the listener workers' life cycle
      */
     @Bean

@@ -7,9 +7,9 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks a bean method as the handler of a queue: the starter runs a {@link io.clockwork.queue.Worker} that calls it
+ * Marks a bean method as the handler of a queue: the starter runs a {@link io.clockwork.worker.Worker} that calls it
  * once per message. The method takes one parameter, the message's value (decoded with the codec of its type, see
- * {@link ClockworkCodecs}), or a {@link io.clockwork.queue.Job Job&lt;T&gt;} for the id, attempt and headers too.
+ * {@link ClockworkCodecs}), or a {@link io.clockwork.worker.Job Job&lt;T&gt;} for the id, attempt and headers too.
  * Returning normally acks the message; throwing retries it under {@code clockwork.worker.retry.*} until its
  * attempts are used up, then it goes to the dead letters.
  *

@@ -1,6 +1,6 @@
 package io.clockwork.spring;
 
-import io.clockwork.queue.Job;
+import io.clockwork.worker.Job;
 import java.lang.reflect.Method;
 import java.util.Map;
 import org.springframework.aop.support.AopUtils;

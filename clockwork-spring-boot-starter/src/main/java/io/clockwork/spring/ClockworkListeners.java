@@ -1,12 +1,12 @@
 package io.clockwork.spring;
 
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.queue.Job;
-import io.clockwork.queue.JobHandler;
-import io.clockwork.queue.RetryPolicy;
-import io.clockwork.queue.Worker;
-import io.clockwork.queue.WorkerListener;
-import io.clockwork.queue.WorkerShutdown;
+import io.clockwork.worker.Job;
+import io.clockwork.worker.JobHandler;
+import io.clockwork.worker.RetryPolicy;
+import io.clockwork.worker.Worker;
+import io.clockwork.worker.WorkerListener;
+import io.clockwork.worker.WorkerShutdown;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package io.clockwork.spring;
 
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.queue.JobHandler;
-import io.clockwork.queue.Worker;
-import io.clockwork.queue.WorkerListener;
+import io.clockwork.worker.JobHandler;
+import io.clockwork.worker.Worker;
+import io.clockwork.worker.WorkerListener;
 
 /**
  * Wraps each queue {@link ClockworkQueues} opens, and each listener's handler and worker, for cross-cutting concerns

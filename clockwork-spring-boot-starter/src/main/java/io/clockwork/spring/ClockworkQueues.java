@@ -1,7 +1,7 @@
 package io.clockwork.spring;
 
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.redis.RedisDelayedQueue;
 import io.clockwork.redis.RedisQueueBuilder;
 import io.lettuce.core.RedisClient;

@@ -4,7 +4,7 @@ import io.clockwork.micrometer.MeteredDelayedQueue;
 import io.clockwork.micrometer.QueueStatsSampler;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.ForwardingDelayedQueue;
-import io.clockwork.queue.WorkerListener;
+import io.clockwork.worker.WorkerListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
 import org.springframework.beans.factory.ObjectProvider;

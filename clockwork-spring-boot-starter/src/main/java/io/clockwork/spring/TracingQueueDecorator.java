@@ -2,7 +2,7 @@ package io.clockwork.spring;
 
 import io.clockwork.opentelemetry.QueueTracing;
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.queue.JobHandler;
+import io.clockwork.worker.JobHandler;
 import io.opentelemetry.api.OpenTelemetry;
 import java.util.Objects;
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,6 +1,6 @@
 package io.clockwork.spring;
 
-import io.clockwork.queue.WorkerListener;
+import io.clockwork.worker.WorkerListener;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;

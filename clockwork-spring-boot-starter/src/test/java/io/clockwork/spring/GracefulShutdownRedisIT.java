@@ -2,7 +2,7 @@ package io.clockwork.spring;
 
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.queue.Job;
+import io.clockwork.worker.Job;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.redis.RedisDelayedQueue;
 import io.clockwork.testing.Await;

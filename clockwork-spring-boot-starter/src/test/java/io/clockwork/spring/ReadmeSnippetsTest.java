@@ -1,5 +1,7 @@
 package io.clockwork.spring;
 
+import io.clockwork.inprocess.InMemoryDelayedQueue;
+import io.clockwork.queue.DelayedQueue;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;

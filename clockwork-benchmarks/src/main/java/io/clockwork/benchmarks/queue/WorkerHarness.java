@@ -2,9 +2,9 @@ package io.clockwork.benchmarks.queue;
 
 import io.clockwork.benchmarks.Harness;
 import io.clockwork.queue.Codec;
-import io.clockwork.queue.Job;
-import io.clockwork.queue.Worker;
-import io.clockwork.queue.WorkerListener;
+import io.clockwork.worker.Job;
+import io.clockwork.worker.Worker;
+import io.clockwork.worker.WorkerListener;
 import io.clockwork.redis.RedisDelayedQueue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

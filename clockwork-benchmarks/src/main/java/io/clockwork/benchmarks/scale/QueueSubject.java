@@ -1,7 +1,7 @@
 package io.clockwork.benchmarks.scale;
 
 import io.clockwork.queue.Delivery;
-import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.queue.QueueStats;
 
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.clockwork.benchmarks.scale;
 
 import io.clockwork.benchmarks.Harness;
-import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;

@@ -3,7 +3,7 @@ package io.clockwork.cli.demo;
 import io.clockwork.cli.CliException;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.queue.InMemoryDelayedQueue;
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.redis.RedisDelayedQueue;
 import java.io.PrintWriter;

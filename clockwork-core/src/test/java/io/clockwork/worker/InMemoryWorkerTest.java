@@ -1,0 +1,172 @@
+package io.clockwork.worker;
+
+import io.clockwork.inprocess.InMemoryDelayedQueue;
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.DelayedQueueBuilder;
+import io.clockwork.testing.Await;
+import io.clockwork.testing.queue.FlakyQueue;
+import io.clockwork.testing.queue.WorkerContract;
+import io.clockwork.time.ManualTicker;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The {@link WorkerContract} on {@link InMemoryDelayedQueue}s (system clock), plus the worker's argument checks. */
+class InMemoryWorkerTest extends WorkerContract {
+
+    private static final AtomicInteger NAMES = new AtomicInteger();
+
+    private final List<DelayedQueue<?>> queues = new ArrayList<>();
+
+    @Override
+    protected <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options) {
+        InMemoryDelayedQueue.Builder<V> b = InMemoryDelayedQueue.<V>builder()
+                .name("worker-" + NAMES.incrementAndGet()).codec(codec);
+        options.accept(b);
+        InMemoryDelayedQueue<V> q = b.build();
+        queues.add(q);
+        return q;
+    }
+
+    @Override
+    protected DelayedQueue<String> otherClientOf(DelayedQueue<String> queue) {
+        return queue; // in process, the queue is its only client
+    }
+
+    @Override
+    protected void closeQueues() {
+        queues.forEach(DelayedQueue::close);
+    }
+
+    @Test
+    void builderRejectsBadOptionsByName() {
+        DelayedQueue<String> q = newQueue(Codec.string(), b -> { });
+        JobHandler<String> h = job -> { };
+        assertThatThrownBy(() -> Worker.builder(null, h)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("queue");
+        assertThatThrownBy(() -> Worker.builder(q, null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("handler");
+        assertThatThrownBy(() -> Worker.builder(q, h).concurrency(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("concurrency");
+        assertThatThrownBy(() -> Worker.builder(q, h).prefetch(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("prefetch");
+        assertThatThrownBy(() -> Worker.builder(q, h).prefetch(DelayedQueue.MAX_BATCH + 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("prefetch");
+        assertThatThrownBy(() -> Worker.builder(q, h).pollWait(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pollWait");
+        assertThatThrownBy(() -> Worker.builder(q, h).concurrency(2).concurrency(3))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("concurrency");
+        assertThatThrownBy(() -> Worker.builder(q, h).retryPolicy(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("retryPolicy");
+        assertThatThrownBy(() -> Worker.builder(q, h).listener(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("listener");
+    }
+
+    @Test
+    void withoutPrefetchTheWorkerHoldsOneMessagePerHandler() throws Exception {
+        DelayedQueue<String> q = newQueue(Codec.string(), b -> { });
+        for (int i = 0; i < 5; i++) {
+            q.offer("v" + i, Duration.ZERO);
+        }
+        CountDownLatch finish = new CountDownLatch(1);
+        Worker<String> w = start(Worker.builder(q, job -> finish.await()).concurrency(2));
+        Await.until("two running", Await.DEFAULT_LIMIT, () -> w.running() == 2);
+        assertThat(w.held()).isEqualTo(2);
+        assertThat(q.stats().ready()).isEqualTo(3);
+        finish.countDown();
+        Await.until("all handled", Await.DEFAULT_LIMIT, () -> q.stats().total() == 0);
+    }
+
+    @Test
+    void aCallersExecutorRunsTheHandlersWithinTheConcurrencyLimit() throws Exception {
+        DelayedQueue<String> q = newQueue(Codec.string(), b -> { });
+        for (int i = 0; i < 200; i++) {
+            q.offer("v" + i, Duration.ZERO);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            AtomicInteger now = new AtomicInteger();
+            AtomicInteger most = new AtomicInteger();
+            AtomicInteger done = new AtomicInteger();
+            Set<String> threads = ConcurrentHashMap.newKeySet();
+            start(Worker.builder(q, job -> {
+                most.accumulateAndGet(now.incrementAndGet(), Math::max);
+                threads.add(Thread.currentThread().getName());
+                Thread.sleep(1);
+                now.decrementAndGet();
+                done.incrementAndGet();
+            }).concurrency(3).prefetch(10).executor(pool));
+            Await.until("all handled", Await.DEFAULT_LIMIT, () -> done.get() == 200 && q.stats().total() == 0);
+            assertThat(most.get()).isBetween(1, 3);
+            assertThat(threads).allSatisfy(t -> assertThat(t).startsWith("pool-"));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void theHeartbeatFollowsTheTickerItIsGiven() throws Exception {
+        ManualTicker ticker = new ManualTicker();
+        InMemoryDelayedQueue<String> inner = InMemoryDelayedQueue.<String>builder().name("ticker-worker")
+                .codec(Codec.string()).ticker(ticker).visibilityTimeout(Duration.ofSeconds(30)).build();
+        queues.add(inner);
+        FlakyQueue<String> q = new FlakyQueue<>(inner);
+        q.offer("long", "v", Duration.ZERO);
+        CountDownLatch finish = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        AtomicInteger acked = new AtomicInteger();
+        Worker<String> w = start(Worker.builder(q, job -> {
+            runs.incrementAndGet();
+            finish.await();
+        }).ticker(ticker).listener(new WorkerListener<>() {
+            @Override
+            public void acked(Job<String> job) {
+                acked.incrementAndGet();
+            }
+        }));
+        Await.until("running", Await.DEFAULT_LIMIT, () -> w.running() == 1);
+        // Two minutes of ticker time, four visibility timeouts, in steps of a third of one: each step's extend
+        // happens before the next step, so the message never times out.
+        for (int step = 1; step <= 12; step++) {
+            ticker.advance(Duration.ofSeconds(10));
+            int expected = step;
+            Await.until("extend " + step, Await.DEFAULT_LIMIT, () -> q.extendCalls() == expected);
+            assertThat(inner.stats().inFlight()).isOne();
+            assertThat(inner.stats().ready()).isZero();
+        }
+        finish.countDown();
+        Await.until("acked", Await.DEFAULT_LIMIT, () -> acked.get() == 1);
+        assertThat(runs.get()).isOne();
+        assertThat(inner.stats().total()).isZero();
+    }
+
+    @Test
+    void shutdownIsIdempotentAndReturnsTheFirstResult() throws Exception {
+        DelayedQueue<String> q = newQueue(Codec.string(), b -> { });
+        Worker<String> w = start(Worker.builder(q, job -> { }).pollWait(Duration.ofMillis(50)));
+        WorkerShutdown first = w.shutdown(Duration.ofSeconds(1));
+        assertThat(first).isEqualTo(new WorkerShutdown(0, 0, 0, 0));
+        assertThat(w.shutdown(Duration.ZERO)).isSameAs(first);
+        w.close();
+    }
+
+    @Test
+    void theRecordedErrorIsTheClassAndTheMessage() {
+        assertThat(Worker.describe(new IllegalStateException("boom")))
+                .isEqualTo("java.lang.IllegalStateException: boom");
+        assertThat(Worker.describe(new NullPointerException())).isEqualTo("java.lang.NullPointerException");
+    }
+}
