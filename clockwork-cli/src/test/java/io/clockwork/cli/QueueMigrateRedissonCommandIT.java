@@ -3,7 +3,7 @@ package io.clockwork.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clockwork.queue.Codec;
-import io.clockwork.redis.RedisRedisson;
+import io.clockwork.redisson.RedisRedisson;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
 import io.clockwork.redisson.RBlockingQueue;

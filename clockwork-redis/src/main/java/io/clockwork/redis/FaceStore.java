@@ -6,6 +6,8 @@ import java.util.List;
 
 /**
  * The Redis keys of one queue of the Redisson face and a typed call per script ({@code face_*.lua}). Thread-safe.
+ * It is the Redis side of the {@code clockwork-redisson} module's {@code RedisRedisson}, which applications use;
+ * instances come from {@link FaceConnections#store(String)}.
  *
  * <p>A face queue is a one-partition Clockwork queue (its {@code pending} sorted set and {@code meta} hash hold the
  * elements, due by the server's clock) plus two indexes in the same hash tag: {@code order}, the delayed elements in
@@ -13,10 +15,10 @@ import java.util.List;
  * element is in one of two scopes at the server's clock: {@link Scope#DELAYED} until its due time, then
  * {@link Scope#DUE} (in the destination).
  */
-final class FaceStore implements AutoCloseable {
+public final class FaceStore implements AutoCloseable {
 
     /** Where an element is at the server's clock. */
-    enum Scope {
+    public enum Scope {
         /** Not yet due: the delayed queue's elements. */
         DELAYED("delayed"),
         /** Due: the destination's elements. */
@@ -35,7 +37,7 @@ final class FaceStore implements AutoCloseable {
      * @param payloads the elements taken, head first
      * @param waitMs   0 if more elements are due, else the ms until the next one falls due, or -1 if none is pending
      */
-    record Taken(List<byte[]> payloads, long waitMs) {
+    public record Taken(List<byte[]> payloads, long waitMs) {
     }
 
     private static final byte[] NO_MAX_ATTEMPTS = QueueScripts.arg(0);
@@ -63,31 +65,46 @@ final class FaceStore implements AutoCloseable {
     }
 
     /** @return the queue's name */
-    String name() {
+    public String name() {
         return name;
     }
 
-    /** @return the queue's script runner */
-    ScriptRunner runner() {
-        return runner;
+    /**
+     * Waits for an offer to this queue, or for {@code waitMs}.
+     *
+     * @param waitMs the longest wait in ms
+     * @return whether a signal arrived before the wait ended
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public boolean awaitSignal(long waitMs) throws InterruptedException {
+        return signals.await(waitMs);
     }
 
-    /** @return the signal that wakes blocked takers */
-    Signals signals() {
-        return signals;
+    /**
+     * Counts a Redisson delayed queue's elements, for a dry run of its migration into this queue.
+     *
+     * @param redissonKeys Redisson's timeout set, delayed list and destination list
+     * @return {due (the destination list's length), delayed (the larger of the timeout set's and the delayed list's)}
+     */
+    public long[] redissonCounts(byte[][] redissonKeys) {
+        var commands = runner.connections().commands();
+        long due = runner.await(commands.llen(redissonKeys[2]));
+        long delayed = Math.max(runner.await(commands.zcard(redissonKeys[0])),
+                runner.await(commands.llen(redissonKeys[1])));
+        return new long[] {due, delayed};
     }
 
     /**
      * @param payload the element
      * @param delayMs its delay in ms; 0 or less: due at once
      */
-    void offer(byte[] payload, long delayMs) {
+    public void offer(byte[] payload, long delayMs) {
         runner.run("offer", Script.FACE_OFFER, keys, NO_MAX_ATTEMPTS, QueueScripts.arg(Math.max(0, delayMs)),
                 payload);
     }
 
     /** Files an element due before the destination's head, so it is the next one taken. */
-    void offerFirst(byte[] payload) {
+    public void offerFirst(byte[] payload) {
         runner.run("offerFirst", Script.FACE_OFFER, keys, NO_MAX_ATTEMPTS, FIRST, payload);
     }
 
@@ -97,7 +114,7 @@ final class FaceStore implements AutoCloseable {
      * @param remove whether to remove them (a take) or only read them (a peek)
      * @return what was taken, and how long until the next element falls due
      */
-    Taken take(int limit, boolean tail, boolean remove) {
+    public Taken take(int limit, boolean tail, boolean remove) {
         List<Object> r = runner.run(remove ? "poll" : "peek", Script.FACE_TAKE, keys, NO_MAX_ATTEMPTS,
                 QueueScripts.arg(limit), tail ? TAIL : HEAD, remove ? YES : NO);
         return new Taken(payloads(r, 1), (Long) r.get(0));
@@ -109,7 +126,7 @@ final class FaceStore implements AutoCloseable {
      * @param remove whether to remove them (a poll) or only read them (a peek)
      * @return the delayed elements at that end of the offer order
      */
-    List<byte[]> delayedEnd(int limit, boolean tail, boolean remove) {
+    public List<byte[]> delayedEnd(int limit, boolean tail, boolean remove) {
         List<Object> r = runner.run(remove ? "poll" : "peek", Script.FACE_DELAYED, keys, NO_MAX_ATTEMPTS,
                 QueueScripts.arg(limit), tail ? TAIL : HEAD, remove ? YES : NO);
         return payloads(r, 0);
@@ -124,7 +141,7 @@ final class FaceStore implements AutoCloseable {
      * @param payloads the values looked for, encoded
      * @return for each payload, how many copies were counted (and removed)
      */
-    long[] find(Scope scope, int limit, boolean remove, List<byte[]> payloads) {
+    public long[] find(Scope scope, int limit, boolean remove, List<byte[]> payloads) {
         return find(scope, limit, remove, false, payloads);
     }
 
@@ -137,7 +154,7 @@ final class FaceStore implements AutoCloseable {
      * @param payloads the values looked for, encoded
      * @return for each payload, how many copies were counted (and removed)
      */
-    long[] find(Scope scope, int limit, boolean remove, boolean tail, List<byte[]> payloads) {
+    public long[] find(Scope scope, int limit, boolean remove, boolean tail, List<byte[]> payloads) {
         byte[][] args = new byte[5 + payloads.size()][];
         args[0] = NO_MAX_ATTEMPTS;
         args[1] = scope.arg;
@@ -159,7 +176,7 @@ final class FaceStore implements AutoCloseable {
      * @param scope which elements
      * @return every element of the scope, in its order (offer order for delayed ones, due order for due ones)
      */
-    List<byte[]> read(Scope scope) {
+    public List<byte[]> read(Scope scope) {
         return payloads(runner.run("readAll", Script.FACE_READ, keys, NO_MAX_ATTEMPTS, scope.arg), 0);
     }
 
@@ -167,7 +184,7 @@ final class FaceStore implements AutoCloseable {
      * @param scope which elements
      * @return how many elements the scope holds now
      */
-    long count(Scope scope) {
+    public long count(Scope scope) {
         List<Object> r = runner.run("size", Script.FACE_COUNT, keys, NO_MAX_ATTEMPTS);
         return (Long) r.get(scope == Scope.DELAYED ? 0 : 1);
     }
@@ -176,7 +193,7 @@ final class FaceStore implements AutoCloseable {
      * @param scope which elements
      * @return how many were removed
      */
-    long clear(Scope scope) {
+    public long clear(Scope scope) {
         List<Object> r = runner.run("clear", Script.FACE_CLEAR, keys, NO_MAX_ATTEMPTS, scope.arg);
         return (Long) r.get(0);
     }
@@ -188,7 +205,7 @@ final class FaceStore implements AutoCloseable {
      * @param target the queue it goes to
      * @return its payload, or null if the scope was empty
      */
-    byte[] moveLastToFront(Scope scope, FaceStore target) {
+    public byte[] moveLastToFront(Scope scope, FaceStore target) {
         byte[][] k = new byte[16][];
         System.arraycopy(keys, 0, k, 0, 11);
         k[11] = target.keys[0]; // pending
@@ -207,7 +224,7 @@ final class FaceStore implements AutoCloseable {
      * @param batch        the most elements to move, at least 1
      * @return {movedDue, movedDelayed, skipped, remaining}
      */
-    long[] migrateBatch(byte[][] redissonKeys, int batch) {
+    public long[] migrateBatch(byte[][] redissonKeys, int batch) {
         byte[][] k = new byte[14][];
         System.arraycopy(keys, 0, k, 0, 11);
         System.arraycopy(redissonKeys, 0, k, 11, 3);

@@ -300,4 +300,9 @@ final class ScriptRunner {
         return new RedisQueueException("queue '" + queueName + "' on " + connections.where() + ": " + operation
                 + " failed" + retried + ": " + kind + ": " + FailureCause.explain(e), e);
     }
+
+    /** @return the connections the scripts run on */
+    Connections connections() {
+        return connections;
+    }
 }

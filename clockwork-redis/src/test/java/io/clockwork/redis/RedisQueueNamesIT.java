@@ -55,27 +55,6 @@ class RedisQueueNamesIT {
         }
     }
 
-    @Test
-    void theRedissonFaceAndItsMigrationRefuseSuchNamesToo() {
-        try (RedisRedisson client = RedisRedisson.create(redis.uri())) {
-            client.getBlockingQueue("sur?").offer("only in sur?");
-            long keys = dbsize();
-            for (String bad : MALFORMED) {
-                assertThatThrownBy(() -> client.getBlockingQueue(bad)).isInstanceOf(IllegalArgumentException.class)
-                        .hasMessageStartingWith("name must be well-formed Unicode");
-                assertThatThrownBy(() -> RedissonMigration.run(client, "redisson-queue", bad, 10))
-                        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("name ");
-                assertThatThrownBy(() -> RedissonMigration.run(client, bad, "target", 10))
-                        .isInstanceOf(IllegalArgumentException.class)
-                        .hasMessageStartingWith("from must be well-formed Unicode");
-                assertThatThrownBy(() -> RedissonMigration.dryRun(client, bad))
-                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("well-formed Unicode");
-            }
-            assertThat(dbsize()).as("nothing written").isEqualTo(keys);
-            assertThat(client.getBlockingQueue("sur?").readAll()).containsExactly("only in sur?");
-        }
-    }
-
     private long dbsize() {
         return (Long) redis.call("DBSIZE");
     }

@@ -1,5 +1,6 @@
 package io.clockwork.redis;
 
+import io.clockwork.redis.fixture.ServerClock;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.redis.fixture.RedisExtension;

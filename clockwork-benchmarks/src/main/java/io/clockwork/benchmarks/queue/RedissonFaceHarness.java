@@ -2,7 +2,7 @@ package io.clockwork.benchmarks.queue;
 
 import io.clockwork.benchmarks.Harness;
 import io.clockwork.queue.Codec;
-import io.clockwork.redis.RedisRedisson;
+import io.clockwork.redisson.RedisRedisson;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;

@@ -6,8 +6,8 @@ import io.clockwork.cli.ClockworkCli;
 import io.clockwork.cli.RedisOptions;
 import io.clockwork.cli.RedisTarget;
 import io.clockwork.redis.RedisQueueException;
-import io.clockwork.redis.RedisRedisson;
-import io.clockwork.redis.RedissonMigration;
+import io.clockwork.redisson.RedisRedisson;
+import io.clockwork.redisson.RedissonMigration;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "migrate-redisson", mixinStandardHelpOptions = true,
         description = {"Moves the elements of a Redisson RDelayedQueue (its redisson_delay_queue_timeout:{NAME} "
                 + "sorted set, redisson_delay_queue:{NAME} list and the destination list NAME) into a Clockwork "
-                + "queue of the Redisson face (io.clockwork.redis.RedisRedisson), keeping each due time and the "
+                + "queue of the Redisson face (io.clockwork.redisson.RedisRedisson), keeping each due time and the "
                 + "offer order.",
             "",
             "Each batch is one atomic script, so a run that stops anywhere loses and doubles nothing; run it again "

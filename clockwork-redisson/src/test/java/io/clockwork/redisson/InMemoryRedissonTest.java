@@ -3,7 +3,7 @@ package io.clockwork.redisson;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.CodecException;
 import io.clockwork.testing.Await;
-import io.clockwork.testing.redisson.RedissonFaceContract;
+import io.clockwork.redisson.RedissonFaceContract;
 import io.clockwork.time.ManualTicker;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
-package io.clockwork.redis;
+package io.clockwork.redisson;
 
 import io.clockwork.queue.spi.QueueSupport;
-import io.clockwork.redisson.RBlockingQueue;
+import io.clockwork.redis.FaceStore;
 
 import java.util.Collection;
 import java.util.List;
@@ -115,7 +115,7 @@ class FaceBlockingQueue<V> extends FaceView<V> implements RBlockingQueue<V> {
             if (t.waitMs() >= 0) {
                 waitMs = Math.min(waitMs, Math.max(1, t.waitMs()));
             }
-            store.signals().await(waitMs);
+            store.awaitSignal(waitMs);
         }
     }
 }

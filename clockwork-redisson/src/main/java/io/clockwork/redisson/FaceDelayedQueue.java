@@ -1,8 +1,8 @@
-package io.clockwork.redis;
+package io.clockwork.redisson;
 
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.spi.QueueSupport;
-import io.clockwork.redisson.RDelayedQueue;
+import io.clockwork.redis.FaceStore;
 
 import java.util.List;
 import java.util.Objects;

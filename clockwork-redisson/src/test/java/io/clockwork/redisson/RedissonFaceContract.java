@@ -1,4 +1,4 @@
-package io.clockwork.testing.redisson;
+package io.clockwork.redisson;
 
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.CodecException;

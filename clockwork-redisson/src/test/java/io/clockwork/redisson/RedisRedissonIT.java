@@ -1,4 +1,4 @@
-package io.clockwork.redis;
+package io.clockwork.redisson;
 
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;

@@ -1,7 +1,7 @@
-package io.clockwork.redis;
+package io.clockwork.redisson;
 
 import io.clockwork.queue.spi.QueueSupport;
-import io.clockwork.redisson.RQueue;
+import io.clockwork.redis.FaceStore;
 
 import java.util.AbstractQueue;
 import java.util.ArrayList;

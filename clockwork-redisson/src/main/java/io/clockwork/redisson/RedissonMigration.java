@@ -1,6 +1,7 @@
-package io.clockwork.redis;
+package io.clockwork.redisson;
 
 import io.clockwork.queue.spi.Utf8;
+import io.clockwork.redis.FaceStore;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -46,11 +47,8 @@ public final class RedissonMigration {
      */
     public static Report dryRun(RedisRedisson client, String from) {
         byte[][] k = redissonKeys(from);
-        var commands = client.connections().commands();
-        ScriptRunner runner = client.store(from).runner();
-        long due = runner.await(commands.llen(k[2]));
-        long delayed = Math.max(runner.await(commands.zcard(k[0])), runner.await(commands.llen(k[1])));
-        return new Report(due, delayed, 0, due + delayed, 0);
+        long[] counts = client.store(from).redissonCounts(k);
+        return new Report(counts[0], counts[1], 0, counts[0] + counts[1], 0);
     }
 
     /**

@@ -1,20 +1,14 @@
-package io.clockwork.redis;
+package io.clockwork.redisson;
 
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.spi.QueueSupport;
-import io.clockwork.redisson.RBlockingDeque;
-import io.clockwork.redisson.RBlockingQueue;
-import io.clockwork.redisson.RDelayedQueue;
-import io.clockwork.redisson.RQueue;
-import io.clockwork.redisson.RedissonClient;
-import io.clockwork.time.Ticker;
-import io.lettuce.core.RedisURI;
+import io.clockwork.redis.FaceConnections;
+import io.clockwork.redis.FaceStore;
+import io.clockwork.redis.RedisQueueException;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 
 /**
  * The Redisson face on Redis: a {@link RedissonClient} whose queues, deques and delayed queues keep
@@ -39,17 +33,13 @@ import java.util.concurrent.ConcurrentMap;
 public final class RedisRedisson implements RedissonClient {
 
     /** How long one command may wait for its reply. */
-    public static final Duration COMMAND_TIMEOUT = RedisQueueBuilder.DEFAULT_COMMAND_TIMEOUT;
+    public static final Duration COMMAND_TIMEOUT = FaceConnections.COMMAND_TIMEOUT;
 
-    private final Connections connections;
-    private final String where;
-    private final Ticker ticker = Ticker.system();
-    private final ConcurrentMap<String, FaceStore> stores = new ConcurrentHashMap<>();
+    private final FaceConnections connections;
     private volatile boolean shutdown;
 
-    private RedisRedisson(Connections connections, String where) {
+    private RedisRedisson(FaceConnections connections) {
         this.connections = connections;
-        this.where = where;
     }
 
     /**
@@ -61,24 +51,7 @@ public final class RedisRedisson implements RedissonClient {
      * @throws RedisQueueException      if the server cannot be reached, or may evict keys
      */
     public static RedisRedisson create(String redisUri) {
-        RedisURI uri = Connections.parse(redisUri);
-        String where = Connections.describe(uri);
-        Connections c;
-        try {
-            c = Connections.owned(uri, RedisQueueBuilder.DEFAULT_CONNECT_TIMEOUT);
-        } catch (RuntimeException e) {
-            Throwable cause = e instanceof Connections.ConnectFailure ? e.getCause() : e;
-            throw new RedisQueueException("Redisson face on " + where + ": cannot connect: " + e.getMessage(), cause);
-        }
-        try {
-            ScriptRunner probe = new ScriptRunner(c, "(Redisson face)", COMMAND_TIMEOUT, Duration.ZERO,
-                    Ticker.system());
-            EvictionCheck.requireNoEviction(c, probe, "(Redisson face)");
-            return new RedisRedisson(c, where);
-        } catch (RuntimeException e) {
-            c.close();
-            throw e;
-        }
+        return new RedisRedisson(FaceConnections.connect(redisUri));
     }
 
     @Override
@@ -116,7 +89,6 @@ public final class RedisRedisson implements RedissonClient {
             return;
         }
         shutdown = true;
-        stores.values().forEach(FaceStore::close);
         connections.close();
     }
 
@@ -125,15 +97,10 @@ public final class RedisRedisson implements RedissonClient {
         return shutdown;
     }
 
-    /** @return the client's connections */
-    Connections connections() {
-        return connections;
-    }
-
     /** @throws IllegalStateException if shut down */
     void checkOpen() {
         if (shutdown) {
-            throw new IllegalStateException("RedisRedisson on " + where + " is shut down");
+            throw new IllegalStateException("RedisRedisson on " + connections.where() + " is shut down");
         }
     }
 
@@ -143,17 +110,11 @@ public final class RedisRedisson implements RedissonClient {
      */
     FaceStore store(String name) {
         checkOpen();
-        QueueOptions.Builder.checkName(name);
-        return stores.computeIfAbsent(name, n -> {
-            ScriptRunner runner = new ScriptRunner(connections, n, COMMAND_TIMEOUT, Duration.ZERO, ticker);
-            StoredPartitions.resolve(runner, connections, n, 1, false);
-            Signals signals = new Signals(n, connections, runner, new KeyLayout(n, 1, false).signalKey(), ticker);
-            return new FaceStore(n, runner, signals);
-        });
+        return connections.store(name);
     }
 
     @Override
     public String toString() {
-        return "RedisRedisson[" + where + "]";
+        return "RedisRedisson[" + connections.where() + "]";
     }
 }

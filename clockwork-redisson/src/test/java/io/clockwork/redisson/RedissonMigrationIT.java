@@ -1,4 +1,4 @@
-package io.clockwork.redis;
+package io.clockwork.redisson;
 
 import io.clockwork.queue.Codec;
 import io.clockwork.redis.fixture.RedisExtension;

@@ -1,9 +1,10 @@
-package io.clockwork.redis;
+package io.clockwork.redisson;
 
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
+import io.clockwork.redis.fixture.ServerClock;
 import io.clockwork.redisson.RedissonClient;
-import io.clockwork.testing.redisson.RedissonFaceContract;
+import io.clockwork.redisson.RedissonFaceContract;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
