@@ -1,14 +1,18 @@
 package io.clockwork.jcstress;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SortedSet;
 import org.openjdk.jcstress.JCStress;
 import org.openjdk.jcstress.Options;
 
 /**
- * Runs the engine's jcstress tests and fails (exits non-zero) if any outcome is forbidden, any test errs, or a test
- * is missing: jcstress itself throws when a test fails, but passes when no test matches its filter, so an annotation
- * processor that did not run would otherwise look like success. Takes jcstress's own options ({@code -m quick},
- * {@code -r dir}, ...).
+ * Runs the engine's and the in-process queue's jcstress tests and fails (exits non-zero) if any outcome is
+ * forbidden, any test errs, or a test is missing: jcstress itself throws when a test fails, but passes when no test
+ * matches its filter, so an annotation processor that did not run would otherwise look like success. Takes
+ * jcstress's own options ({@code -m quick}, {@code -r dir}, ...). The system property
+ * {@value #JVM_ARGS_PROPERTY}, when not blank, is the one JVM mode every test runs under (jcstress's
+ * {@code -jvmArgs}); blank, jcstress probes and runs every JVM mode it knows.
  */
 public final class RunEngineTests {
 
@@ -19,21 +23,28 @@ public final class RunEngineTests {
         "io.clockwork.engine.FarWakeUp",
         "io.clockwork.engine.OwnerDatedWakeUp",
         "io.clockwork.engine.BucketWriters",
-        "io.clockwork.queue.CancelVersusDelivery",
-        "io.clockwork.queue.OfferVersusCancel",
-        "io.clockwork.queue.BatchOfferIsWhole",
-        "io.clockwork.queue.SleeperSeesOffer",
+        "io.clockwork.inprocess.CancelVersusDelivery",
+        "io.clockwork.inprocess.OfferVersusCancel",
+        "io.clockwork.inprocess.BatchOfferIsWhole",
+        "io.clockwork.inprocess.SleeperSeesOffer",
     };
+
+    /** The system property that names the single JVM mode, or is blank for all of them. */
+    static final String JVM_ARGS_PROPERTY = "clockwork.jcstress.jvmArgs";
 
     private RunEngineTests() {
     }
 
     public static void main(String[] args) throws Exception {
-        String[] withFilter = new String[args.length + 2];
-        System.arraycopy(args, 0, withFilter, 0, args.length);
-        withFilter[args.length] = "-t";
-        withFilter[args.length + 1] = "io\\.clockwork\\.(engine|queue)\\..*";
-        Options options = new Options(withFilter);
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add("-t");
+        all.add("io\\.clockwork\\.(engine|inprocess)\\..*");
+        String jvmArgs = System.getProperty(JVM_ARGS_PROPERTY, "").trim();
+        if (!jvmArgs.isEmpty()) {
+            all.add("-jvmArgs");
+            all.add(jvmArgs);
+        }
+        Options options = new Options(all.toArray(String[]::new));
         if (!options.parse()) {
             System.exit(2);
         }
