@@ -6,8 +6,6 @@ import io.clockwork.time.Ticker;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.System.Logger.Level;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -553,74 +551,5 @@ public final class SessionTrackerImpl implements SessionTracker {
             dumpSessions(pwriter);
         }
         return out.toString();
-    }
-
-    /** A session that is its own wheel node and table entry, with its owner. */
-    private static final class SessionImpl extends ExpiryNode implements Session {
-        private static final VarHandle OWNER;
-
-        static {
-            try {
-                OWNER = MethodHandles.lookup().findVarHandle(SessionImpl.class, "owner", Object.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        final long id;
-        final int timeout;
-        private volatile Object owner;
-
-        SessionImpl(long id, int timeout, long expiry) {
-            super(expiry, NodeTable.hash(id));
-            this.id = id;
-            this.timeout = timeout;
-        }
-
-        /** Makes {@code candidate} the owner if there is none; true if it is the owner then. */
-        boolean claimOwner(Object candidate) {
-            Object current = owner;
-            if (current == null) {
-                if (OWNER.compareAndSet(this, null, candidate)) {
-                    return true;
-                }
-                current = owner;
-            }
-            return current == candidate;
-        }
-
-        void owner(Object newOwner) {
-            owner = newOwner;
-        }
-
-        @Override
-        boolean hasKey(long key) {
-            return key == id;
-        }
-
-        @Override
-        boolean sameKey(ExpiryNode other) {
-            return other.hasKey(id);
-        }
-
-        @Override
-        public long getSessionId() {
-            return id;
-        }
-
-        @Override
-        public int getTimeout() {
-            return timeout;
-        }
-
-        @Override
-        public boolean isClosing() {
-            return isClosingState();
-        }
-
-        @Override
-        public String toString() {
-            return "0x" + Long.toHexString(id);
-        }
     }
 }
