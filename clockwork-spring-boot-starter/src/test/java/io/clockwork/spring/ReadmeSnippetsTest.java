@@ -30,9 +30,10 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every {@code ```java} block of the repository's {@code README.md} compiles as printed, against this module's test
- * classpath (every Clockwork library, Spring Boot, Spring Security, Micrometer and OpenTelemetry), with
- * {@code javax.tools}. Each snippet is its own compilation unit; a failure names the README's line.
+ * Every {@code ```java} block of the repository's {@code README.md} and of the user guide ({@code docs/guide/*.md})
+ * compiles as printed, against this module's test classpath (every Clockwork library, Spring Boot, Spring Security,
+ * Micrometer and OpenTelemetry), with {@code javax.tools}. Each snippet is its own compilation unit; a failure names
+ * the file and its line.
  *
  * <p>The convention a snippet follows, so that it reads as code a user writes inside their own method or class:
  * <ul>
@@ -56,7 +57,7 @@ class ReadmeSnippetsTest {
     /** What the class around a snippet imports on demand. */
     static final List<String> IMPLICIT_IMPORTS = List.of(
             "java.time", "java.util", "java.util.concurrent",
-            "io.clockwork.queue", "io.clockwork.timer", "io.clockwork.time", "io.clockwork.schedule",
+            "io.clockwork.queue", "io.clockwork.worker", "io.clockwork.inprocess", "io.clockwork.timer", "io.clockwork.time", "io.clockwork.schedule",
             "io.clockwork.kafka", "io.clockwork.zookeeper", "io.clockwork.storm", "io.clockwork.redisson",
             "io.clockwork.redis", "io.clockwork.json", "io.clockwork.cron", "io.clockwork.micrometer",
             "io.clockwork.opentelemetry", "io.clockwork.spring", "io.clockwork.dashboard",
@@ -70,14 +71,23 @@ class ReadmeSnippetsTest {
                     + "(?:<[^>]+>\\s+)?[\\w.<>\\[\\], ?]+\\s+\\w+\\s*\\([^;]*\\)\\s*(?:throws\\s+[\\w.,\\s]+)?\\{.*$");
     private static final String GIVEN = "// given:";
 
-    /** A {@code ```java} block: the README line of its first line of code, and its lines. */
-    record Snippet(int line, List<String> lines) {
+    /** A {@code ```java} block: its file (relative to the repository), the line of its first line, and its lines. */
+    record Snippet(String file, int line, List<String> lines) {
+        Snippet(int line, List<String> lines) {
+            this("README.md", line, lines);
+        }
+
         String name() {
-            return "README.md line " + line;
+            return file + " line " + line;
+        }
+
+        /** A class name unique over every document: the file's name and the line. */
+        String className() {
+            return "Snippet_" + file.replaceAll("\\.md$", "").replaceAll("[^A-Za-z0-9]", "_") + "_at_line_" + line;
         }
     }
 
-    /** The compiled form of a snippet: the generated source and, per generated line, the README line (0: none). */
+    /** The compiled form of a snippet: the generated source and, per generated line, the file's line (0: none). */
     record Unit(Snippet snippet, String className, String source, int[] readmeLine) {
     }
 
@@ -94,7 +104,35 @@ class ReadmeSnippetsTest {
         throw new IllegalStateException("no README.md beside clockwork-core above " + here);
     }
 
+    /** The README and the user guide's pages, README first, the pages in name order. */
+    static List<Path> documents() throws IOException {
+        Path root = readme().getParent();
+        List<Path> out = new ArrayList<>(List.of(readme()));
+        Path guide = root.resolve("docs").resolve("guide");
+        if (Files.isDirectory(guide)) {
+            try (Stream<Path> pages = Files.list(guide)) {
+                pages.filter(p -> p.getFileName().toString().endsWith(".md")).sorted().forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    /** Every snippet of every document. */
+    static List<Snippet> allSnippets() throws IOException {
+        Path root = readme().getParent();
+        List<Snippet> out = new ArrayList<>();
+        for (Path doc : documents()) {
+            String file = root.relativize(doc).toString().replace(File.separatorChar, '/');
+            out.addAll(snippets(file, Files.readAllLines(doc, StandardCharsets.UTF_8)));
+        }
+        return out;
+    }
+
     static List<Snippet> snippets(List<String> readme) {
+        return snippets("README.md", readme);
+    }
+
+    static List<Snippet> snippets(String file, List<String> readme) {
         List<Snippet> out = new ArrayList<>();
         for (int i = 0; i < readme.size(); i++) {
             if (readme.get(i).strip().equals("```java")) {
@@ -104,9 +142,9 @@ class ReadmeSnippetsTest {
                     end++;
                 }
                 if (end == readme.size()) {
-                    throw new IllegalStateException("README.md line " + (i + 1) + ": ```java block never closed");
+                    throw new IllegalStateException(file + " line " + (i + 1) + ": ```java block never closed");
                 }
-                out.add(new Snippet(start + 1, List.copyOf(readme.subList(start, end))));
+                out.add(new Snippet(file, start + 1, List.copyOf(readme.subList(start, end))));
                 i = end;
             }
         }
@@ -137,7 +175,7 @@ class ReadmeSnippetsTest {
     }
 
     static Unit unit(Snippet s) {
-        String className = "ReadmeSnippetAtLine" + s.line();
+        String className = s.className();
         List<String> lines = new ArrayList<>();
         List<Integer> map = new ArrayList<>();
         List<String> lead = new ArrayList<>();
@@ -192,12 +230,12 @@ class ReadmeSnippetsTest {
         return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
     }
 
-    /** Compiles every snippet in one javac run and returns each one's errors, located by README line. */
+    /** Compiles every snippet in one javac run and returns each one's errors, located by file and line. */
     static synchronized Map<Snippet, List<String>> compileAll() throws IOException {
         if (errors != null) {
             return errors;
         }
-        List<Snippet> snippets = snippets(Files.readAllLines(readme(), StandardCharsets.UTF_8));
+        List<Snippet> snippets = allSnippets();
         Map<URI, Unit> units = new LinkedHashMap<>();
         List<JavaFileObject> sources = new ArrayList<>();
         for (Snippet s : snippets) {
@@ -250,7 +288,7 @@ class ReadmeSnippetsTest {
                 }
                 int generated = (int) d.getLineNumber();
                 int line = generated >= 1 && generated <= u.readmeLine().length ? u.readmeLine()[generated - 1] : 0;
-                String where = line > 0 ? "README.md line " + line : u.snippet().name() + " (generated line "
+                String where = line > 0 ? u.snippet().file() + " line " + line : u.snippet().name() + " (generated line "
                         + generated + " of\n" + u.source() + ")";
                 found.computeIfAbsent(u.snippet(), k -> new ArrayList<>()).add(where + ": " + d.getMessage(null));
             }
@@ -273,9 +311,11 @@ class ReadmeSnippetsTest {
     }
 
     @Test
-    void readmeHasTheJavaSnippetsItShows() throws IOException {
-        List<Snippet> snippets = snippets(Files.readAllLines(readme(), StandardCharsets.UTF_8));
-        assertThat(snippets).as("```java blocks in README.md").hasSizeGreaterThanOrEqualTo(10);
+    void readmeAndGuideHaveTheJavaSnippetsTheyShow() throws IOException {
+        List<Snippet> readme = snippets(Files.readAllLines(readme(), StandardCharsets.UTF_8));
+        assertThat(readme).as("```java blocks in README.md: one per use at least").hasSizeGreaterThanOrEqualTo(4);
+        assertThat(documents()).as("the user guide's pages").hasSizeGreaterThan(10);
+        assertThat(allSnippets()).as("```java blocks in README.md and docs/guide").hasSizeGreaterThanOrEqualTo(10);
         assertThat(classpath().split(File.pathSeparator)).as("the test classpath javac compiles against")
                 .anyMatch(e -> e.contains("clockwork-core")).anyMatch(e -> e.contains("clockwork-cron"))
                 .anyMatch(e -> e.contains("spring-security-config"));
@@ -298,8 +338,9 @@ class ReadmeSnippetsTest {
     }
 
     /**
-     * The install command of "Using it in your build" installs exactly the library modules (every module of the root
-     * {@code pom.xml} that builds -sources and -javadoc jars) and the dependency list below it names each of them.
+     * The install command of the README's "Using it in your build" installs exactly the library modules (every module
+     * of the root {@code pom.xml} that builds -sources and -javadoc jars) and the table of artifacts below it names
+     * each of them once.
      */
     @Test
     void installCommandInstallsEveryLibraryModuleTheDependencyListNames() throws IOException {
@@ -317,7 +358,7 @@ class ReadmeSnippetsTest {
                 .flatMap(m -> Stream.of(m.group(1).split(","))).toList();
         assertThat(installed).as("modules of the install command").isNotEmpty().doesNotHaveDuplicates();
 
-        Pattern artifact = Pattern.compile("<artifactId>(clockwork-[\\w-]+)</artifactId>");
+        Pattern artifact = Pattern.compile("^\\|\\s*`(clockwork-[\\w-]+)`\\s*\\|");
         List<String> listed = text.stream().map(artifact::matcher).filter(java.util.regex.Matcher::find)
                 .map(m -> m.group(1)).toList();
 
@@ -332,7 +373,8 @@ class ReadmeSnippetsTest {
         }
         assertThat(libraries).contains("clockwork-core", "clockwork-spring-boot-starter");
         assertThat(installed).as("the install command's -pl list").containsExactlyInAnyOrderElementsOf(libraries);
-        assertThat(listed).as("the dependency snippets").containsExactlyInAnyOrderElementsOf(libraries);
+        assertThat(listed).as("the table of artifacts").doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(libraries);
     }
 
     /**
@@ -343,13 +385,13 @@ class ReadmeSnippetsTest {
     @SuppressWarnings("unchecked")
     void queueSnippetDeliversTheBatchItOffers() throws Exception {
         String redis = "RedisDelayedQueue.builder(\"redis://127.0.0.1:6379\", \"orders\", Codec.string())";
-        Snippet snippet = snippets(Files.readAllLines(readme(), StandardCharsets.UTF_8)).stream()
+        Snippet snippet = allSnippets().stream()
                 .filter(s -> String.join("\n", s.lines()).contains("queue.offerAll(")
                         && String.join("\n", s.lines()).contains(redis))
-                .findFirst().orElseThrow(() -> new AssertionError("no README snippet offers a batch to " + redis));
+                .findFirst().orElseThrow(() -> new AssertionError("no snippet offers a batch to " + redis));
         List<String> inProcess = snippet.lines().stream()
                 .map(l -> l.replace(redis, "InMemoryDelayedQueue.<String>builder()")).toList();
-        Unit u = unit(new Snippet(snippet.line(), inProcess));
+        Unit u = unit(new Snippet(snippet.file(), snippet.line(), inProcess));
         String runner = "public class QueueSnippetRun extends " + u.className() + " {\n"
                 + "    public final java.util.List<String> handled = new java.util.ArrayList<>();\n"
                 + "    @Override void handle(String order) { handled.add(order); }\n"
