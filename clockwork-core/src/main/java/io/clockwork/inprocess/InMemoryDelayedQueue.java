@@ -157,18 +157,12 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     public boolean cancel(String id) {
         support.checkId(id);
         guard.checkOpen();
-        while (true) {
-            Item m = ids.findLive(id);
-            if (m == null) {
-                return false;
-            }
-            if (m.end(Item.LEAVING)) {
-                ids.remove(m);
-                guard.unlinkCancelled(m);
-                return true;
-            }
-            // it ended meanwhile (acked, dead or cancelled by someone else): look again
+        Item m = ids.cancel(id);
+        if (m == null) {
+            return false;
         }
+        guard.unlinkCancelled(m);
+        return true;
     }
 
     /**

@@ -43,6 +43,27 @@ final class ItemsById extends NodeTable<Item> {
     }
 
     /**
+     * The first half of a cancel, which needs no lock: ends the live message's claim ({@link Item#end}, so that of an
+     * ack, a kill and this cancel exactly one wins) and frees its id. The second half is the store's
+     * {@link QueueStore#cancel}, which unlinks it. Any thread.
+     *
+     * @return the message this call ended, null if the id has no live message
+     */
+    Item cancel(String id) {
+        while (true) {
+            Item m = findLive(id);
+            if (m == null) {
+                return null;
+            }
+            if (m.end(Item.LEAVING)) {
+                remove(m);
+                return m;
+            }
+            // it ended meanwhile (acked, dead or cancelled by someone else): look again
+        }
+    }
+
+    /**
      * Registers a new message under its id, so that it is known to every id operation from now on; it is filed
      * separately ({@link QueueStore#file}). Any thread.
      *

@@ -308,9 +308,9 @@ final class QueueStore {
     }
 
     /**
-     * cancel: unlinks a message whose claim a cancel ended without the lock ({@link Item#end}, its id already freed)
-     * from wherever it is filed. The cancel itself needs no store: it ends the claim and frees the id in
-     * {@link ItemsById}, and every operation here treats a message that is not live as gone.
+     * cancel: unlinks a message whose claim {@link ItemsById#cancel} ended (its id already freed, possibly by another
+     * thread, without the lock) from wherever it is filed. Until then every operation here treats a message that is
+     * not live as gone.
      */
     void cancel(Item m) {
         if (m.state != State.NEW && m.state != State.GONE) { // NEW: the inbox drain drops it; GONE: already out
