@@ -19,10 +19,10 @@ import java.util.function.Consumer;
 /**
  * The in-process queue's state and its state machine: one method per operation of a message's life, named as the
  * Redis backend's scripts are ({@code nack.lua} is {@link #nack}). Not thread-safe: owned by one thread at a time,
- * the holder of {@link InMemoryDelayedQueue}'s lock, which is this store's concurrent shell as the engine's
- * {@code TimerCore} is its {@link TimingWheel}'s. Passive: it holds no lock, starts no thread and reads no clock;
- * every operation takes the ticker reading {@code now} it acts at, and the shell {@linkplain #advance advances} it
- * before each operation.
+ * the holder of its {@link StoreGuard}'s lock (its concurrent shell, as the engine's {@code TimerCore} is its
+ * {@link TimingWheel}'s), but for {@link #ids()} and {@link #due}. Passive: it holds no lock, starts no thread and
+ * reads no clock; every operation takes the ticker reading {@code now} it acts at, and the shell
+ * {@linkplain #advance advances} it before each operation.
  *
  * <h2>Design</h2>
  * <ul>
@@ -117,6 +117,18 @@ final class QueueStore {
     }
 
     // ---- one method per operation, in the order of a message's life ----
+
+    /**
+     * sweep, which every operation begins with: brings the wheels up to {@code now}, promoting due messages to ready
+     * and returning deliveries whose visibility timeout passed (ready again behind what is ready, or dead after their
+     * last attempt), at most {@code limit} of each (entries expired or moved down a level); what is left falls to the
+     * next call.
+     */
+    void advance(long now, int limit) {
+        advanceNow = now;
+        dueTimes.advance(now, onDeadline, limit);
+        visibility.advance(now, onDeadline, limit);
+    }
 
     /**
      * offer (a message registered without the lock, {@link ItemsById#register}): files it, delayed until its due
@@ -391,18 +403,6 @@ final class QueueStore {
         return new QueueCounters(offeredCount, deliveredCount, ackedCount, retriedCount, deadCount);
     }
 
-    /**
-     * The sweep every operation begins with: brings the wheels up to {@code now}, promoting due messages to ready and
-     * returning deliveries whose visibility timeout passed (ready again behind what is ready, or dead after their last
-     * attempt), at most {@code limit} of each (entries expired or moved down a level); what is left falls to the next
-     * call.
-     */
-    void advance(long now, int limit) {
-        advanceNow = now;
-        dueTimes.advance(now, onDeadline, limit);
-        visibility.advance(now, onDeadline, limit);
-    }
-
     /** @return nanoseconds from {@code now} until either wheel next has work (0: a slice is left to advance) */
     long delayToNextEvent(long now) {
         return Math.min(dueTimes.delayToNext(now), visibility.delayToNext(now));
@@ -415,7 +415,7 @@ final class QueueStore {
 
     // ---- the moves the operations share ----
 
-    /** In flight for the delivery of {@code token}, or timed out but not yet taken by anyone else; and not cancelled. */
+    /** In flight for the delivery of {@code token}, or timed out and not yet taken by anyone else; not cancelled. */
     private static boolean holds(Item m, long token) {
         return m.token == token && (m.state == State.IN_FLIGHT || m.state == State.READY) && m.isLive();
     }

@@ -77,7 +77,7 @@ final class StoreGuard {
         this.watch = ticker.watch(this::wakeAll);
     }
 
-    /** @return the store; its methods need the lock held, but for {@link QueueStore#ids()} and {@link QueueStore#due} */
+    /** @return the store; its methods need the lock, but for {@link QueueStore#ids()} and {@link QueueStore#due} */
     QueueStore store() {
         return store;
     }
