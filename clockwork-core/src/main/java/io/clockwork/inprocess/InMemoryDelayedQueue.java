@@ -1,6 +1,5 @@
 package io.clockwork.inprocess;
 
-import io.clockwork.queue.Codec;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
@@ -31,10 +30,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *       Redis backend's scripts. Passive and single-threaded: it takes the time as an argument.</li>
  *   <li>{@link StoreGuard}: the one lock that owns the store, the hand-over of what producers do without it (an
  *       offer of a new message, a cancel: <b>producers do not wait for the lock</b>), and the polls asleep on it.</li>
- *   <li>{@link Polls} and {@link Receipt}: taking messages under the lock and decoding them outside it; a delivery's
- *       ack, nack, extend, release and dead-letter, each one store operation under the lock.</li>
- *   <li>This class: the contract's checks, encoding before the lock, and the registration of offered messages
- *       under their ids without the lock ({@link ItemsById} is concurrent), which then settle through the guard.</li>
+ *   <li>{@link Offers}, {@link Polls} and {@link Receipt}, the producer, consumer and delivery sides: an offer checks
+ *       and encodes its values before any lock and registers its messages under their ids without it
+ *       ({@link ItemsById} is concurrent), then settles them through the guard; a poll takes messages under the lock
+ *       and decodes them outside it; a delivery's ack, nack, extend, release and dead-letter are each one store
+ *       operation under the lock.</li>
+ *   <li>This class: the contract, and its other operations (cancel, reschedule, stats, dead letters), each one store
+ *       operation.</li>
  * </ul>
  * Every operation is O(1) or O(log n), never a scan of the backlog, and the queue needs no thread: a blocked
  * {@link #poll} sleeps until the store's next event, a new offer that falls due earlier, or a jump of the ticker
@@ -54,7 +56,6 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
     private static final AtomicLong QUEUE_NUMBER = new AtomicLong();
 
     private final QueueSupport<V> support;
-    private final Codec<V> codec;
     private final StoreGuard guard;
     /** Guarded by {@link #guard}'s lock, but for its identity table and due times. */
     private final QueueStore store;
@@ -64,7 +65,6 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
 
     private InMemoryDelayedQueue(QueueSupport<V> support, Ticker ticker) {
         this.support = support;
-        this.codec = support.options().codec();
         this.guard = new StoreGuard(support, ticker);
         this.store = guard.store();
         this.ids = store.ids();

@@ -65,7 +65,7 @@ final class ItemsById extends NodeTable<Item> {
 
     /**
      * Registers a new message under its id, so that it is known to every id operation from now on; it is filed
-     * separately ({@link QueueStore#file}). Any thread.
+     * separately ({@link QueueStore#offer(Item, long)}). Any thread.
      *
      * @param id  the caller's id, or null for a generated one
      * @param due its due time in wheel time
