@@ -107,7 +107,7 @@ class InMemoryDelayedQueueLockFreeTest {
         String cancelled = q.offer("cancelled", Duration.ofDays(1));
         // A cancel that finds the lock free stalls inside it (its clock read), as a producer preempted there would.
         Future<Boolean> holder = holdTheLock(() -> q.cancel(cancelled));
-        int backlog = 4 * InMemoryDelayedQueue.PRODUCER_HAND_OVER_LIMIT - 24;
+        int backlog = 4 * StoreGuard.PRODUCER_HAND_OVER_LIMIT - 24;
         List<String> offered = within(() -> {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < backlog; i++) {
@@ -137,7 +137,7 @@ class InMemoryDelayedQueueLockFreeTest {
         Future<Delivery<String>> sleeper = sleepingPoll(); // until the delivery's visibility timeout
         String cancelled = q.offer("cancelled", Duration.ofDays(1));
         Future<Boolean> holder = holdTheLock(() -> q.cancel(cancelled));
-        int backlog = 3 * InMemoryDelayedQueue.PRODUCER_HAND_OVER_LIMIT; // the holder and "now" each take a third
+        int backlog = 3 * StoreGuard.PRODUCER_HAND_OVER_LIMIT; // the holder and "now" each take a third
         within(() -> {
             for (int i = 0; i < backlog; i++) {
                 q.offer("far" + i, Duration.ofDays(2)); // due after the sleeper wakes: nobody is woken for them

@@ -140,7 +140,7 @@ class InMemoryDelayedQueueTest extends DelayedQueueContract {
     @Test
     void moreMessagesFallingDueTogetherThanOneSliceGoOutInDueThenOfferOrder() throws Exception {
         InMemoryDelayedQueue<String> q = manualQueue();
-        int count = 3 * InMemoryDelayedQueue.ADVANCE_LIMIT + 17;
+        int count = 3 * StoreGuard.ADVANCE_LIMIT + 17;
         List<String> expected = new ArrayList<>();
         for (int group = 0; group < 3; group++) {
             for (int i = group; i < count; i += 3) {
@@ -164,7 +164,7 @@ class InMemoryDelayedQueueTest extends DelayedQueueContract {
     @Test
     void aPollFindsADueMessageBehindACascadeLongerThanOneSlice() throws Exception {
         InMemoryDelayedQueue<String> q = manualQueue();
-        int count = 5 * InMemoryDelayedQueue.ADVANCE_LIMIT;
+        int count = 5 * StoreGuard.ADVANCE_LIMIT;
         for (int i = 0; i < count; i++) {
             q.offer(i + "", Duration.ofMillis(100)); // one bucket of the wheel's second level
         }

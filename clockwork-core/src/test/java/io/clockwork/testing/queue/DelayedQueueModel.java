@@ -13,30 +13,32 @@ import java.util.Set;
 
 /**
  * The reference model of a {@link DelayedQueue}: what the contract says each call does, in the plainest code that
- * says it (a map of id to message, and full scans). Not thread-safe: owned by one property run.
+ * says it (a map of id to message, and full scans). Not thread-safe: owned by one property run. Public for the
+ * backends' own model checks of their stores (the in-process {@code QueueStoreProperties}).
  *
  * <p>Time is a {@code long} of milliseconds that moves only through {@link #advance(long)}: in-process the queue's
  * {@code ManualTicker} moves with it; on Redis it never moves, and the tests use only delays that are due at once or
  * an hour away, and visibility timeouts that do not pass during a test, so that the server's clock never matters.
  * A delivery is named by a token: the model's count of deliveries when it was made.
  */
-final class DelayedQueueModel {
+public final class DelayedQueueModel {
 
-    enum State { DELAYED, READY, IN_FLIGHT, DEAD }
+    /** Where a message is. */
+    public enum State { DELAYED, READY, IN_FLIGHT, DEAD }
 
     /** One message the queue holds. */
-    static final class Message {
-        final String id;
-        String value;
+    public static final class Message {
+        public final String id;
+        public String value;
         /** Its headers: those of the offer that added or last replaced it. */
-        Map<String, String> headers = Map.of();
-        State state;
+        public Map<String, String> headers = Map.of();
+        public State state;
         /** When it is (or was) due, and its place among messages due at the same time. */
         long due;
         long sequence;
-        int attempts;
+        public int attempts;
         /** The delivery that may still ack or nack it; 0 if none. */
-        long token;
+        public long token;
         /** When its visibility timeout passes, while in flight. */
         long visibleAgainAt;
         /** When its lease was last set (a poll or an extend), in the order of such calls. */
@@ -68,13 +70,17 @@ final class DelayedQueueModel {
     private long tokens;
     private long leases;
 
-    DelayedQueueModel(long visibilityTimeoutMs, int maxAttempts) {
+    /**
+     * @param visibilityTimeoutMs how long a delivery holds its message
+     * @param maxAttempts         the deliveries a message gets before it dies
+     */
+    public DelayedQueueModel(long visibilityTimeoutMs, int maxAttempts) {
         this.visibilityTimeoutMs = visibilityTimeoutMs;
         this.maxAttempts = maxAttempts;
     }
 
     /** Adds a message under an id the queue generated (so never pending). */
-    void offerGenerated(String id, String value, long delayMs) {
+    public void offerGenerated(String id, String value, long delayMs) {
         if (byId.containsKey(id)) {
             throw new AssertionError("the queue generated id " + id + ", which is still pending");
         }
@@ -82,7 +88,7 @@ final class DelayedQueueModel {
     }
 
     /** @return true if added; false if the id is delayed, ready, in flight or dead */
-    boolean offer(String id, String value, long delayMs) {
+    public boolean offer(String id, String value, long delayMs) {
         if (byId.containsKey(id)) {
             return false;
         }
@@ -95,7 +101,7 @@ final class DelayedQueueModel {
      *
      * @return what happened, as {@link DelayedQueue#offer(io.clockwork.queue.Message)} says
      */
-    Offered.Outcome offer(String id, String value, Map<String, String> headers, long delayMs,
+    public Offered.Outcome offer(String id, String value, Map<String, String> headers, long delayMs,
                           io.clockwork.queue.Message.Conflict policy) {
         Message m = byId.get(id);
         if (m == null) {
@@ -133,7 +139,7 @@ final class DelayedQueueModel {
     }
 
     /** @return true if a delayed, ready or in-flight message was removed */
-    boolean cancel(String id) {
+    public boolean cancel(String id) {
         Message m = byId.get(id);
         if (m == null || m.state == State.DEAD) {
             return false;
@@ -143,7 +149,7 @@ final class DelayedQueueModel {
     }
 
     /** @return true if a delayed or ready message got a new due time */
-    boolean reschedule(String id, long delayMs) {
+    public boolean reschedule(String id, long delayMs) {
         Message m = byId.get(id);
         if (m == null || (m.state != State.DELAYED && m.state != State.READY)) {
             return false;
@@ -158,7 +164,7 @@ final class DelayedQueueModel {
      *
      * @return the taken messages, each stamped with its new delivery's token
      */
-    List<Message> poll(int max) {
+    public List<Message> poll(int max) {
         List<Message> taken = byId.values().stream().filter(m -> m.state == State.READY).sorted(DELIVERY_ORDER)
                 .limit(max).toList();
         for (Message m : taken) {
@@ -172,7 +178,7 @@ final class DelayedQueueModel {
     }
 
     /** @return true if the delivery still held its message, which is now gone */
-    boolean ack(String id, long token) {
+    public boolean ack(String id, long token) {
         Message m = holder(id, token);
         if (m == null) {
             return false;
@@ -182,7 +188,7 @@ final class DelayedQueueModel {
     }
 
     /** @return true if the delivery still held its message, which is now due again after the delay, or dead */
-    boolean nack(String id, long token, long retryDelayMs) {
+    public boolean nack(String id, long token, long retryDelayMs) {
         Message m = holder(id, token);
         if (m == null) {
             return false;
@@ -197,7 +203,7 @@ final class DelayedQueueModel {
     }
 
     /** @return true if the delivery still held its message, which is now ready again with its attempts unchanged */
-    boolean release(String id, long token) {
+    public boolean release(String id, long token) {
         Message m = holder(id, token);
         if (m == null) {
             return false;
@@ -209,7 +215,7 @@ final class DelayedQueueModel {
     }
 
     /** @return true if the delivery still held its message, which is now dead */
-    boolean deadLetter(String id, long token) {
+    public boolean deadLetter(String id, long token) {
         Message m = holder(id, token);
         if (m == null) {
             return false;
@@ -219,7 +225,7 @@ final class DelayedQueueModel {
     }
 
     /** @return true if the delivery still held its message, which is now in flight until now + visibility */
-    boolean extend(String id, long token, long visibilityMs) {
+    public boolean extend(String id, long token, long visibilityMs) {
         Message m = holder(id, token);
         if (m == null) {
             return false;
@@ -248,7 +254,7 @@ final class DelayedQueueModel {
      * whose visibility timeout passes become ready again behind what is already ready, or dead after their last
      * attempt; those that time out together do so in the order their leases were set (delivered or extended).
      */
-    void advance(long ms) {
+    public void advance(long ms) {
         now += ms;
         for (Message m : byId.values()) {
             if (m.state == State.DELAYED && m.due <= now) {
@@ -270,22 +276,43 @@ final class DelayedQueueModel {
         }
     }
 
-    long count(State state) {
+    /** @return true if a dead letter of this id is now due at once, its attempts reset */
+    public boolean deadRequeue(String id) {
+        Message m = byId.get(id);
+        if (m == null || m.state != State.DEAD) {
+            return false;
+        }
+        dead.remove(m);
+        m.attempts = 0;
+        schedule(m, 0L);
+        return true;
+    }
+
+    /** @return how many dead letters were deleted: all of them, their ids free again */
+    public long deadPurge() {
+        long purged = dead.size();
+        dead.forEach(m -> byId.remove(m.id));
+        dead.clear();
+        return purged;
+    }
+
+    /** @return how many messages are in this state */
+    public long count(State state) {
         return byId.values().stream().filter(m -> m.state == state).count();
     }
 
     /** @return milliseconds until the earliest delayed message is due; empty if none is delayed */
-    Optional<Long> nextDueInMs() {
+    public Optional<Long> nextDueInMs() {
         return byId.values().stream().filter(m -> m.state == State.DELAYED).map(m -> m.due - now)
                 .min(Long::compare);
     }
 
-    List<Message> deadLetters() {
+    public List<Message> deadLetters() {
         return List.copyOf(dead);
     }
 
     /** Every id ever offered, held or not, in first-offer order. */
-    List<String> everOffered() {
+    public List<String> everOffered() {
         return new ArrayList<>(everOffered);
     }
 
