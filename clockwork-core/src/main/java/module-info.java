@@ -20,7 +20,6 @@ module io.clockwork.core {
     exports io.clockwork.redisson;
     exports io.clockwork.queue.spi to io.clockwork.redis;
     exports io.clockwork.schedule;
-    exports io.clockwork.schedule.spi to io.clockwork.redis;
 
     uses io.clockwork.schedule.RuleParser;
 }

@@ -1,7 +1,5 @@
 package io.clockwork.queue;
 
-import io.clockwork.queue.spi.Delay;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -108,7 +106,7 @@ public interface DelayedQueue<V> extends AutoCloseable {
      * @see #offer(Object, Duration)
      */
     default String offer(V value, long delay, TimeUnit unit) {
-        return offer(value, Delay.durationOf(delay, unit));
+        return offer(value, QueueChecks.durationOf(delay, unit));
     }
 
     /**

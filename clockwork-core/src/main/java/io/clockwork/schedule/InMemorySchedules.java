@@ -3,7 +3,6 @@ package io.clockwork.schedule;
 import io.clockwork.engine.SharedDriver;
 import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.queue.Message;
-import io.clockwork.schedule.spi.FirePlan;
 import io.clockwork.time.Ticker;
 
 import java.time.Duration;
