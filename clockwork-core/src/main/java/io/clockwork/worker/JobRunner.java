@@ -177,6 +177,7 @@ final class JobRunner<V> {
         return message == null ? e.getClass().getName() : e.getClass().getName() + ": " + message;
     }
 
+    /** Hands back a job that never started ({@link io.clockwork.queue.Delivery#release()}): due now, attempt kept. */
     void release(WorkerTask<V> t) {
         if (!t.state.compareAndSet(BUFFERED, SETTLING)) {
             return;
@@ -198,6 +199,7 @@ final class JobRunner<V> {
         }
     }
 
+    /** Marks a job settled and stops holding it (the heartbeat no longer extends it). */
     void end(WorkerTask<V> t) {
         t.state.set(DONE);
         w.held.remove(t);

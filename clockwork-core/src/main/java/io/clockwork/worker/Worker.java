@@ -80,7 +80,8 @@ public final class Worker<V> implements AutoCloseable {
 
     private static final AtomicInteger WORKER_NUMBER = new AtomicInteger();
 
-    // The state the collaborators below share; guarded as marked.
+    // What the collaborators (WorkerPoller, JobRunner, WorkerAcker, ShutdownSequence) share: set once here, or
+    // guarded as marked.
     final DelayedQueue<V> queue;
     final JobHandler<V> handler;
     final int concurrency;
