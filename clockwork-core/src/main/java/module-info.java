@@ -6,8 +6,8 @@
  * {@code io.clockwork.queue} (the delayed-queue contract), {@code io.clockwork.worker} (the Worker on that contract),
  * {@code io.clockwork.inprocess} (the in-process backend) and {@code io.clockwork.schedule} (recurring schedules).
  * {@code io.clockwork.engine} is the engine: exported only to the faces' modules, which are thin adapters over it.
- * {@code io.clockwork.queue.spi} and {@code io.clockwork.schedule.spi} hold what a backend needs and a user does not,
- * and are exported to the backends only.
+ * {@code io.clockwork.queue.spi} holds what a queue backend needs and a user does not, and is exported to the
+ * backends only.
  */
 @SuppressWarnings("module") // the faces' and backends' modules are not on this module's path when it compiles
 module io.clockwork.core {
@@ -19,7 +19,6 @@ module io.clockwork.core {
     exports io.clockwork.schedule;
     exports io.clockwork.engine to io.clockwork.kafka, io.clockwork.zookeeper, io.clockwork.storm;
     exports io.clockwork.queue.spi to io.clockwork.redis, io.clockwork.redisson;
-    exports io.clockwork.schedule.spi to io.clockwork.redis;
 
     uses io.clockwork.schedule.RuleParser;
 }

@@ -2,7 +2,6 @@ package io.clockwork.engine;
 
 import io.clockwork.time.Ticker;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -11,9 +10,9 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * The concurrency shell around one {@link TimingWheel}, shared by every timer face. Thread-safe for
- * {@link #schedule}, {@link #entryCancelled()} and {@link #pendingCount()}; everything else belongs to the single
- * thread that drives the wheel (the "owner").
+ * The concurrency shell around one {@link TimingWheel}, shared by every timer face: what producers and the owner do
+ * with the state {@link TimerCoreFields} lays out. Thread-safe for {@link #schedule}, {@link #entryCancelled()} and
+ * {@link #pendingCount()}; everything else belongs to the single thread that drives the wheel (the "owner").
  *
  * <h2>Design</h2>
  * Producers never touch the wheel: they compute a deadline, hand the entry over through their own lane
@@ -51,17 +50,9 @@ import java.util.function.Predicate;
  * or a Kafka reaper's wait) it first sleeps that long with {@code wakeAt} published, then looks again; a producer
  * that read a stale {@code wakeAt} had published its entry a few nanoseconds earlier, and the second look finds it.
  * So the fence is paid only by timers due within about 10 ms, and request timeouts are longer.
- *
- * <p>Cache lines: a producer reads only this object's final fields, the {@code wakeAt} word and its lane.
- * Everything the owner writes as it works (counters, the processed tick) lives in {@link #slots}, a padded array
- * whose words sit at least 128 bytes from anything else, so the owner's writes never invalidate a line a producer
- * needs; likewise producers compute deadlines from copies of the wheel's origin and tick rather than reading the
- * wheel object, which the owner writes on every link.
  */
-public final class TimerCore<E extends TimerEntry> {
+public final class TimerCore<E extends TimerEntry> extends TimerCoreFields<E> {
 
-    /** {@code wakeAt} while the owner is running (producers need not wake it). */
-    static final long AWAKE = -1L;
     /**
      * While the wheel holds entries, the owner wakes at least this often, so that cancelled entries are purged even
      * when no timer is due for a long time.
@@ -74,61 +65,13 @@ public final class TimerCore<E extends TimerEntry> {
     /** An owner-dated delay is at least this many times the most that the owner's dating adds to its lateness. */
     public static final long OWNER_DATED_FACTOR = 1024;
 
-    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
-    /** Slot: when the sleeping owner plans to wake, in wheel time, or {@link #AWAKE}; read by every producer. */
-    private static final int WAKE_AT = 16;
-    /**
-     * Slot, beside {@link #WAKE_AT} and written with it: the owner's latest reading in wheel time, a lower bound of
-     * the present that producers of owner-dated entries read instead of the clock.
-     */
-    private static final int OWNER_ELAPSED = 17;
-    /** Slot: the last tick the owner processed; read by the Kafka face's producers. */
-    private static final int PROCESSED_TICK = 32;
-    /** Slot: entries that left the pending state through the owner (expired or abandoned). */
-    private static final int SETTLED = 48;
-    /** Slot, owner only: cancelled entries the owner has dropped. */
-    private static final int CANCELLED_DROPPED = 49;
-    /** Slot, owner only: entries expired by the current {@link #expireDue()} call. */
-    private static final int EXPIRED_THIS_ROUND = 50;
-    /** Slot: entries abandoned by {@link #abandonAll}; written once, after {@link #SETTLED} includes them. */
-    private static final int ABANDONED = 51;
-    private static final int SLOT_COUNT = 64;
-
-    // Read by producers; final, so their lines are never written after construction.
-    private final String name;
-    private final Ticker ticker;
-    private final long maxPending;
-    private final long origin;
-    private final long tickNanos;
-    /**
-     * The hand-off for threads without a lane, and for nothing else. Counts schedules too (see {@link MpscInbox}): a
-     * counter beside it would cost a second locked instruction.
-     */
-    private final MpscInbox<E> inbox;
     /** The first choice for a schedule: a release store instead of the inbox's CAS (see {@link ProducerLanes}). */
     private final ProducerLanes<E> lanes = new ProducerLanes<>(this::letOwnerCatchUp);
-    /** Delays from which a lane entry needs no fence: the owner looks at the lanes sooner than they fall due. */
-    private final long fenceFreeDelay;
-    /** Delays from which {@link #schedule} leaves the dating to the owner; {@link Long#MAX_VALUE} if it never does. */
-    private final long ownerDatedDelay;
-    private final long[] slots = new long[SLOT_COUNT];
-    private volatile boolean stopped;
     /** Wakes the owner when the ticker jumps (see {@link Ticker#watch}); closed when the entries are abandoned. */
     private final Ticker.Watch watch;
-    /** Written once per owner thread, not per pass. */
-    private volatile Thread owner;
-
     // Owner only.
-    private final TimingWheel<E> wheel;
-    private final Nursery<E> nursery = new Nursery<>();
-    /** How long new far-off entries may wait in the nursery: {@link #NURSERY_TICKS} ticks. */
-    private final long nurseryNanos;
-    /** Wheel time of the next nursery sweep; entries due at or after it may wait in the nursery. */
-    private long nextSweep;
     private final Predicate<E> alive = TimerEntry::isPending;
     private final Consumer<E> file = this::file;
-    /** The reading that dates the owner-dated entries of the current nursery sweep (see {@link #file}). */
-    private long sweepReading;
     private final Consumer<E> linkOrDrop = this::linkOrDrop;
     private final Consumer<E> expireOrDrop = this::expireOrDrop;
     private final Consumer<? super E> runner;
@@ -167,18 +110,8 @@ public final class TimerCore<E extends TimerEntry> {
 
     private TimerCore(String name, Ticker ticker, long tickNanos, int wheelSize, long originNanos, long maxPending,
               MpscInbox.Sequencer<TimerEntry> sequencer, boolean ownerDatesFarDeadlines, Consumer<? super E> runner) {
-        this.name = name;
-        this.inbox = MpscInbox.counting(sequencer);
-        this.ticker = ticker;
-        this.maxPending = maxPending;
+        super(name, ticker, tickNanos, wheelSize, originNanos, maxPending, sequencer, ownerDatesFarDeadlines);
         this.runner = runner;
-        this.wheel = new TimingWheel<>(tickNanos, wheelSize, originNanos);
-        this.nurseryNanos = tickNanos > Long.MAX_VALUE / NURSERY_TICKS ? Long.MAX_VALUE : tickNanos * NURSERY_TICKS;
-        this.origin = originNanos;
-        this.tickNanos = tickNanos;
-        this.fenceFreeDelay = tickNanos > Long.MAX_VALUE - MAX_PARK_NANOS ? Long.MAX_VALUE : MAX_PARK_NANOS + tickNanos;
-        this.ownerDatedDelay = ownerDatesFarDeadlines ? ownerDatedDelay(nurseryNanos) : Long.MAX_VALUE;
-        slots[WAKE_AT] = AWAKE;
         this.watch = ticker.watch(this::wake);
     }
 
@@ -206,11 +139,6 @@ public final class TimerCore<E extends TimerEntry> {
      */
     public long ownerDatedDelayNanos() {
         return ownerDatedDelay;
-    }
-
-    private static long ownerDatedDelay(long nurseryNanos) {
-        long late = nurseryNanos > Long.MAX_VALUE - MAX_PARK_NANOS ? Long.MAX_VALUE : nurseryNanos + MAX_PARK_NANOS;
-        return late > Long.MAX_VALUE / OWNER_DATED_FACTOR ? Long.MAX_VALUE : late * OWNER_DATED_FACTOR;
     }
 
     /**

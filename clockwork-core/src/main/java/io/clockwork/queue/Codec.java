@@ -1,7 +1,5 @@
 package io.clockwork.queue;
 
-import io.clockwork.queue.spi.Utf8;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;

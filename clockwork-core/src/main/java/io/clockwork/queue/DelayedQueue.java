@@ -1,7 +1,5 @@
 package io.clockwork.queue;
 
-import io.clockwork.queue.spi.Delay;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -54,10 +52,10 @@ import java.util.concurrent.TimeUnit;
  * {@link IllegalArgumentException} naming the queue, the size and the limit, and dead letters carry the bytes. Every
  * backend with a codec behaves alike here: the checks and their messages are shared.
  *
- * <p><b>Without a codec</b> (only {@link InMemoryDelayedQueue} allows it) the differences are exactly these: values
- * are kept by reference, so a consumer receives the very object that was offered and changes to it are visible to
- * both sides; there is no size limit, and {@code maxPayloadBytes} cannot be set (the builder fails, as it has no
- * bytes to measure); no value fails to encode or decode, so no message dies for a codec error; and
+ * <p><b>Without a codec</b> (only {@link io.clockwork.inprocess.InMemoryDelayedQueue} allows it) the differences are
+ * exactly these: values are kept by reference, so a consumer receives the very object that was offered and changes to
+ * it are visible to both sides; there is no size limit, and {@code maxPayloadBytes} cannot be set (the builder fails,
+ * as it has no bytes to measure); no value fails to encode or decode, so no message dies for a codec error; and
  * {@link DeadLetter#payload()} is empty. Ids, delays, batches, order and the life of a message are the same.
  *
  * @param <V> the type of the message values
@@ -108,7 +106,7 @@ public interface DelayedQueue<V> extends AutoCloseable {
      * @see #offer(Object, Duration)
      */
     default String offer(V value, long delay, TimeUnit unit) {
-        return offer(value, Delay.durationOf(delay, unit));
+        return offer(value, QueueChecks.durationOf(delay, unit));
     }
 
     /**
@@ -218,7 +216,7 @@ public interface DelayedQueue<V> extends AutoCloseable {
      * continuations that block on an executor of your own ({@code thenApplyAsync(fn, executor)}).
      *
      * <p>This default runs the blocking call and returns a completed stage: right for a backend that never waits,
-     * such as {@link InMemoryDelayedQueue}.
+     * such as {@link io.clockwork.inprocess.InMemoryDelayedQueue}.
      *
      * @param value the value
      * @param delay how long until it is due; zero or negative: due now; at most {@link #MAX_DELAY}

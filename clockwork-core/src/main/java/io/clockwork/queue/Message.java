@@ -1,9 +1,5 @@
 package io.clockwork.queue;
 
-import io.clockwork.queue.spi.Delay;
-import io.clockwork.queue.spi.QueueSupport;
-import io.clockwork.queue.spi.Utf8;
-
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -122,7 +118,7 @@ public final class Message<V> {
      *                                  names {@code id})
      */
     public Message<V> id(String id) {
-        return new Message<>(value, QueueSupport.checkMessageId(id), delay, headers, headerBytes, conflict);
+        return new Message<>(value, QueueChecks.checkMessageId(id), delay, headers, headerBytes, conflict);
     }
 
     /**
@@ -134,7 +130,7 @@ public final class Message<V> {
      *                                  and {@code MAX_DELAY})
      */
     public Message<V> delay(Duration delay) {
-        Delay.of(delay);
+        QueueChecks.checkDelay(delay);
         return new Message<>(value, id, delay, headers, headerBytes, conflict);
     }
 

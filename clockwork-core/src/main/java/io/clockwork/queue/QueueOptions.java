@@ -1,6 +1,5 @@
 package io.clockwork.queue;
 
-import io.clockwork.queue.spi.Utf8;
 import java.time.Duration;
 import java.util.Objects;
 

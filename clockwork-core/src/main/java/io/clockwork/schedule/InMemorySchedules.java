@@ -1,9 +1,8 @@
 package io.clockwork.schedule;
 
-import io.clockwork.engine.Scheduler;
+import io.clockwork.engine.SharedDriver;
 import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.queue.Message;
-import io.clockwork.schedule.spi.FirePlan;
 import io.clockwork.time.Ticker;
 
 import java.time.Duration;
@@ -27,7 +26,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Time is the ticker's, read as wall-clock milliseconds from the {@code epoch} the builder pins to the ticker's
  * reading at {@code build()} (default: the system clock then), so a {@code ManualTicker} drives fire times, rules
  * and misfires deterministically. {@link #start()} runs passes on the engine's shared driver for the ticker
- * ({@code engine.Scheduler}): one task at the earliest time any schedule needs a look, moved earlier by a
+ * ({@code engine.SharedDriver}): one task at the earliest time any schedule needs a look, moved earlier by a
  * {@link #put} or {@link #resume}, so no thread of its own and no polling while nothing is due; a fixed-delay
  * schedule whose occurrence is unfinished is looked at every {@code pollInterval}.
  *
@@ -52,8 +51,8 @@ public final class InMemorySchedules<V> implements Schedules<V> {
     private final Map<String, Entry> byName = new HashMap<>();
     private final TreeSet<Entry> byWake = new TreeSet<>(Comparator.<Entry>comparingLong(e -> e.wake)
             .thenComparing(e -> e.schedule.name()));
-    private Scheduler driver;
-    private Scheduler.Task task;
+    private SharedDriver driver;
+    private SharedDriver.Task task;
     private long taskAt = NONE;
     private boolean closed;
 
@@ -226,7 +225,7 @@ public final class InMemorySchedules<V> implements Schedules<V> {
         try {
             checkOpen();
             if (driver == null) {
-                driver = Scheduler.acquire(ticker);
+                driver = SharedDriver.acquire(ticker);
                 wakeDriver();
             }
             return this;

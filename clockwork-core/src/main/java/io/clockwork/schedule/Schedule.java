@@ -2,7 +2,7 @@ package io.clockwork.schedule;
 
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Message;
-import io.clockwork.queue.spi.Utf8;
+import io.clockwork.queue.QueueChecks;
 
 import java.time.Duration;
 import java.util.Map;
@@ -70,7 +70,7 @@ public final class Schedule<V> {
         if (name.isEmpty()) {
             throw new IllegalArgumentException("name must not be empty");
         }
-        int bytes = Utf8.checkWellFormed("name", name);
+        int bytes = QueueChecks.checkWellFormed("name", name);
         if (bytes > MAX_NAME_BYTES) {
             throw new IllegalArgumentException("name must be at most " + MAX_NAME_BYTES + " UTF-8 bytes (the id limit "
                     + DelayedQueue.MAX_ID_BYTES + " less room for the fire time), was " + bytes);

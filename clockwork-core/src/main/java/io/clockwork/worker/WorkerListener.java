@@ -63,7 +63,8 @@ public interface WorkerListener<V> {
     }
 
     /**
-     * A prefetched message that never started was handed back at shutdown ({@link Delivery#release()}).
+     * A prefetched message that never started was handed back at shutdown
+     * ({@link io.clockwork.queue.Delivery#release()}).
      *
      * @param job the job
      */

@@ -79,7 +79,7 @@ final class WorkerTask<V> implements Job<V>, Runnable {
     /** Runs the job, and whatever its ack took in after it, on the calling (handler) thread. */
     @Override
     public void run() {
-        worker.run(this);
+        worker.jobs.run(this);
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.clockwork.schedule;
 
-import io.clockwork.engine.Scheduler;
+import io.clockwork.engine.SharedDriver;
 import io.clockwork.queue.Delivery;
 import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.testing.Await;
@@ -26,7 +26,7 @@ class InMemorySchedulesTest {
              InMemorySchedules<String> schedules = InMemorySchedules.builder(queue).ticker(ticker).epoch(EPOCH)
                      .build().start()) {
             schedules.put(Schedule.of("minutely", ScheduleRule.fixedRate(Duration.ofMinutes(1)), "m"));
-            assertThat(Scheduler.isRunning(ticker)).isTrue();
+            assertThat(SharedDriver.isRunning(ticker)).isTrue();
             List<Instant> seen = new ArrayList<>();
             for (int minute = 1; minute <= 3; minute++) {
                 ticker.advance(Duration.ofMinutes(1));
@@ -38,7 +38,7 @@ class InMemorySchedulesTest {
             assertThat(seen).containsExactly(EPOCH.plusSeconds(60), EPOCH.plusSeconds(120), EPOCH.plusSeconds(180));
             assertThat(queue.poll(Duration.ZERO)).isNull();
         }
-        Await.until("the engine driver stops with the last lease", () -> !Scheduler.isRunning(ticker));
+        Await.until("the engine driver stops with the last lease", () -> !SharedDriver.isRunning(ticker));
     }
 
     @Test

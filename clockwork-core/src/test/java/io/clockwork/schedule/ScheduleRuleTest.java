@@ -1,7 +1,6 @@
 package io.clockwork.schedule;
 
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.schedule.spi.FirePlan;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -165,8 +165,8 @@ class InMemoryWorkerTest extends WorkerContract {
 
     @Test
     void theRecordedErrorIsTheClassAndTheMessage() {
-        assertThat(Worker.describe(new IllegalStateException("boom")))
+        assertThat(JobRunner.describe(new IllegalStateException("boom")))
                 .isEqualTo("java.lang.IllegalStateException: boom");
-        assertThat(Worker.describe(new NullPointerException())).isEqualTo("java.lang.NullPointerException");
+        assertThat(JobRunner.describe(new NullPointerException())).isEqualTo("java.lang.NullPointerException");
     }
 }

@@ -5,22 +5,18 @@ import io.clockwork.time.Ticker;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
-import io.javalin.http.HandlerType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,12 +46,6 @@ public final class Dashboard implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Dashboard.class);
 
-    /** The session cookie's name. */
-    static final String COOKIE = "clockwork_dashboard";
-
-    private static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-    private static final Pattern USER = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
     private static final int PAGE_SIZE = 50;
     private static final String UNKNOWN_ACTION = "action must be cancel, reschedule, requeue, requeue-all, purge, "
             + "pause-schedule, resume-schedule or delete, was ";
@@ -70,14 +60,10 @@ public final class Dashboard implements AutoCloseable {
     private final QueueSource source;
     private final String base;
     private final boolean readOnly;
-    private final char[] password;
-    private final Authenticator authenticator;
-    private final boolean secureCookies;
     private final Duration sampleInterval;
-    private final Sessions sessions;
-    private final SignInThrottle throttle;
     private final Sampler sampler;
     private final Pages pages;
+    private final Gate gate;
     private boolean sampling;
     private Javalin server;
 
@@ -85,14 +71,10 @@ public final class Dashboard implements AutoCloseable {
         this.source = b.source;
         this.base = b.basePath;
         this.readOnly = b.readOnly;
-        this.password = b.password;
-        this.authenticator = b.authenticator;
-        this.secureCookies = b.secureCookies;
         this.sampleInterval = b.sampleInterval;
-        this.sessions = new Sessions(b.ticker, Duration.ofMinutes(30), Duration.ofHours(12));
-        this.throttle = new SignInThrottle(b.ticker);
         this.sampler = new Sampler(source, b.ticker, System.currentTimeMillis(), b.samples);
         this.pages = new Pages(base, readOnly, source.deletesQueues(), sampleInterval);
+        this.gate = new Gate(base, b.password, b.authenticator, b.secureCookies, b.ticker, pages);
     }
 
     /**
@@ -233,36 +215,36 @@ public final class Dashboard implements AutoCloseable {
         Objects.requireNonNull(config, "config");
         var r = config.routes;
         String b = base;
-        r.before(b + "/*", this::guard);
-        r.before(b + "/", this::guard);
-        r.after(b + "/*", ctx -> securityHeaders(ctx));
+        r.before(b + "/*", gate::guard);
+        r.before(b + "/", gate::guard);
+        r.after(b + "/*", Gate::securityHeaders);
         r.get(b + "/", this::overview);
         r.get(b + "/queue", this::queuePage);
         r.get(b + "/series", this::series);
         r.get(b + "/confirm", this::confirm);
         r.post(b + "/action", this::action);
         r.get(b + "/login", ctx -> {
-            if (password == null) {
+            if (!gate.signsIn()) {
                 ctx.redirect(base + "/"); // no sign-in here: loopback only, or the host application's
             } else {
                 ctx.html(pages.login(""));
             }
         });
-        r.post(b + "/login", this::login);
-        r.post(b + "/logout", this::logout);
+        r.post(b + "/login", gate::login);
+        r.post(b + "/logout", gate::logout);
         r.get(b + "/assets/{file}", this::asset);
         r.exception(NoSuchQueue.class, (e, ctx) -> {
-            securityHeaders(ctx);
-            ctx.status(404).html(pages.message(frame(ctx), "Not found", e.getMessage()));
+            Gate.securityHeaders(ctx);
+            ctx.status(404).html(pages.message(gate.frame(ctx), "Not found", e.getMessage()));
         });
         r.exception(IllegalArgumentException.class, (e, ctx) -> {
-            securityHeaders(ctx);
-            ctx.status(400).html(pages.message(frame(ctx), "Bad request", e.getMessage()));
+            Gate.securityHeaders(ctx);
+            ctx.status(400).html(pages.message(gate.frame(ctx), "Bad request", e.getMessage()));
         });
         r.exception(Exception.class, (e, ctx) -> {
             LOG.error("dashboard request {} {} failed", ctx.method(), ctx.path(), e);
-            securityHeaders(ctx);
-            ctx.status(500).html(pages.message(frame(ctx), "Error", "The request failed: "
+            Gate.securityHeaders(ctx);
+            ctx.status(500).html(pages.message(gate.frame(ctx), "Error", "The request failed: "
                     + e.getClass().getSimpleName() + ": " + e.getMessage()));
         });
         if (!sampling) {
@@ -285,7 +267,7 @@ public final class Dashboard implements AutoCloseable {
         if (server != null) {
             throw new IllegalStateException("the dashboard is already started");
         }
-        if (password == null && authenticator == null && !loopback(host)) {
+        if (!gate.authenticates() && !loopback(host)) {
             throw new IllegalStateException("binding " + host + " (not a loopback address) requires authentication: "
                     + "set a password (or token); without one the dashboard binds 127.0.0.1 only");
         }
@@ -303,9 +285,7 @@ public final class Dashboard implements AutoCloseable {
         if (server != null) {
             server.stop();
         }
-        if (password != null) {
-            Arrays.fill(password, '\0');
-        }
+        gate.wipe();
     }
 
     /**
@@ -331,167 +311,6 @@ public final class Dashboard implements AutoCloseable {
         }
     }
 
-    // ---- security -------------------------------------------------------------------------------------------
-
-    private Optional<Sessions.Session> session(Context ctx) {
-        return sessions.find(ctx.cookie(COOKIE));
-    }
-
-    private Sessions.Session startSession(Context ctx, String user) {
-        Map.Entry<String, Sessions.Session> s = sessions.create(user);
-        boolean secure = secureCookies || "https".equalsIgnoreCase(ctx.scheme());
-        ctx.res().addHeader("Set-Cookie", COOKIE + "=" + s.getKey() + "; Path=" + (base.isEmpty() ? "/" : base)
-                + "; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : ""));
-        return s.getValue();
-    }
-
-    private void guard(Context ctx) {
-        if (ctx.attribute("guarded") != null) {
-            return; // both of the base's before-handlers match its root
-        }
-        ctx.attribute("guarded", Boolean.TRUE);
-        securityHeaders(ctx);
-        String path = ctx.path();
-        if (path.startsWith(base + "/assets/")) {
-            return;
-        }
-        boolean post = ctx.method() == HandlerType.POST;
-        if (post && !sameOrigin(ctx)) {
-            refuse(ctx, 403, "Refused", "This action came from another site (its Origin is not this dashboard's).",
-                    "cross-origin");
-            return;
-        }
-        Sessions.Session s;
-        if (authenticator != null) {
-            Optional<String> user = authenticator.user(ctx.req());
-            if (user.isEmpty()) {
-                refuse(ctx, 401, "Not signed in", "Sign in to the application first.", "no user");
-                return;
-            }
-            s = session(ctx).filter(x -> x.user().equals(user.get())).orElseGet(() -> startSession(ctx, user.get()));
-        } else if (password != null) {
-            Optional<Sessions.Session> found = session(ctx);
-            boolean loginPath = path.equals(base + "/login");
-            if (found.isEmpty()) {
-                if (loginPath) {
-                    return;
-                }
-                if (post || !path.equals(base + "/") && !path.equals(base + "/queue")) {
-                    refuse(ctx, 401, "Not signed in", "Sign in first.", "no session");
-                } else {
-                    ctx.redirect(base + "/login");
-                    ctx.skipRemainingHandlers();
-                }
-                return;
-            }
-            s = found.get();
-        } else {
-            String host = ctx.host() == null ? "" : ctx.host().replaceFirst(":[0-9]+$", "");
-            if (!loopback(host)) {
-                refuse(ctx, 403, "Refused", "Without authentication the dashboard answers requests for a loopback "
-                        + "host only.", "non-loopback host");
-                return;
-            }
-            s = session(ctx).orElseGet(() -> startSession(ctx, "local"));
-        }
-        ctx.attribute("session", s);
-        if (post && !path.equals(base + "/login") && !Sessions.same(ctx.formParam("_csrf"), s.csrf())) {
-            refuse(ctx, 403, "Refused", "This action carries no valid CSRF token: reload the page and try again.",
-                    "bad csrf token");
-        }
-    }
-
-    private boolean sameOrigin(Context ctx) {
-        String origin = ctx.header("Origin");
-        if (origin == null) {
-            return true; // not sent by every browser for same-origin requests; the CSRF token still guards
-        }
-        return origin.equals(ctx.scheme() + "://" + ctx.host());
-    }
-
-    private void refuse(Context ctx, int status, String title, String text, String why) {
-        if (ctx.method() == HandlerType.POST) {
-            Sessions.Session s = ctx.attribute("session");
-            Audit.log(s == null ? "-" : s.user(), ctx.ip(), "refused " + actionName(ctx), orEmpty(ctx.formParam("queue")),
-                    orEmpty(ctx.formParam("id")), why);
-        }
-        ctx.status(status).html(pages.message(new Pages.Frame("", "", false, null), title, text));
-        ctx.skipRemainingHandlers();
-    }
-
-    private static String actionName(Context ctx) {
-        String a = ctx.path().endsWith("/action") ? ctx.formParam("action") : ctx.path();
-        return a == null ? "?" : a.replaceAll("[^A-Za-z0-9/_-]", "?");
-    }
-
-    private static void securityHeaders(Context ctx) {
-        ctx.header("Content-Security-Policy", CSP);
-        ctx.header("X-Content-Type-Options", "nosniff");
-        ctx.header("X-Frame-Options", "DENY");
-        ctx.header("Referrer-Policy", "same-origin"); // no-referrer would make browsers send "Origin: null"
-        ctx.header("Cross-Origin-Opener-Policy", "same-origin");
-        if (!ctx.path().startsWith("/assets/") && !ctx.path().contains("/assets/")) {
-            ctx.header("Cache-Control", "no-store");
-        }
-    }
-
-    private Pages.Frame frame(Context ctx) {
-        Sessions.Session s = ctx.attribute("session");
-        if (s == null) {
-            return new Pages.Frame("", "", false, null);
-        }
-        return new Pages.Frame(s.user(), s.csrf(), password != null, s.takeNotice());
-    }
-
-    private void login(Context ctx) {
-        if (password == null) {
-            ctx.status(404).html(pages.message(frame(ctx), "Not found", "This dashboard has no sign-in."));
-            return;
-        }
-        String user = orEmpty(ctx.formParam("user")).trim();
-        if (!USER.matcher(user).matches()) {
-            user = "operator";
-        }
-        String client = ctx.ip();
-        SignInThrottle.Verdict v = throttle.admit(client);
-        if (!v.admitted()) {
-            Audit.log(user, client, "login", "", "", "refused: too many failed sign-ins, " + v.describeWait());
-            ctx.header("Retry-After", Long.toString(v.retryAfterSeconds()));
-            ctx.status(429).html(pages.login("Too many failed sign-ins: try again in "
-                    + Texts.duration(Duration.ofSeconds(v.retryAfterSeconds())) + "."));
-            return;
-        }
-        char[] given = orEmpty(ctx.formParam("password")).toCharArray();
-        boolean ok = MessageDigestChars.same(password, given);
-        Arrays.fill(given, '\0');
-        if (!ok) {
-            String wait = v.describeWait();
-            Audit.log(user, client, "login", "", "", "refused: wrong password, failure " + v.failures()
-                    + " from this address" + (wait.isEmpty() ? "" : ", " + wait));
-            if (!v.delay().isZero()) {
-                ctx.header("Retry-After", Long.toString(v.retryAfterSeconds()));
-            }
-            ctx.status(401).html(pages.login("Wrong password or token."
-                    + (v.delay().isZero() ? "" : " Try again in " + Texts.duration(Duration.ofSeconds(
-                            v.retryAfterSeconds())) + ".")));
-            return;
-        }
-        throttle.succeeded(client);
-        session(ctx).ifPresent(sessions::remove);
-        startSession(ctx, user);
-        Audit.log(user, client, "login", "", "", "signed in");
-        ctx.redirect(base + "/");
-    }
-
-    private void logout(Context ctx) {
-        Sessions.Session s = ctx.attribute("session");
-        sessions.remove(s);
-        Audit.log(s.user(), ctx.ip(), "logout", "", "", "signed out");
-        ctx.res().addHeader("Set-Cookie", COOKIE + "=; Path=" + (base.isEmpty() ? "/" : base)
-                + "; Max-Age=0; HttpOnly; SameSite=Strict");
-        ctx.redirect(password != null ? base + "/login" : base + "/");
-    }
-
     // ---- pages ----------------------------------------------------------------------------------------------
 
     private void overview(Context ctx) {
@@ -510,7 +329,7 @@ public final class Dashboard implements AutoCloseable {
                         "cannot read: " + e.getMessage(), sampler.samples(name)));
             }
         }
-        ctx.html(pages.overview(frame(ctx), source.describe(), lines));
+        ctx.html(pages.overview(gate.frame(ctx), source.describe(), lines));
     }
 
     private QueueView queueOr404(String name) {
@@ -531,22 +350,22 @@ public final class Dashboard implements AutoCloseable {
         QueueView q = queueOr404(ctx.queryParam("name"));
         String stateParam = ctx.queryParam("state");
         if (Pages.SCHEDULES.equals(stateParam)) {
-            ctx.html(pages.schedules(frame(ctx), q, q.stats(), q.schedules(), Instant.now()));
+            ctx.html(pages.schedules(gate.frame(ctx), q, q.stats(), q.schedules(), Instant.now()));
             return;
         }
         MessageState state = stateParam == null ? MessageState.READY : MessageState.ofSlug(stateParam)
                 .orElseThrow(() -> new IllegalArgumentException("state must be ready, delayed, in-flight, dead or "
                         + "schedules, was " + Audit.quote(stateParam)));
         String cursor = ctx.queryParam("cursor");
-        String id = orEmpty(ctx.queryParam("id")).trim();
+        String id = Texts.orEmpty(ctx.queryParam("id")).trim();
         QueueStats s = q.stats();
         MessagePage page = q.page(state, Optional.ofNullable(cursor).filter(c -> !c.isEmpty()), PAGE_SIZE);
         Optional<MessageRow> found = id.isEmpty() ? Optional.empty() : q.find(id);
-        ctx.html(pages.queue(frame(ctx), q, s, state, page, found, id, Instant.now()));
+        ctx.html(pages.queue(gate.frame(ctx), q, s, state, page, found, id, Instant.now()));
     }
 
     private void series(Context ctx) {
-        String name = orEmpty(ctx.queryParam("queue"));
+        String name = Texts.orEmpty(ctx.queryParam("queue"));
         List<Sample> samples = sampler.samples(name);
         StringBuilder json = new StringBuilder(64 + samples.size() * 80).append('{');
         column(json, "t", samples, x -> x.atMillis() / 1000.0);
@@ -593,17 +412,19 @@ public final class Dashboard implements AutoCloseable {
 
     private void confirm(Context ctx) {
         if (readOnly) {
-            ctx.status(403).html(pages.message(frame(ctx), "Read-only", "This dashboard is read-only: no actions."));
+            ctx.status(403).html(pages.message(gate.frame(ctx), "Read-only",
+                    "This dashboard is read-only: no actions."));
             return;
         }
-        String queue = orEmpty(ctx.queryParam("queue"));
+        String queue = Texts.orEmpty(ctx.queryParam("queue"));
         QueueView q = queueOr404(queue);
-        String action = orEmpty(ctx.queryParam("action"));
-        String id = orEmpty(ctx.queryParam("id"));
+        String action = Texts.orEmpty(ctx.queryParam("action"));
+        String id = Texts.orEmpty(ctx.queryParam("id"));
         String question = switch (action) {
             case "cancel" -> "Cancel message " + id + " in queue " + q.name() + "? It will never be delivered.";
             case "reschedule" -> "Reschedule message " + id + " in queue " + q.name() + "?";
-            case "requeue" -> "Requeue dead letter " + id + " of queue " + q.name() + "? It will be delivered again now.";
+            case "requeue" -> "Requeue dead letter " + id + " of queue " + q.name()
+                    + "? It will be delivered again now.";
             case "requeue-all" -> "Requeue all " + Texts.count(q.stats().dead()) + " dead letters of queue " + q.name()
                     + "? They will be delivered again now.";
             case "purge" -> "Purge all " + Texts.count(q.stats().dead()) + " dead letters of queue " + q.name()
@@ -619,7 +440,7 @@ public final class Dashboard implements AutoCloseable {
             throw new IllegalArgumentException("action " + action + " needs " + (action.endsWith("-schedule")
                     ? "a schedule name" : "a message id") + " (&id=...)");
         }
-        ctx.html(pages.confirm(frame(ctx), q.name(), action, id, question, action.equals("reschedule")));
+        ctx.html(pages.confirm(gate.frame(ctx), q.name(), action, id, question, action.equals("reschedule")));
     }
 
     private void requireDeletes() {
@@ -645,12 +466,13 @@ public final class Dashboard implements AutoCloseable {
 
     private void action(Context ctx) {
         Sessions.Session s = ctx.attribute("session");
-        String queue = orEmpty(ctx.formParam("queue"));
-        String action = orEmpty(ctx.formParam("action"));
-        String id = orEmpty(ctx.formParam("id"));
+        String queue = Texts.orEmpty(ctx.formParam("queue"));
+        String action = Texts.orEmpty(ctx.formParam("action"));
+        String id = Texts.orEmpty(ctx.formParam("id"));
         if (readOnly) {
             Audit.log(s.user(), ctx.ip(), action.replaceAll("[^a-z-]", "?"), queue, id, "refused: read-only");
-            ctx.status(403).html(pages.message(frame(ctx), "Read-only", "This dashboard is read-only: no actions."));
+            ctx.status(403).html(pages.message(gate.frame(ctx), "Read-only",
+                    "This dashboard is read-only: no actions."));
             return;
         }
         if (!"yes".equals(ctx.formParam("confirm"))) {
@@ -693,18 +515,5 @@ public final class Dashboard implements AutoCloseable {
                 : action.startsWith("requeue") || action.equals("purge") ? MessageState.DEAD.slug()
                 : MessageState.READY.slug();
         ctx.redirect(base + "/queue?name=" + Html.url(q.name()) + "&state=" + back);
-    }
-
-    private static String orEmpty(String s) {
-        return s == null ? "" : s;
-    }
-
-    /** Constant-time comparison of two secrets held as characters. */
-    private static final class MessageDigestChars {
-        static boolean same(char[] a, char[] b) {
-            byte[] x = new String(a).getBytes(StandardCharsets.UTF_8);
-            byte[] y = new String(b).getBytes(StandardCharsets.UTF_8);
-            return java.security.MessageDigest.isEqual(x, y);
-        }
     }
 }

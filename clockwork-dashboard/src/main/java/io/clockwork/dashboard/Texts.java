@@ -15,6 +15,11 @@ final class Texts {
     private Texts() {
     }
 
+    /** @return {@code s}, or the empty string for null (an absent request parameter) */
+    static String orEmpty(String s) {
+        return s == null ? "" : s;
+    }
+
     static String count(long n) {
         return String.format(Locale.ROOT, "%,d", n);
     }

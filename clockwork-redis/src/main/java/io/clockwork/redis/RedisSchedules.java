@@ -1,13 +1,13 @@
 package io.clockwork.redis;
 
 import io.clockwork.queue.spi.QueueSupport;
+import io.clockwork.schedule.FirePlan;
 import io.clockwork.schedule.Misfire;
 import io.clockwork.schedule.Occurrence;
 import io.clockwork.schedule.Schedule;
 import io.clockwork.schedule.ScheduleInfo;
 import io.clockwork.schedule.ScheduleRule;
 import io.clockwork.schedule.Schedules;
-import io.clockwork.schedule.spi.FirePlan;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

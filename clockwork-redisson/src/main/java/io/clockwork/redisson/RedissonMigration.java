@@ -1,6 +1,6 @@
 package io.clockwork.redisson;
 
-import io.clockwork.queue.spi.Utf8;
+import io.clockwork.queue.QueueChecks;
 import io.clockwork.redis.FaceStore;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -89,7 +89,7 @@ public final class RedissonMigration {
     /** @return Redisson's timeout set, delayed list and destination list for a destination's name */
     static byte[][] redissonKeys(String name) {
         Objects.requireNonNull(name, "from");
-        Utf8.checkWellFormed("from", name);
+        QueueChecks.checkWellFormed("from", name);
         String tagged = name.contains("{") ? name : "{" + name + "}";
         return new byte[][] {
             bytes("redisson_delay_queue_timeout:" + tagged),

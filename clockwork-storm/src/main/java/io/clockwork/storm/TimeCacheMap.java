@@ -1,7 +1,7 @@
 package io.clockwork.storm;
 
 import io.clockwork.time.Nanos;
-import io.clockwork.engine.Scheduler;
+import io.clockwork.engine.SharedDriver;
 import io.clockwork.time.Ticker;
 import java.time.Duration;
 import java.util.List;
@@ -66,8 +66,8 @@ public class TimeCacheMap<K, V> implements AutoCloseable {
     private volatile long quietUntil;
     private volatile boolean stopped;
     /** The engine's driver of this map's ticker; null when tests drive the map by hand. */
-    private final Scheduler scheduler;
-    private Scheduler.Task nextRotationTask;       // guarded by expiryLock
+    private final SharedDriver scheduler;
+    private SharedDriver.Task nextRotationTask;       // guarded by expiryLock
 
     /**
      * Creates a map on the system ticker.
@@ -139,7 +139,7 @@ public class TimeCacheMap<K, V> implements AutoCloseable {
         this.callback = callback;
         this.nextRotation = ticker.read() + periodNanos;
         this.quietUntil = nextRotation;
-        this.scheduler = shared ? Scheduler.acquire(ticker) : null;
+        this.scheduler = shared ? SharedDriver.acquire(ticker) : null;
         if (scheduler != null) {
             expiryLock.lock();
             try {

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.entry;
 
 import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
-import io.clockwork.engine.Scheduler;
+import io.clockwork.engine.SharedDriver;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -154,10 +154,10 @@ class TimeCacheMapTest {
     void cleanupOnTheEngineReleasesItsThreadAndKeepsTheEntries() {
         TimeCacheMap<String, Integer> onEngine = new TimeCacheMap<>(Duration.ofSeconds(1), 2,
                 (k, v) -> expired.add(entry(k, v)), ticker);
-        assertThat(Scheduler.isRunning(ticker)).isTrue();
+        assertThat(SharedDriver.isRunning(ticker)).isTrue();
         onEngine.put("a", 1);
         onEngine.cleanup();
-        assertThat(Scheduler.isRunning(ticker)).as("the last map's cleanup releases the engine thread").isFalse();
+        assertThat(SharedDriver.isRunning(ticker)).as("the last map's cleanup releases the engine thread").isFalse();
         ticker.advance(5, TimeUnit.SECONDS);
         assertThat(onEngine.get("a")).isEqualTo(1);
         onEngine.put("b", 2);
@@ -268,7 +268,7 @@ class TimeCacheMapTest {
         Set<Thread> callbackThreads = ConcurrentHashMap.newKeySet();
         try (TimeCacheMap<String, Integer> third = new TimeCacheMap<>(Duration.ofSeconds(2), 3,
                 (k, v) -> callbackThreads.add(Thread.currentThread()), ticker)) {
-            assertThat(Scheduler.isRunning(ticker)).isTrue();
+            assertThat(SharedDriver.isRunning(ticker)).isTrue();
             first.put("first", 1);
             second.put("second", 2);
             third.put("third", 3);
@@ -280,12 +280,12 @@ class TimeCacheMapTest {
             Await.until("the second map's entry expires", () -> seen.contains("second"));
             assertThat(seen).containsExactly("first", "second");
             assertThat(callbackThreads).singleElement()
-                    .satisfies(t -> assertThat(t.getName()).startsWith(Scheduler.THREAD_NAME));
+                    .satisfies(t -> assertThat(t.getName()).startsWith(SharedDriver.THREAD_NAME));
         } finally {
             first.close();
             second.close();
         }
-        assertThat(Scheduler.isRunning(ticker)).as("the engine thread of a ticker with no open map").isFalse();
+        assertThat(SharedDriver.isRunning(ticker)).as("the engine thread of a ticker with no open map").isFalse();
         Await.until("the stopped engine thread stops watching the ticker", () -> ticker.watchCount() == 0);
         TimeCacheMap<String, Integer> again = new TimeCacheMap<>(Duration.ofSeconds(1), 2, (k, v) -> seen.add(k),
                 ticker);

@@ -1,7 +1,7 @@
 package io.clockwork.zookeeper;
 
 import io.clockwork.engine.NodeTable;
-import io.clockwork.engine.Scheduler;
+import io.clockwork.engine.SharedDriver;
 import io.clockwork.time.Ticker;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * and closing flag. A touch is a table lookup (allocating nothing) and a CAS on that word, so touches from many
  * threads share no lock. Expiry is a CAS on the same word: a touch that races it either lands first, and the session
  * lives on, or fails, and returns {@code false}; once {@code expire} is called for a session, no touch succeeds for
- * it. The tracker has no thread: each expiry step is a task on the engine's shared driver ({@code Scheduler}) at
+ * it. The tracker has no thread: each expiry step is a task on the engine's shared driver ({@code SharedDriver}) at
  * the next tick boundary.
  *
  * <h2>What ZooKeeper's has and this one keeps out</h2>
@@ -90,8 +90,8 @@ public final class SessionTrackerImpl implements SessionTracker {
     /** Held by an expiry step while it runs, so that {@link #shutdown()} can wait for it. */
     private final Object expiring = new Object();
     private volatile boolean shutdown;
-    private Scheduler scheduler;  // guarded by lifecycle; set by start()
-    private Scheduler.Task next;  // guarded by lifecycle
+    private SharedDriver scheduler;  // guarded by lifecycle; set by start()
+    private SharedDriver.Task next;  // guarded by lifecycle
 
     /**
      * Creates a tracker on the system ticker, as ZooKeeper's constructor; call {@link #start()} to begin expiring.
@@ -194,7 +194,7 @@ public final class SessionTrackerImpl implements SessionTracker {
             if (scheduler != null) {
                 throw new IllegalStateException("SessionTracker is already started");
             }
-            scheduler = Scheduler.acquire(ticker);
+            scheduler = SharedDriver.acquire(ticker);
             armExpiry();
         }
     }

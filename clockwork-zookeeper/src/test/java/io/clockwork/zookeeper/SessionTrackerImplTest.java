@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.clockwork.engine.Scheduler;
+import io.clockwork.engine.SharedDriver;
 import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
 import io.clockwork.zookeeper.KeeperException.SessionExpiredException;
@@ -229,7 +229,7 @@ class SessionTrackerImplTest {
             advanceMs(2000);
             Await.until("the session expires", () -> expiredIds().contains(first));
             assertThat(expiringThreads).singleElement()
-                    .satisfies(t -> assertThat(t.getName()).startsWith(Scheduler.THREAD_NAME));
+                    .satisfies(t -> assertThat(t.getName()).startsWith(SharedDriver.THREAD_NAME));
         } finally {
             onEngine.shutdown();
         }
@@ -257,7 +257,7 @@ class SessionTrackerImplTest {
         assertThatThrownBy(() -> tracker.trackSession(9, 1000)).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(tracker::start).isInstanceOf(IllegalStateException.class);
         tracker.shutdown(); // idempotent
-        assertThat(Scheduler.isRunning(ticker)).as("the engine thread once no tracker needs it").isFalse();
+        assertThat(SharedDriver.isRunning(ticker)).as("the engine thread once no tracker needs it").isFalse();
     }
 
     @Test
@@ -273,7 +273,7 @@ class SessionTrackerImplTest {
         self[0].createSession(1000);
         advanceMs(2000);
         Await.until("the engine thread ends once the expirer shut the tracker down",
-                () -> !Scheduler.isRunning(ticker));
+                () -> !SharedDriver.isRunning(ticker));
         assertThat(seen).hasSize(2); // the step in progress finishes its batch: ZooKeeper's expirer sees each once
         assertThatThrownBy(() -> self[0].createSession(1000)).isInstanceOf(IllegalStateException.class);
     }

@@ -1,7 +1,5 @@
 package io.clockwork.benchmarks.queue;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,15 +7,23 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+
+import static io.clockwork.benchmarks.queue.HarnessReport.fmt;
+import static io.clockwork.benchmarks.queue.HarnessReport.loadAverage;
+import static io.clockwork.benchmarks.queue.HarnessReport.mavenVersion;
+import static io.clockwork.benchmarks.queue.HarnessReport.median;
+import static io.clockwork.benchmarks.queue.HarnessReport.ms;
+import static io.clockwork.benchmarks.queue.HarnessReport.pct;
+import static io.clockwork.benchmarks.queue.HarnessReport.pctStr;
+import static io.clockwork.benchmarks.queue.HarnessReport.range;
+import static io.clockwork.benchmarks.queue.HarnessReport.ratio;
 
 /**
  * Issue 5's benchmarks: Clockwork's {@code RedisDelayedQueue} against Redisson's {@code RDelayedQueue} on the same
@@ -56,53 +62,12 @@ import java.util.function.Supplier;
  *
  * <p>Usage: {@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.queue.QueueHarness
  * [--scenarios offer,delivery,lateness,backlog,cluster] [--rounds 5] [--warmup 2] [--seconds 5]
- * [--backlog 1000000] [--out results.md] [--compact-after off|ms]}; see {@link #DEFAULTS} for every option.
+ * [--backlog 1000000] [--out results.md] [--compact-after off|ms]}; see {@link HarnessOptions#DEFAULTS} for every
+ * option.
  * {@code --compact-after} sets Clockwork's {@code RedisQueueBuilder.compactAfter} ({@code off}: the per-message
  * layout for every message; unset: the builder's default, so messages due in an hour go to the compact store).
  */
 public final class QueueHarness {
-
-    /** Every option and its default. */
-    static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
-
-    static {
-        DEFAULTS.put("scenarios",
-                "offer,delivery,offer-batch,offer-async,delivery-batch,lateness,backlog,cluster,cluster-batch");
-        DEFAULTS.put("rounds", "5");
-        DEFAULTS.put("warmup", "2");
-        DEFAULTS.put("seconds", "5");
-        DEFAULTS.put("jit-warmup", "5");
-        DEFAULTS.put("offer-producers", "4");
-        DEFAULTS.put("producers", "4");
-        DEFAULTS.put("consumers", "4");
-        DEFAULTS.put("max-backlog", "500");
-        // The batch scenarios: values per batch call (Redisson: operations in flight per thread), and the most
-        // offered-but-not-taken messages there (a batch needs room for several batches per consumer).
-        DEFAULTS.put("batch", "100");
-        DEFAULTS.put("batch-max-backlog", "2000");
-        DEFAULTS.put("lateness-rate", "500");
-        DEFAULTS.put("lateness-min-ms", "20");
-        DEFAULTS.put("lateness-max-ms", "200");
-        DEFAULTS.put("lateness-seconds", "10");
-        DEFAULTS.put("backlog", "1000000");
-        DEFAULTS.put("small-backlog", "1000");
-        DEFAULTS.put("preload-threads", "16");
-        DEFAULTS.put("drain-seconds", "30");
-        DEFAULTS.put("masters", "3");
-        // cluster-capped: the CPU quota per master, in cores, one run of the scenario per value.
-        DEFAULTS.put("caps", "0.25,0.5");
-        DEFAULTS.put("partitions", "12");
-        // cluster-batch: a batch is split by partition, so fewer partitions keep batches large (one per master).
-        DEFAULTS.put("batch-partitions", "3");
-        DEFAULTS.put("cluster-producers", "4");
-        DEFAULTS.put("cluster-consumers", "8");
-        DEFAULTS.put("redis-server", "redis-server");
-        DEFAULTS.put("out", "");
-        DEFAULTS.put("compact-after", "");
-        // Headline figures in JMH's JSON result shape, so that `clockwork bench queue` reports and charts them like
-        // the JMH suites: per scenario and rival, mode "thrpt" (higher is better) or "avgt" (lower is better).
-        DEFAULTS.put("json", "");
-    }
 
     private static final long HOUR_MS = 3_600_000;
     private static final long DAY_MS = 86_400_000;
@@ -110,16 +75,13 @@ public final class QueueHarness {
     private final Map<String, String> opts;
     private final RedisServers servers;
     private RedisServers.Server main;
-    private final StringBuilder md = new StringBuilder();
-    private final List<String> headlines = new ArrayList<>();
-    private final List<String> profile = new ArrayList<>();
     private final AtomicLong queueSeq = new AtomicLong();
-    /** Per scenario title and rival, which API calls the rival made (for the tables). */
-    private final Map<String, String> apis = new LinkedHashMap<>();
+    private final HarnessReport report;
 
     private QueueHarness(Map<String, String> opts) {
         this.opts = opts;
         this.servers = new RedisServers(opts.get("redis-server"));
+        this.report = new HarnessReport(Double.parseDouble(opts.get("seconds")));
     }
 
     /**
@@ -129,15 +91,7 @@ public final class QueueHarness {
      * @throws Exception if a scenario fails
      */
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = new LinkedHashMap<>(DEFAULTS);
-        for (int i = 0; i < args.length; i++) {
-            String key = args[i].replaceFirst("^--", "");
-            if (!DEFAULTS.containsKey(key) || i + 1 >= args.length) {
-                System.err.println("unknown option or missing value: " + args[i] + "; options: " + DEFAULTS);
-                System.exit(2);
-            }
-            opts.put(key, args[++i]);
-        }
+        Map<String, String> opts = HarnessOptions.parse(args);
         QueueHarness h = new QueueHarness(opts);
         try {
             h.run();
@@ -159,13 +113,13 @@ public final class QueueHarness {
         main = servers.standalone();
         List<String> scenarios = Arrays.asList(opts.get("scenarios").split(","));
         String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-        line("Run " + started + "; JDK " + System.getProperty("java.vm.name") + " "
+        report.line("Run " + started + "; JDK " + System.getProperty("java.vm.name") + " "
                 + System.getProperty("java.runtime.version") + "; nproc " + Runtime.getRuntime().availableProcessors()
                 + "; Redis " + servers.version() + "; Redisson " + mavenVersion("org.redisson", "redisson")
                 + "; Lettuce " + mavenVersion("io.lettuce", "lettuce-core") + "; Netty "
                 + mavenVersion("io.netty", "netty-transport") + "; load average at start " + loadAverage());
-        line("Options: " + opts);
-        line("");
+        report.line("Options: " + opts);
+        report.line("");
         jitWarmup();
         if (scenarios.contains("offer")) {
             offer(false);
@@ -197,37 +151,32 @@ public final class QueueHarness {
         if (scenarios.contains("cluster-capped")) {
             String why = CpuQuota.unavailable();
             if (why != null) {
-                line("### 5c. Redis Cluster with a CPU quota per master: not run: " + why);
-                line("");
+                report.line("### 5c. Redis Cluster with a CPU quota per master: not run: " + why);
+                report.line("");
             } else {
                 for (String cap : opts.get("caps").split(",")) {
                     cluster(true, Double.parseDouble(cap.trim()));
                 }
             }
         }
-        line("Load average at end: " + loadAverage());
-        line("");
-        line("Profile (per measured window: CPU as % of one core; server time and calls per message from INFO "
+        report.line("Load average at end: " + loadAverage());
+        report.line("");
+        report.line("Profile (per measured window: CPU as % of one core; server time and calls per message from INFO "
                 + "commandstats, which counts the commands scripts call as well as the scripts; slow = SLOWLOG "
                 + "entries over 10 ms; machine = all cores' busy time from /proc/stat, this harness and everyone "
                 + "else's load included, as % of one core (nproc x 100% is saturation); connections opened = "
                 + "total_connections_received, the harness's own admin connections included):");
-        line("");
-        profile.forEach(this::line);
+        report.line("");
+        report.profile.forEach(report::line);
         String json = opts.get("json");
         if (!json.isEmpty()) {
-            Files.writeString(Path.of(json), "[\n" + String.join(",\n", headlines) + "\n]\n", StandardCharsets.UTF_8);
+            Files.writeString(Path.of(json), "[\n" + String.join(",\n", report.headlines) + "\n]\n",
+                    StandardCharsets.UTF_8);
         }
         String out = opts.get("out");
         if (!out.isEmpty()) {
-            Files.writeString(Path.of(out), md.toString(), StandardCharsets.UTF_8);
+            Files.writeString(Path.of(out), report.md.toString(), StandardCharsets.UTF_8);
         }
-    }
-
-    private void line(String s) {
-        md.append(s).append('\n');
-        System.out.println(s);
-        System.out.flush();
     }
 
     // ---------------------------------------------------------------- scenarios
@@ -274,7 +223,7 @@ public final class QueueHarness {
             for (String rival : order(r)) {
                 flush(main);
                 try (QueueRival q = create(rival, "offer")) {
-                    apis.put(scenario + "/" + rival, q.api(batch, i("batch"), false));
+                    report.apis.put(scenario + "/" + rival, q.api(batch, i("batch"), false));
                     Workload w = new Workload(q, i("offer-producers"), 0, HOUR_MS, HOUR_MS, 0, 0, 1000)
                             .batch(batchSize(batch));
                     w.start();
@@ -286,15 +235,15 @@ public final class QueueHarness {
             }
         }
         flush(main);
-        line(batch ? "### 1b. Offer throughput, batch API (" + i("offer-producers") + " producer threads, "
+        report.line(batch ? "### 1b. Offer throughput, batch API (" + i("offer-producers") + " producer threads, "
                 + i("batch") + " values per call or in flight per thread, delay 1 h)"
                 : "### 1. Offer throughput (" + i("offer-producers") + " producer threads, delay 1 h, one message per "
                 + "call)");
-        line("");
-        throughputTable(scenario, "offers/s", results, true);
-        results.forEach((rival, l) -> headline(batch ? "offerBatch" : "offer", rival, "thrpt", median(l, true),
+        report.line("");
+        report.throughputTable(scenario, "offers/s", results, true);
+        results.forEach((rival, l) -> report.headline(batch ? "offerBatch" : "offer", rival, "thrpt", median(l, true),
                 "ops/s"));
-        addProfile(scenario, results, true);
+        report.addProfile(scenario, results, true);
     }
 
     /** Scenario 1c: each producer thread keeps a batch's worth of asynchronous one-message offers in flight. */
@@ -306,7 +255,7 @@ public final class QueueHarness {
             for (String rival : order(r)) {
                 flush(main);
                 try (QueueRival q = create(rival, "offer")) {
-                    apis.put(scenario + "/" + rival, i("batch") + " x `offerAsync(value, delay)` in flight per "
+                    report.apis.put(scenario + "/" + rival, i("batch") + " x `offerAsync(value, delay)` in flight per "
                             + "thread, then wait for all");
                     Workload w = new Workload(q, i("offer-producers"), 0, HOUR_MS, HOUR_MS, 0, 0, 1000)
                             .batch(i("batch")).async();
@@ -319,12 +268,12 @@ public final class QueueHarness {
             }
         }
         flush(main);
-        line("### 1c. Offer throughput, async API (" + i("offer-producers") + " producer threads, " + i("batch")
+        report.line("### 1c. Offer throughput, async API (" + i("offer-producers") + " producer threads, " + i("batch")
                 + " one-message async offers in flight per thread, delay 1 h)");
-        line("");
-        throughputTable(scenario, "offers/s", results, true);
-        results.forEach((rival, l) -> headline("offerAsync", rival, "thrpt", median(l, true), "ops/s"));
-        addProfile(scenario, results, true);
+        report.line("");
+        report.throughputTable(scenario, "offers/s", results, true);
+        results.forEach((rival, l) -> report.headline("offerAsync", rival, "thrpt", median(l, true), "ops/s"));
+        report.addProfile(scenario, results, true);
     }
 
     private Workload deliveryWorkload(QueueRival q, int producers, int consumers) {
@@ -346,7 +295,7 @@ public final class QueueHarness {
             for (String rival : order(r)) {
                 flush(main);
                 try (QueueRival q = create(rival, "delivery")) {
-                    apis.put(scenario + "/" + rival, q.api(batch, i("batch"), true));
+                    report.apis.put(scenario + "/" + rival, q.api(batch, i("batch"), true));
                     Workload w = deliveryWorkload(q, i("producers"), i("consumers"), batch);
                     w.start();
                     Window win = measure(w, List.of(main), false);
@@ -357,15 +306,16 @@ public final class QueueHarness {
             }
         }
         flush(main);
-        line((batch ? "### 2b. End-to-end delivery throughput, batch API (" : "### 2. End-to-end delivery throughput ("
-                ) + i("producers") + " producers, " + i("consumers") + " consumers, delay 0, "
+        report.line((batch ? "### 2b. End-to-end delivery throughput, batch API ("
+                : "### 2. End-to-end delivery throughput (") + i("producers") + " producers, " + i("consumers")
+                + " consumers, delay 0, "
                 + (batch ? i("batch") + " values per call, at most " + i("batch-max-backlog")
                 : "one message per call, at most " + i("max-backlog")) + " offered ahead of the consumers)");
-        line("");
-        throughputTable(scenario, "delivered/s", results, false);
-        results.forEach((rival, l) -> headline(batch ? "deliveryBatch" : "delivery", rival, "thrpt",
+        report.line("");
+        report.throughputTable(scenario, "delivered/s", results, false);
+        results.forEach((rival, l) -> report.headline(batch ? "deliveryBatch" : "delivery", rival, "thrpt",
                 median(l, false), "ops/s"));
-        addProfile(scenario, results, false);
+        report.addProfile(scenario, results, false);
     }
 
     private void lateness() throws Exception {
@@ -380,7 +330,7 @@ public final class QueueHarness {
                 w.start();
                 Thread.sleep((long) (d("warmup") * 1000));
                 w.recordFromNow();
-                Window win = window(w, List.of(main), d("lateness-seconds"));
+                Window win = Window.over(w, List.of(main), d("lateness-seconds"));
                 w.stopProducers();
                 boolean drained = w.drain(TimeUnit.SECONDS.toMillis(i("drain-seconds")));
                 w.stop();
@@ -392,31 +342,32 @@ public final class QueueHarness {
             }
         }
         flush(main);
-        line("### 3. Delivery lateness (" + opts.get("lateness-rate") + " offers/s for " + opts.get("lateness-seconds")
+        report.line("### 3. Delivery lateness (" + opts.get("lateness-rate") + " offers/s for "
+                + opts.get("lateness-seconds")
                 + " s, delays uniform in [" + opts.get("lateness-min-ms") + ", " + opts.get("lateness-max-ms")
                 + "] ms, " + i("consumers") + " consumers)");
-        line("");
-        line("| queue | samples | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | early (< 0) |");
-        line("|---|---:|---:|---:|---:|---:|---:|---:|");
+        report.line("");
+        report.line("| queue | samples | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | early (< 0) |");
+        report.line("|---|---:|---:|---:|---:|---:|---:|---:|");
         for (Map.Entry<String, long[]> e : results.entrySet()) {
             long[] l = e.getValue();
             long early = Arrays.stream(l).filter(x -> x < 0).count();
-            line("| " + e.getKey() + " | " + l.length + " | " + ms(pct(l, 0.5)) + " | " + ms(pct(l, 0.9)) + " | "
+            report.line("| " + e.getKey() + " | " + l.length + " | " + ms(pct(l, 0.5)) + " | " + ms(pct(l, 0.9)) + " | "
                     + ms(pct(l, 0.99)) + " | " + ms(pct(l, 0.999)) + " | " + ms(l.length == 0 ? 0 : l[l.length - 1])
                     + " | " + early + " |");
         }
-        results.forEach((rival, l) -> headline("latenessP99", rival, "avgt",
+        results.forEach((rival, l) -> report.headline("latenessP99", rival, "avgt",
                 l.length == 0 ? Double.NaN : pct(l, 0.99) / 1e6, "ms"));
         long[] ours = results.get(QueueRival.CLOCKWORK);
         long[] theirs = results.get(QueueRival.REDISSON);
         if (ours != null && theirs != null && ours.length > 0 && theirs.length > 0) {
-            line("");
+            report.line("");
             boolean met = pct(ours, 0.99) <= TimeUnit.MILLISECONDS.toNanos(10);
-            line("p99 ours/theirs: " + ratio(pct(ours, 0.99), pct(theirs, 0.99)) + " (lower is better); target: "
+            report.line("p99 ours/theirs: " + ratio(pct(ours, 0.99), pct(theirs, 0.99)) + " (lower is better); target: "
                     + "ours p99 <= 10 ms: " + (met ? "met" : "MISSED"));
         }
-        line("");
-        addProfile("lateness", windows, false);
+        report.line("");
+        report.addProfile("lateness", windows, false);
     }
 
     private void backlog() throws Exception {
@@ -435,7 +386,7 @@ public final class QueueHarness {
                 preload.put(rival, fmt(big / secs) + " offers/s (" + String.format(Locale.ROOT, "%.0f", secs)
                         + " s, " + i("preload-threads") + " threads)");
                 System.out.println("  " + rival + ": preloaded " + big + " in " + secs + " s; used_memory "
-                        + infoField(main, "memory", "used_memory_human"));
+                        + Window.infoField(main, "memory", "used_memory_human"));
                 for (int r = 0; r < i("rounds"); r++) {
                     List<QueueRival> qs2 = r % 2 == 0 ? List.of(qs, qb) : List.of(qb, qs);
                     for (QueueRival q : qs2) {
@@ -454,12 +405,12 @@ public final class QueueHarness {
             }
         }
         flush(main);
-        line("### 4. Delivery with a large backlog (" + big + " vs " + small + " messages due in 1 day; delivery "
-                + "workload of section 2 on top)");
-        line("");
-        line("| queue | delivered/s @ " + small + " pending | delivered/s @ " + big + " pending | " + big + " / "
+        report.line("### 4. Delivery with a large backlog (" + big + " vs " + small + " messages due in 1 day; "
+                + "delivery workload of section 2 on top)");
+        report.line("");
+        report.line("| queue | delivered/s @ " + small + " pending | delivered/s @ " + big + " pending | " + big + " / "
                 + small + " | preload of " + big + " |");
-        line("|---|---:|---:|---:|---|");
+        report.line("|---|---:|---:|---:|---|");
         for (String rival : order(0)) {
             List<Window> s = results.get(rival + " @ " + small);
             List<Window> b = results.get(rival + " @ " + big);
@@ -468,18 +419,18 @@ public final class QueueHarness {
             }
             double ms = median(s, false);
             double mb = median(b, false);
-            headline("deliveryAtLargeBacklog", rival, "thrpt", mb, "ops/s");
-            line("| " + rival + " | " + fmt(ms) + " (" + range(s, false) + ") | " + fmt(mb) + " (" + range(b, false)
-                    + ") | " + pctStr(mb / ms) + " | " + preload.get(rival) + " |");
+            report.headline("deliveryAtLargeBacklog", rival, "thrpt", mb, "ops/s");
+            report.line("| " + rival + " | " + fmt(ms) + " (" + range(s, false) + ") | " + fmt(mb) + " ("
+                    + range(b, false) + ") | " + pctStr(mb / ms) + " | " + preload.get(rival) + " |");
         }
         List<Window> ob = results.get(QueueRival.CLOCKWORK + " @ " + big);
         List<Window> tb = results.get(QueueRival.REDISSON + " @ " + big);
         if (ob != null && tb != null) {
-            line("");
-            line("At " + big + " pending, ours/theirs: " + ratio(median(ob, false), median(tb, false)) + ".");
+            report.line("");
+            report.line("At " + big + " pending, ours/theirs: " + ratio(median(ob, false), median(tb, false)) + ".");
         }
-        line("");
-        addProfile("backlog", results, false);
+        report.line("");
+        report.addProfile("backlog", results, false);
     }
 
     private void preload(QueueRival q, int count) throws InterruptedException {
@@ -553,7 +504,7 @@ public final class QueueHarness {
                     List<RedisServers.Server> where = config.equals(clusterP) ? nodes : List.of(single);
                     where.forEach(QueueHarness::flush);
                     try (QueueRival q = configs.get(config).get()) {
-                        apis.put(scenario + "/clockwork", q.api(batch, i("batch"), true));
+                        report.apis.put(scenario + "/clockwork", q.api(batch, i("batch"), true));
                         Workload w = deliveryWorkload(q, i("cluster-producers"), i("cluster-consumers"), batch);
                         w.start();
                         Window win = measure(w, where, false);
@@ -572,24 +523,24 @@ public final class QueueHarness {
             servers.stop(single);
         }
         flush(main);
-        line("### " + (cap > 0 ? "5c" : batch ? "5b" : "5") + ". Redis Cluster vs one master (Clockwork only; "
+        report.line("### " + (cap > 0 ? "5c" : batch ? "5b" : "5") + ". Redis Cluster vs one master (Clockwork only; "
                 + (cap > 0 ? "every master under a CPU quota of " + cap + " core, a simulation of separate machines; "
                 : "") + i("cluster-producers")
                 + " producers, " + i("cluster-consumers") + " consumers, delay 0" + (batch ? ", batch API, "
                 + i("batch") + " values per call" : ", one message per call") + ")");
-        line("");
-        line("API: " + apis.get(scenario + "/clockwork"));
-        line("");
-        line("| setup | delivered/s (median) | range | vs 1 master, 1 partition |");
-        line("|---|---:|---|---:|");
+        report.line("");
+        report.line("API: " + report.apis.get(scenario + "/clockwork"));
+        report.line("");
+        report.line("| setup | delivered/s (median) | range | vs 1 master, 1 partition |");
+        report.line("|---|---:|---|---:|");
         double base = median(results.get(single1), false);
         for (String config : names) {
             List<Window> l = results.get(config);
-            line("| " + config + " | " + fmt(median(l, false)) + " | " + range(l, false) + " | "
+            report.line("| " + config + " | " + fmt(median(l, false)) + " | " + range(l, false) + " | "
                     + ratio(median(l, false), base) + " |");
         }
-        line("");
-        addProfile(scenario, results, false);
+        report.line("");
+        report.addProfile(scenario, results, false);
     }
 
     /**
@@ -619,257 +570,16 @@ public final class QueueHarness {
 
     // ---------------------------------------------------------------- measurement
 
-    /** What one measurement window saw. */
-    static final class Window {
-        double offeredPerSec;
-        double takenPerSec;
-        long messages;
-        double jvmCpuPct;
-        double redisCpuPct;
-        /** Per redis-server process, in the order of the servers measured. */
-        double[] serverCpuPct;
-        /** All cores' busy time (everything on the machine), as % of one core. */
-        double machineCpuPct;
-        long slow;
-        long connections;
-        long failed;
-        Map<String, long[]> commands = new LinkedHashMap<>();
-    }
-
     private Window measure(Workload w, List<RedisServers.Server> where, boolean offers) throws Exception {
         Thread.sleep((long) (d("warmup") * 1000));
         w.checkError();
-        Window win = window(w, where, d("seconds"));
+        Window win = Window.over(w, where, d("seconds"));
         win.messages = offers ? Math.round(win.offeredPerSec * d("seconds")) : Math.round(win.takenPerSec
                 * d("seconds"));
         return win;
     }
 
-    private Window window(Workload w, List<RedisServers.Server> where, double seconds) throws Exception {
-        for (RedisServers.Server s : where) {
-            s.call("CONFIG", "RESETSTAT");
-            s.call("SLOWLOG", "RESET");
-        }
-        long redis0 = 0;
-        long[] server0 = new long[where.size()];
-        for (int k = 0; k < where.size(); k++) {
-            server0[k] = where.get(k).cpuMillis();
-            redis0 += server0[k];
-        }
-        long[] machine0 = machineTicks();
-        long jvm0 = Workload.jvmCpuMillis();
-        long off0 = w.offered.sum();
-        long tak0 = w.taken.sum();
-        long fail0 = w.failed.sum();
-        long t0 = System.nanoTime();
-        Thread.sleep((long) (seconds * 1000));
-        long off1 = w.offered.sum();
-        long tak1 = w.taken.sum();
-        long t1 = System.nanoTime();
-        long jvm1 = Workload.jvmCpuMillis();
-        long[] machine1 = machineTicks();
-        long redis1 = 0;
-        double[] serverCpu = new double[where.size()];
-        double windowSecs = (t1 - t0) / 1e9;
-        for (int k = 0; k < where.size(); k++) {
-            long c = where.get(k).cpuMillis();
-            serverCpu[k] = (c - server0[k]) / (windowSecs * 10);
-            redis1 += c;
-        }
-        w.checkError();
-        Window win = new Window();
-        double secs = (t1 - t0) / 1e9;
-        win.offeredPerSec = (off1 - off0) / secs;
-        win.takenPerSec = (tak1 - tak0) / secs;
-        win.messages = Math.max(off1 - off0, tak1 - tak0);
-        win.failed = w.failed.sum() - fail0;
-        if (win.failed > 0) {
-            System.out.println("  " + win.failed + " operations failed in the window, first: " + w.firstFailure.get());
-        }
-        win.jvmCpuPct = (jvm1 - jvm0) / (secs * 10);
-        win.redisCpuPct = (redis1 - redis0) / (secs * 10);
-        win.serverCpuPct = serverCpu;
-        // Busy ticks of 10 ms each (USER_HZ 100), as % of one core over the window.
-        win.machineCpuPct = machine0[0] < 0 || machine1[0] < 0 ? -1 : (machine1[0] - machine0[0]) * 10 / (secs * 10);
-        for (RedisServers.Server s : where) {
-            win.slow += (Long) s.call("SLOWLOG", "LEN");
-            win.connections += Long.parseLong(infoField(s, "stats", "total_connections_received").trim());
-            ServerTime.commandStats(s).forEach((cmd, stat) -> {
-                long[] acc = win.commands.computeIfAbsent(cmd, k -> new long[2]);
-                acc[0] += stat[0];
-                acc[1] += stat[1];
-            });
-        }
-        return win;
-    }
-
-    /** @return {busy ticks, all ticks} of all cores since boot, from /proc/stat; {-1, -1} if unreadable */
-    private static long[] machineTicks() {
-        try {
-            String cpu = Files.readAllLines(Path.of("/proc/stat")).get(0);
-            String[] f = cpu.trim().split("\\s+");
-            long total = 0;
-            for (int k = 1; k < f.length; k++) {
-                total += Long.parseLong(f[k]);
-            }
-            long idle = Long.parseLong(f[4]) + (f.length > 5 ? Long.parseLong(f[5]) : 0); // idle + iowait
-            return new long[] {total - idle, total};
-        } catch (IOException | RuntimeException e) {
-            return new long[] {-1, -1};
-        }
-    }
-
     private static void flush(RedisServers.Server s) {
         s.call("FLUSHALL");
-    }
-
-    private static String infoField(RedisServers.Server s, String section, String field) {
-        for (String l : ((String) s.call("INFO", section)).split("\r?\n")) {
-            if (l.startsWith(field + ":")) {
-                return l.substring(field.length() + 1);
-            }
-        }
-        return "?";
-    }
-
-    // ---------------------------------------------------------------- reporting
-
-    /** One headline figure for {@code --json}, in JMH's result shape (benchmark, mode, params, primaryMetric). */
-    private void headline(String scenario, String rival, String mode, double score, String unit) {
-        headlines.add(String.format(Locale.ROOT, "{\"benchmark\": \"io.clockwork.benchmarks.queue.QueueHarness.%s\", "
-                + "\"mode\": \"%s\", \"threads\": 1, \"params\": {\"queue\": \"%s\"}, "
-                + "\"primaryMetric\": {\"score\": %.6f, \"scoreError\": \"NaN\", \"scoreUnit\": \"%s\"}}",
-                scenario, mode, rival, score, unit));
-    }
-
-    private void throughputTable(String scenario, String unit, Map<String, List<Window>> results, boolean offers) {
-        List<Window> ours = results.get(QueueRival.CLOCKWORK);
-        line("| queue | API used | " + unit + " (median) | range | ours/theirs |");
-        line("|---|---|---:|---|---:|");
-        for (Map.Entry<String, List<Window>> e : results.entrySet()) {
-            double m = median(e.getValue(), offers);
-            line("| " + e.getKey() + " | " + apis.getOrDefault(scenario + "/" + e.getKey(), "?") + " | " + fmt(m)
-                    + " | " + range(e.getValue(), offers) + " | "
-                    + (e.getKey().equals(QueueRival.CLOCKWORK) || ours == null ? "" : ratio(median(ours, offers), m))
-                    + " |");
-        }
-        line("");
-    }
-
-    private void addProfile(String scenario, Map<String, List<Window>> results, boolean offers) {
-        for (Map.Entry<String, List<Window>> e : results.entrySet()) {
-            long messages = 0;
-            double jvm = 0;
-            double redis = 0;
-            double machine = 0;
-            double[] perServer = null;
-            long slow = 0;
-            long connections = 0;
-            long failed = 0;
-            Map<String, long[]> cmds = new LinkedHashMap<>();
-            for (Window w : e.getValue()) {
-                messages += offers ? Math.round(w.offeredPerSec * d("seconds")) : w.messages;
-                jvm += w.jvmCpuPct;
-                redis += w.redisCpuPct;
-                machine += w.machineCpuPct;
-                if (w.serverCpuPct != null) {
-                    if (perServer == null) {
-                        perServer = new double[w.serverCpuPct.length];
-                    }
-                    for (int k = 0; k < perServer.length && k < w.serverCpuPct.length; k++) {
-                        perServer[k] += w.serverCpuPct[k];
-                    }
-                }
-                slow += w.slow;
-                connections += w.connections;
-                failed += w.failed;
-                w.commands.forEach((k, v) -> {
-                    long[] acc = cmds.computeIfAbsent(k, x -> new long[2]);
-                    acc[0] += v[0];
-                    acc[1] += v[1];
-                });
-            }
-            int n = e.getValue().size();
-            long msgs = Math.max(1, messages);
-            StringBuilder sb = new StringBuilder();
-            sb.append("- ").append(scenario).append(" / ").append(e.getKey()).append(": JVM CPU ")
-                    .append(String.format(Locale.ROOT, "%.0f%%", jvm / n)).append(", redis-server CPU ")
-                    .append(String.format(Locale.ROOT, "%.0f%%", redis / n));
-            if (perServer != null && perServer.length > 1) {
-                sb.append(" (each:");
-                for (double c : perServer) {
-                    sb.append(String.format(Locale.ROOT, " %.0f%%", c / n));
-                }
-                sb.append(')');
-            }
-            sb.append(", machine ").append(String.format(Locale.ROOT, "%.0f%% of %d00%%", machine / n,
-                            Runtime.getRuntime().availableProcessors()))
-                    .append(", slow ").append(slow)
-                    .append(", connections opened ").append(connections)
-                    .append(", failed operations ").append(failed).append("; per message:");
-            cmds.entrySet().stream()
-                    .sorted(Comparator.comparingLong((Map.Entry<String, long[]> x) -> x.getValue()[1]).reversed())
-                    .limit(8)
-                    .forEach(c -> sb.append(' ').append(c.getKey()).append(' ')
-                            .append(String.format(Locale.ROOT, "%.2f calls %.1f us;", c.getValue()[0] / (double) msgs,
-                                    c.getValue()[1] / (double) msgs)));
-            profile.add(sb.toString());
-        }
-    }
-
-    private static double median(List<Window> l, boolean offers) {
-        double[] v = l.stream().mapToDouble(w -> offers ? w.offeredPerSec : w.takenPerSec).sorted().toArray();
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-    }
-
-    private static String range(List<Window> l, boolean offers) {
-        double[] v = l.stream().mapToDouble(w -> offers ? w.offeredPerSec : w.takenPerSec).sorted().toArray();
-        return fmt(v[0]) + "–" + fmt(v[v.length - 1]);
-    }
-
-    private static String fmt(double perSec) {
-        return String.format(Locale.ROOT, "%,.0f", perSec);
-    }
-
-    private static String ratio(double ours, double theirs) {
-        return theirs == 0 ? "∞" : String.format(Locale.ROOT, "%.2fx", ours / theirs);
-    }
-
-    private static String pctStr(double fraction) {
-        return String.format(Locale.ROOT, "%.0f%%", fraction * 100);
-    }
-
-    private static long pct(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        int idx = (int) Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1);
-        return sorted[Math.max(0, idx)];
-    }
-
-    private static String ms(long nanos) {
-        return String.format(Locale.ROOT, "%.2f", nanos / 1e6);
-    }
-
-    private static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim();
-        } catch (IOException e) {
-            return "?";
-        }
-    }
-
-    private static String mavenVersion(String group, String artifact) {
-        try (InputStream in = QueueHarness.class.getResourceAsStream("/META-INF/maven/" + group + "/" + artifact
-                + "/pom.properties")) {
-            if (in == null) {
-                return "?";
-            }
-            Properties p = new Properties();
-            p.load(in);
-            return p.getProperty("version", "?");
-        } catch (IOException e) {
-            return "?";
-        }
     }
 }

@@ -1,9 +1,8 @@
 package io.clockwork.queue.spi;
 
 import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.QueueChecks;
 import java.time.Duration;
-import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A delay the queue contract accepts, checked once and kept in the two units the backends count in: whole
@@ -28,10 +27,7 @@ public record Delay(long nanos, long millis) {
      * @throws IllegalArgumentException if it exceeds {@link DelayedQueue#MAX_DELAY}
      */
     public static Delay of(Duration delay) {
-        Objects.requireNonNull(delay, "delay");
-        if (delay.compareTo(DelayedQueue.MAX_DELAY) > 0) {
-            throw tooLong(delay.toString());
-        }
+        QueueChecks.checkDelay(delay);
         if (delay.isNegative() || delay.isZero()) {
             return NONE;
         }
@@ -43,37 +39,5 @@ public record Delay(long nanos, long millis) {
             nanos = Long.MAX_VALUE;
         }
         return new Delay(nanos, millis);
-    }
-
-    /**
-     * Converts a {@code long, TimeUnit} delay into the {@link Duration} the queue's methods take, for the
-     * {@code long, TimeUnit} overloads. It compares in {@code unit} first, so amounts too large for a
-     * {@code Duration} fail with the same error as any delay above {@link DelayedQueue#MAX_DELAY}, never with an
-     * {@link ArithmeticException}; negative amounts below {@code -MAX_DELAY} become {@code -MAX_DELAY}, which means
-     * "due now" like any negative delay.
-     *
-     * @param delay the amount
-     * @param unit  its unit
-     * @return the delay, in [{@code -MAX_DELAY}, {@code MAX_DELAY}]
-     * @throws NullPointerException     if {@code unit} is null
-     * @throws IllegalArgumentException if the delay exceeds {@link DelayedQueue#MAX_DELAY}
-     */
-    public static Duration durationOf(long delay, TimeUnit unit) {
-        Objects.requireNonNull(unit, "unit");
-        // MAX_DELAY in whole units, rounded down (saturated at Long.MAX_VALUE for nanoseconds): a larger amount is
-        // above MAX_DELAY, and an amount within +/- this bound converts to a Duration without overflow.
-        long max = unit.convert(DelayedQueue.MAX_DELAY);
-        if (delay > max) {
-            throw tooLong(delay + " " + unit);
-        }
-        if (delay < -max) {
-            return DelayedQueue.MAX_DELAY.negated();
-        }
-        return Duration.of(delay, unit.toChronoUnit());
-    }
-
-    private static IllegalArgumentException tooLong(String given) {
-        return new IllegalArgumentException("delay must be at most " + DelayedQueue.MAX_DELAY.toMillis()
-                + " ms (DelayedQueue.MAX_DELAY, 2^52 ms: due times are exact doubles), was " + given);
     }
 }

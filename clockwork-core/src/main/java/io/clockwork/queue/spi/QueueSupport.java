@@ -3,6 +3,7 @@ package io.clockwork.queue.spi;
 import io.clockwork.queue.CodecException;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.QueueChecks;
 import io.clockwork.queue.QueueOptions;
 import java.time.Duration;
 import java.util.Objects;
@@ -86,28 +87,7 @@ public final class QueueSupport<V> {
      *                                  {@link DelayedQueue#MAX_ID_BYTES} UTF-8 bytes
      */
     public String checkId(String id) {
-        return checkMessageId(id);
-    }
-
-    /**
-     * {@link #checkId(String)} without a queue: the check of {@link io.clockwork.queue.Message#id(String)}.
-     *
-     * @param id the id
-     * @return the id
-     * @throws NullPointerException     if null
-     * @throws IllegalArgumentException as for {@link #checkId(String)}
-     */
-    public static String checkMessageId(String id) {
-        Objects.requireNonNull(id, "id");
-        if (id.isEmpty()) {
-            throw new IllegalArgumentException("id must not be empty");
-        }
-        int bytes = Utf8.checkWellFormed("id", id);
-        if (bytes > DelayedQueue.MAX_ID_BYTES) {
-            throw new IllegalArgumentException("id must be at most " + DelayedQueue.MAX_ID_BYTES
-                    + " UTF-8 bytes, was " + bytes);
-        }
-        return id;
+        return QueueChecks.checkMessageId(id);
     }
 
     /**
@@ -210,7 +190,7 @@ public final class QueueSupport<V> {
             }
             r = r.substring(0, keep) + DeadLetter.TRUNCATED;
         }
-        if (Utf8.encodedLength(r) < 0) {
+        if (QueueChecks.utf8Length(r) < 0) {
             StringBuilder sb = new StringBuilder(r.length());
             for (int i = 0; i < r.length(); i++) {
                 char c = r.charAt(i);

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clockwork.queue.DelayedQueue;
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class DelayTest {
@@ -37,13 +35,5 @@ class DelayTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("delay must be at most " + (1L << 52) + " ms (DelayedQueue.MAX_DELAY");
         assertThatThrownBy(() -> Delay.of(null)).isInstanceOf(NullPointerException.class).hasMessage("delay");
-    }
-
-    @Test
-    void durationOfComparesInTheGivenUnitSoHugeAmountsFailCleanly() {
-        assertThat(Delay.durationOf(3, TimeUnit.SECONDS)).isEqualTo(Duration.of(3, ChronoUnit.SECONDS));
-        assertThatThrownBy(() -> Delay.durationOf(Long.MAX_VALUE, TimeUnit.DAYS))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DelayedQueue.MAX_DELAY");
-        assertThat(Delay.durationOf(Long.MIN_VALUE, TimeUnit.DAYS)).isEqualTo(DelayedQueue.MAX_DELAY.negated());
     }
 }

@@ -1,7 +1,4 @@
-package io.clockwork.schedule.spi;
-
-import io.clockwork.schedule.Misfire;
-import io.clockwork.schedule.ScheduleRule;
+package io.clockwork.schedule;
 
 import java.time.Instant;
 import java.util.Arrays;
@@ -9,8 +6,10 @@ import java.util.Optional;
 
 /**
  * What one pass fires for one schedule whose rule fixes its fire times in advance (rate, cron): the fire times to
- * produce, oldest first, and the schedule's next fire time after them. Every backend plans with this class, so that
- * misfire handling is the same everywhere. Immutable.
+ * produce, oldest first, and the schedule's next fire time after them. Immutable and thread-safe.
+ *
+ * <p>It is the arithmetic of {@link Misfire}, part of the contract: every {@link Schedules} backend plans its passes
+ * with it, so that misfire handling is the same everywhere.
  *
  * <p>From the stored next fire time, fire times up to {@code now - threshold} are <i>missed</i>: the first
  * {@link Misfire#bound()} of them fire, the rest are skipped (jumping to the rule's first fire time after

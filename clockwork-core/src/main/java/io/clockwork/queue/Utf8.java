@@ -1,14 +1,12 @@
-package io.clockwork.queue.spi;
-
-import io.clockwork.queue.Codec;
+package io.clockwork.queue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * UTF-8 checks shared by message ids, queue and schedule names, header values and {@link Codec#string()}.
- * Stateless and thread-safe.
+ * The contract's UTF-8 rules, package-private: the checks of message ids, queue and schedule names, header values and
+ * {@link Codec#string()}, which {@link QueueChecks} offers to backends. Stateless and thread-safe.
  *
  * <p>A Java string may hold unpaired surrogates, which no UTF-8 byte sequence represents: {@link String#getBytes}
  * silently writes '?' for each, so two different strings can encode to the same bytes. Both checks here find such
@@ -16,7 +14,7 @@ import java.nio.ByteOrder;
  * surrogate pairing; {@link #containsQuestionMark} lets a codec that has already encoded a string skip that walk
  * whenever the bytes hold no '?', the only byte a replacement can produce.
  */
-public final class Utf8 {
+final class Utf8 {
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
     private static final long ONES = 0x0101_0101_0101_0101L;
@@ -32,7 +30,7 @@ public final class Utf8 {
      * @param s the string
      * @return its UTF-8 length; or, if it holds an unpaired surrogate, {@code -(index + 1)} for the first one
      */
-    public static int encodedLength(String s) {
+    static int encodedLength(String s) {
         int n = s.length();
         int bytes = 0;
         for (int i = 0; i < n; i++) {
@@ -62,7 +60,7 @@ public final class Utf8 {
      * @return its UTF-8 length
      * @throws IllegalArgumentException naming {@code argument} and the first unpaired surrogate
      */
-    public static int checkWellFormed(String argument, String s) {
+    static int checkWellFormed(String argument, String s) {
         int bytes = encodedLength(s);
         if (bytes < 0) {
             throw new IllegalArgumentException(argument + " must be well-formed Unicode, which round-trips through"
@@ -78,7 +76,7 @@ public final class Utf8 {
      * @param result the negative result of {@link #encodedLength}
      * @return e.g. "an unpaired surrogate U+D800 at index 1"
      */
-    public static String describeUnpaired(String s, int result) {
+    static String describeUnpaired(String s, int result) {
         int index = -result - 1;
         return String.format("an unpaired surrogate U+%04X at index %d", (int) s.charAt(index), index);
     }
@@ -89,7 +87,7 @@ public final class Utf8 {
      * @param bytes the bytes
      * @return true if one of them is '?'
      */
-    public static boolean containsQuestionMark(byte[] bytes) {
+    static boolean containsQuestionMark(byte[] bytes) {
         int i = 0;
         for (int words = bytes.length & ~7; i < words; i += 8) {
             // A byte of x is zero exactly where the word holds '?'; (x - ONES) & ~x & HIGHS is non-zero iff some

@@ -12,22 +12,22 @@ import java.util.concurrent.TimeUnit;
  * The engine's shared driver: one {@link TimerCore} and one daemon thread per {@link Ticker}, on which the faces that
  * have no thread of their own run "this at that time" (session expiry, {@code TimeCacheMap} rotation). Thread-safe.
  *
- * <p>Faces {@link #acquire} the scheduler of their ticker and {@link #release} it when they close; the thread starts
+ * <p>Faces {@link #acquire} the driver of their ticker and {@link #release} it when they close; the thread starts
  * with the first lease and stops with the last, so a process with nothing to expire has no thread, and readings of
  * different tickers are never compared. Tasks run on the driver thread, one at a time, in deadline order: they must
  * be short (a face's callbacks run here, as Storm's and ZooKeeper's run on their single expiry threads). A task that
  * throws is logged and the driver goes on.
  */
-public final class Scheduler {
+public final class SharedDriver {
 
-    /** Name of every driver thread; a scheduler's thread is named this plus its number. */
+    /** Name of every driver thread; a driver's thread is named this plus its number. */
     public static final String THREAD_NAME = "clockwork-engine";
 
-    private static final System.Logger LOG = System.getLogger(Scheduler.class.getName());
+    private static final System.Logger LOG = System.getLogger(SharedDriver.class.getName());
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int WHEEL_SIZE = 64;
     private static final Object LOCK = new Object();
-    private static final Map<Ticker, Scheduler> BY_TICKER = new IdentityHashMap<>(); // guarded by LOCK
+    private static final Map<Ticker, SharedDriver> BY_TICKER = new IdentityHashMap<>(); // guarded by LOCK
     private static int started;                                                      // guarded by LOCK
 
     private final Ticker ticker;
@@ -35,25 +35,25 @@ public final class Scheduler {
     private final Thread thread;
     private int leases; // guarded by LOCK
 
-    private Scheduler(Ticker ticker, String name) {
+    private SharedDriver(Ticker ticker, String name) {
         this.ticker = ticker;
-        this.core = new TimerCore<>(name, ticker, TICK_NANOS, WHEEL_SIZE, Long.MAX_VALUE, Scheduler::run);
+        this.core = new TimerCore<>(name, ticker, TICK_NANOS, WHEEL_SIZE, Long.MAX_VALUE, SharedDriver::run);
         this.thread = new Thread(this::drive, name);
         thread.setDaemon(true);
     }
 
     /**
-     * Takes a lease on the scheduler of a ticker, starting its thread if no lease is held.
+     * Takes a lease on the driver of a ticker, starting its thread if no lease is held.
      *
      * @param ticker the time source of the tasks to come
-     * @return the ticker's scheduler; {@link #release} it once
+     * @return the ticker's driver; {@link #release} it once
      */
-    public static Scheduler acquire(Ticker ticker) {
+    public static SharedDriver acquire(Ticker ticker) {
         Objects.requireNonNull(ticker, "ticker");
         synchronized (LOCK) {
-            Scheduler s = BY_TICKER.get(ticker);
+            SharedDriver s = BY_TICKER.get(ticker);
             if (s == null) {
-                s = new Scheduler(ticker, THREAD_NAME + "-" + ++started);
+                s = new SharedDriver(ticker, THREAD_NAME + "-" + ++started);
                 BY_TICKER.put(ticker, s);
                 s.thread.start();
             }
@@ -70,7 +70,7 @@ public final class Scheduler {
     public void release() {
         synchronized (LOCK) {
             if (leases == 0) {
-                throw new IllegalStateException("scheduler " + core.name() + " has no lease to release");
+                throw new IllegalStateException("driver " + core.name() + " has no lease to release");
             }
             if (--leases == 0) {
                 BY_TICKER.remove(ticker);
@@ -80,7 +80,7 @@ public final class Scheduler {
     }
 
     /**
-     * Runs a task once after a delay on this scheduler's thread.
+     * Runs a task once after a delay on this driver's thread.
      *
      * @param task       what to run; it must be short
      * @param delayNanos the delay on the ticker; zero or negative runs it at the driver's next pass
@@ -94,7 +94,7 @@ public final class Scheduler {
     }
 
     /**
-     * Runs a task once at a ticker reading on this scheduler's thread. Prefer it to {@link #schedule} when the time
+     * Runs a task once at a ticker reading on this driver's thread. Prefer it to {@link #schedule} when the time
      * comes from an earlier reading: a delay computed from one comes due late by whatever passed since (a GC pause,
      * or a test's jump of a manual ticker, after which the task would wait for another jump).
      *
@@ -115,10 +115,10 @@ public final class Scheduler {
     }
 
     /**
-     * Tells whether a ticker has a running scheduler; for tests that check the thread stops with the last lease.
+     * Tells whether a ticker has a running driver; for tests that check the thread stops with the last lease.
      *
      * @param ticker a time source
-     * @return true if a lease on the ticker's scheduler is held
+     * @return true if a lease on the ticker's driver is held
      */
     public static boolean isRunning(Ticker ticker) {
         synchronized (LOCK) {
@@ -138,7 +138,7 @@ public final class Scheduler {
         try {
             t.action.run();
         } catch (RuntimeException | Error e) {
-            LOG.log(Level.ERROR, "scheduled task " + t.action + " threw; the scheduler goes on", e);
+            LOG.log(Level.ERROR, "scheduled task " + t.action + " threw; the driver goes on", e);
             if (e instanceof VirtualMachineError) {
                 throw e;
             }
@@ -147,10 +147,10 @@ public final class Scheduler {
 
     @Override
     public String toString() {
-        return "Scheduler[" + core.name() + ", " + ticker + ", pending=" + core.pendingCount() + "]";
+        return "SharedDriver[" + core.name() + ", " + ticker + ", pending=" + core.pendingCount() + "]";
     }
 
-    /** A task scheduled on a {@link Scheduler}: the wheel's node itself. Thread-safe. */
+    /** A task scheduled on a {@link SharedDriver}: the wheel's node itself. Thread-safe. */
     public static final class Task extends TimerEntry {
         private final Runnable action;
         private final TimerCore<Task> core;

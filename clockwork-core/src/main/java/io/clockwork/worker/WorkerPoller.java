@@ -1,0 +1,153 @@
+package io.clockwork.worker;
+
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.Delivery;
+import io.clockwork.worker.BackendHealth.Operation;
+import io.clockwork.worker.WorkerEvents.Event;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+
+import static io.clockwork.worker.WorkerTask.BUFFERED;
+
+/**
+ * A {@link Worker}'s poller: the loop of its poller thread, which takes messages for free handlers and free
+ * prefetch slots ({@link DelayedQueue#poll(int, java.time.Duration)}), buffers them, and starts buffered jobs on
+ * free handlers. Thread-safe: it works on the worker's state under the worker's lock; {@link #dispatch()} runs on
+ * the poller and on handler threads.
+ *
+ * @param <V> the value type
+ */
+final class WorkerPoller<V> implements Runnable {
+
+    private static final System.Logger LOG = System.getLogger(Worker.class.getName());
+
+    private final Worker<V> w;
+
+    WorkerPoller(Worker<V> worker) {
+        this.w = worker;
+    }
+
+    @Override
+    public void run() {
+        while (true) {
+            int n;
+            w.lock.lock();
+            try {
+                while (w.polling && capacity() < 1) {
+                    w.changed.await();
+                }
+                if (!w.polling) {
+                    return;
+                }
+                n = Math.min(capacity(), DelayedQueue.MAX_BATCH);
+            } catch (InterruptedException e) {
+                return;
+            } finally {
+                w.lock.unlock();
+            }
+            List<Delivery<V>> got;
+            try {
+                got = w.queue.poll(n, w.pollWait);
+                w.health.succeeded(Operation.POLL);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                w.events.backendError(Operation.POLL, e);
+                if (!pause(w.health.failed(Operation.POLL, e))) {
+                    return;
+                }
+                continue;
+            }
+            accept(got);
+        }
+    }
+
+    /** Free handlers plus free prefetch slots; the lock is held. */
+    private int capacity() {
+        return w.concurrency + w.prefetch - w.running.size() - w.buffer.size();
+    }
+
+    private void accept(List<Delivery<V>> deliveries) {
+        if (deliveries.isEmpty()) {
+            return;
+        }
+        long now = w.ticker.read();
+        List<WorkerTask<V>> tasks = new ArrayList<>(deliveries.size());
+        for (Delivery<V> d : deliveries) {
+            WorkerTask<V> t = new WorkerTask<>(w, d, now);
+            w.held.add(t);
+            tasks.add(t);
+            w.events.fire(t, Event.DELIVERED, null, null);
+        }
+        boolean stopped;
+        w.lock.lock();
+        try {
+            stopped = !w.polling;
+            if (!stopped) {
+                w.buffer.addAll(tasks);
+            }
+        } finally {
+            w.lock.unlock();
+        }
+        if (stopped) {
+            for (WorkerTask<V> t : tasks) {
+                w.jobs.release(t);
+            }
+        } else {
+            dispatch();
+        }
+    }
+
+    /** Starts buffered tasks on free handlers; called without the lock (the executor may run a task in place). */
+    void dispatch() {
+        while (true) {
+            WorkerTask<V> t;
+            w.lock.lock();
+            try {
+                if (w.running.size() >= w.concurrency || w.buffer.isEmpty()) {
+                    return;
+                }
+                t = w.buffer.poll();
+                if (!t.start()) {
+                    continue; // its lease was lost while it waited
+                }
+                w.running.add(t);
+            } finally {
+                w.lock.unlock();
+            }
+            try {
+                w.executor.execute(t);
+            } catch (RejectedExecutionException e) {
+                LOG.log(System.Logger.Level.WARNING, "worker '" + w.name + "': the executor refused a job; handing it"
+                        + " back: " + e);
+                w.lock.lock();
+                try {
+                    w.running.remove(t);
+                    w.changed.signalAll();
+                } finally {
+                    w.lock.unlock();
+                }
+                t.state.set(BUFFERED);
+                w.jobs.release(t);
+            }
+        }
+    }
+
+    /** Backs off after a failed poll; false if the worker stopped polling meanwhile. */
+    private boolean pause(long nanos) {
+        w.lock.lock();
+        try {
+            long left = nanos;
+            while (left > 0 && w.polling) {
+                left = w.changed.awaitNanos(left);
+            }
+            return w.polling;
+        } catch (InterruptedException e) {
+            return false;
+        } finally {
+            w.lock.unlock();
+        }
+    }
+}
