@@ -36,14 +36,14 @@ public abstract class TimerEntry extends WheelEntry {
     }
 
     /**
-     * Sequencer for entries no other thread can reach before their offer ({@link WheelTimer}'s): a plain store,
-     * published by the inbox's CAS.
+     * Sequencer for entries no other thread can reach before their offer ({@link io.clockwork.timer.WheelTimer}'s):
+     * a plain store, published by the inbox's CAS.
      */
     public static final MpscInbox.Sequencer<TimerEntry> UNSHARED = new StateSequencer(false);
 
     /**
-     * Sequencer for entries another thread may cancel before their offer ({@link SystemTimer}'s, whose task is
-     * bound to the entry first, as in Kafka): a CAS that keeps such a cancel.
+     * Sequencer for entries another thread may cancel before their offer (the Kafka face's {@code SystemTimer}, whose
+     * task is bound to the entry first, as in Kafka): a CAS that keeps such a cancel.
      */
     public static final MpscInbox.Sequencer<TimerEntry> SHARED = new StateSequencer(true);
 
