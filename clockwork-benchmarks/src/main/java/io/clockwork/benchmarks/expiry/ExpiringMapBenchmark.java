@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Threads;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Benchmark 3 (issue 3): expiring map, 2 threads, 80% {@code get} / 20% {@code put} of random keys among
+ * Expiry benchmark 3: expiring map, 2 threads, 80% {@code get} / 20% {@code put} of random keys among
  * 1,000,000: our {@code TimeCacheMap} against Storm's, Caffeine with {@code expireAfterWrite}, and a plain
  * {@code ConcurrentHashMap} with no expiry (the physical limit).
  *

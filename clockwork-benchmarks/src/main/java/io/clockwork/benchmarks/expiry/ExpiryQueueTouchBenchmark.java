@@ -16,7 +16,7 @@ import org.openjdk.jmh.infra.Blackhole;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Benchmark 1a (issue 3): ExpiryQueue touches, 2 threads touching random elements of 1,000,000 tracked ones, timeout
+ * Expiry benchmark 1a: ExpiryQueue touches, 2 threads touching random elements of 1,000,000 tracked ones, timeout
  * 10 s: ours ({@code update}, and the primitive {@code updateExpiry}) against ZooKeeper's {@code update}.
  *
  * <p>Why: a ZooKeeper server touches a session's entry on every request and ping; what the queue costs is the cost

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Benchmark 4 (issue 3): heap retained per tracked element, for each expiry structure against its rivals, with
+ * Expiry benchmark 4: heap retained per tracked element, for each expiry structure against its rivals, with
  * 1,000,000 elements.
  *
  * <p>Why: a ZooKeeper server tracks every connected session, a Storm topology every pending tuple; what the

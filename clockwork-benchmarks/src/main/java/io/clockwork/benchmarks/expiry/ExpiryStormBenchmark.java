@@ -18,7 +18,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Benchmark 2 (issue 3): expiry storm. 100,000 elements are due in the same bucket; the time to expire them all,
+ * Expiry benchmark 2: expiry storm. 100,000 elements are due in the same bucket; the time to expire them all,
  * one shot per fresh queue: ours against ZooKeeper's {@code ExpiryQueue}.
  *
  * <p>Why: after a network partition heals, or when a large batch of clients was connected at once, a whole bucket

@@ -15,7 +15,7 @@ import org.openjdk.jmh.annotations.Threads;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Benchmark 3b (issue 3): rotating map, 80% {@code get} / 20% {@code put} of random keys among 1,000,000, rotated
+ * Expiry benchmark 3b: rotating map, 80% {@code get} / 20% {@code put} of random keys among 1,000,000, rotated
  * every {@code rotationMs} by the same thread: our {@code RotatingMap} against Storm's.
  *
  * <p>One thread, because Storm's {@code RotatingMap} is not thread-safe: Storm uses it from the one executor thread

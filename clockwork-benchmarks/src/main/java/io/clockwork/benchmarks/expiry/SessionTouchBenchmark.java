@@ -15,7 +15,7 @@ import org.openjdk.jmh.annotations.Threads;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Benchmark 1b (issue 3): session touches, 2 threads touching random sessions of 1,000,000, timeout 10 s: our
+ * Expiry benchmark 1b: session touches, 2 threads touching random sessions of 1,000,000, timeout 10 s: our
  * {@code SessionTrackerImpl.touchSession} against ZooKeeper's (both built standalone, expiry threads not started; see
  * {@link TrackerRival}).
  *

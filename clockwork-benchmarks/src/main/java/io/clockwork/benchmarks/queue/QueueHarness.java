@@ -26,7 +26,7 @@ import static io.clockwork.benchmarks.queue.HarnessReport.range;
 import static io.clockwork.benchmarks.queue.HarnessReport.ratio;
 
 /**
- * Issue 5's benchmarks: Clockwork's {@code RedisDelayedQueue} against Redisson's {@code RDelayedQueue} on the same
+ * The delayed-queue benchmarks: Clockwork's {@code RedisDelayedQueue} against Redisson's {@code RDelayedQueue} on the same
  * {@code redis-server}, in the same run. Scenarios (all on real servers this harness starts on free loopback ports
  * and kills at the end):
  * <ol>

@@ -14,13 +14,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Ten million pending, in process (issue 18): how Clockwork's {@code WheelTimer} and {@code InMemoryDelayedQueue}
+ * Ten million pending, in process: how Clockwork's {@code WheelTimer} and {@code InMemoryDelayedQueue}
  * hold up when a huge number of items wait far in the future, beside Netty's {@code HashedWheelTimer} and the JDK's
  * {@code ScheduledThreadPoolExecutor}. Not thread-safe; a {@code main}.
  *
  * <ol>
  *   <li><b>Rates</b> ({@link PendingRates}): schedule (offer), cancel and delivery rates with {@code --small} items
- *       pending 1-2 hours out and again with {@code --pending}, and the ratio of the two (issue 18's target: at least
+ *       pending 1-2 hours out and again with {@code --pending}, and the ratio of the two (the target: at least
  *       0.8x). A timer's delivery rate is how fast it runs a batch of tasks all due at one instant (first to last
  *       run); the queue's is {@code poll} + {@code ack} of a batch of due messages, its promotion included.</li>
  *   <li><b>Heap</b> per pending item, measured while filling from the small count to the huge one.</li>

@@ -16,7 +16,7 @@ import java.util.Map;
  */
 final class ScaleReport {
 
-    /** The target of issue 18: a rate at the huge pending count is at least this share of the rate at the small. */
+    /** The target: a rate at the huge pending count is at least this share of the rate at the small. */
     static final double TARGET = 0.8;
 
     private final ScaleSettings settings;
