@@ -158,7 +158,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         // Fresh: the first attempt skips the dedup read (the id is unique); a retry after a lost reply checks it, so
         // a generated id is added exactly once.
         int p = partitions.of(id);
-        QueueScripts.Stored r = scripts.offer(p, id, Tail.of(Map.of(), payload), d, QueueScripts.FRESH);
+        ScriptReplies.Stored r = scripts.offer(p, id, Tail.of(Map.of(), payload), d, ScriptArgs.FRESH);
         partitions.offered(p);
         signalIfAsked(r);
         return r.idOf(id);
@@ -186,7 +186,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         Delay d = support.delay(delay);
         String id = idGenerator.next();
         int p = partitions.of(id);
-        return scripts.offerAsync(p, id, Tail.of(Map.of(), payload), d, QueueScripts.FRESH).thenApply(r -> {
+        return scripts.offerAsync(p, id, Tail.of(Map.of(), payload), d, ScriptArgs.FRESH).thenApply(r -> {
             partitions.offered(p);
             signalIfAsked(r);
             return r.idOf(id);
@@ -203,9 +203,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     private CompletableFuture<Boolean> addAsync(String id, byte[] payload, Delay delay) {
         int p = partitions.of(id);
-        return scripts.offerAsync(p, id, Tail.of(Map.of(), payload), delay, QueueScripts.KEEP).thenApply(r -> {
+        return scripts.offerAsync(p, id, Tail.of(Map.of(), payload), delay, ScriptArgs.KEEP).thenApply(r -> {
             partitions.offered(p);
-            return signalIfAsked(r) == QueueScripts.ADDED;
+            return signalIfAsked(r) == ScriptReplies.ADDED;
         });
     }
 
@@ -225,9 +225,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     private boolean add(String id, byte[] payload, Delay delay) {
         int p = partitions.of(id);
-        QueueScripts.Stored r = scripts.offer(p, id, Tail.of(Map.of(), payload), delay, QueueScripts.KEEP);
+        ScriptReplies.Stored r = scripts.offer(p, id, Tail.of(Map.of(), payload), delay, ScriptArgs.KEEP);
         partitions.offered(p);
-        return signalIfAsked(r) == QueueScripts.ADDED;
+        return signalIfAsked(r) == ScriptReplies.ADDED;
     }
 
     /**
@@ -251,7 +251,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             id = idGenerator.next();
         }
         int p = partitions.of(id);
-        QueueScripts.Stored r = scripts.offer(p, id, tail, d, fresh ? QueueScripts.FRESH : flag(message.onConflict()));
+        ScriptReplies.Stored r = scripts.offer(p, id, tail, d, fresh ? ScriptArgs.FRESH : flag(message.onConflict()));
         partitions.offered(p);
         return new Offered(r.idOf(id), outcome(signalIfAsked(r)));
     }
@@ -265,7 +265,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         String given = message.id().orElse(null);
         String id = given != null ? given : idGenerator.next();
         int p = partitions.of(id);
-        return scripts.offerAsync(p, id, tail, d, given == null ? QueueScripts.FRESH : flag(message.onConflict()))
+        return scripts.offerAsync(p, id, tail, d, given == null ? ScriptArgs.FRESH : flag(message.onConflict()))
                 .thenApply(r -> {
                     partitions.offered(p);
                     return new Offered(r.idOf(id), outcome(signalIfAsked(r)));
@@ -325,7 +325,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             tails[i] = Tail.of(m.headers(), support.encode(value));
             delays[i] = support.delay(m.delay());
             ids[i] = m.id().orElse(null);
-            flags[i] = ids[i] == null ? QueueScripts.FRESH : flag(m.onConflict());
+            flags[i] = ids[i] == null ? ScriptArgs.FRESH : flag(m.onConflict());
         }
         int target = partitions.selector().nextBatchTarget();
         for (int i = 0; i < ids.length; i++) {
@@ -346,9 +346,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     private static byte flag(Message.Conflict policy) {
         return switch (policy) {
-            case KEEP -> QueueScripts.KEEP;
-            case REPLACE -> QueueScripts.REPLACE;
-            case EXTEND -> QueueScripts.EXTEND;
+            case KEEP -> ScriptArgs.KEEP;
+            case REPLACE -> ScriptArgs.REPLACE;
+            case EXTEND -> ScriptArgs.EXTEND;
         };
     }
 
@@ -472,7 +472,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         }
         Boolean[] result = new Boolean[ids.length];
         for (int i = 0; i < ids.length; i++) {
-            result[i] = ((RedisDelivery<?>) given[i]).ackedIfGone(QueueScripts.AckCode.of(codes[i]));
+            result[i] = ((RedisDelivery<?>) given[i]).ackedIfGone(ScriptReplies.AckCode.of(codes[i]));
         }
         return List.of(result);
     }
@@ -492,7 +492,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
                     + "' (this client): " + done);
         }
         long sent = System.nanoTime();
-        QueueScripts.AckPolled r;
+        ScriptReplies.AckPolled r;
         try {
             r = scripts.ackPoll(d.partition(), d.id(), d.receipt());
         } catch (RuntimeException e) {
@@ -543,7 +543,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     boolean ack(RedisDelivery<V> d) {
         checkOpen();
-        QueueScripts.AckCode code;
+        ScriptReplies.AckCode code;
         try {
             code = scripts.ack(d.partition(), d.id(), d.receipt());
         } catch (RuntimeException e) {
@@ -615,7 +615,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         long trimmed = 0;
         long nextDue = -1;
         for (int p = 0; p < partitions.count(); p++) {
-            QueueScripts.Counts c = scripts.stats(p);
+            ScriptReplies.Counts c = scripts.stats(p);
             delayed += c.delayed();
             ready += c.ready();
             inFlight += c.inFlight();
@@ -653,12 +653,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1, was " + limit);
         }
-        List<QueueScripts.Dead> all = new ArrayList<>();
+        List<ScriptReplies.Dead> all = new ArrayList<>();
         for (int p = 0; p < partitions.count(); p++) {
             all.addAll(scripts.deadLetters(p, limit));
         }
         // Stable sort: within a partition the script's order (death time, then sequence) is kept.
-        all.sort(Comparator.comparingLong(QueueScripts.Dead::diedAtMs));
+        all.sort(Comparator.comparingLong(ScriptReplies.Dead::diedAtMs));
         return all.stream().limit(limit).map(d -> new DeadLetter(d.id(),
                 d.payload() != null ? d.payload() : new byte[0], d.attempts(), d.reason(), d.headers())).toList();
     }
@@ -802,8 +802,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
-    /** {@link #signalIfAsked(QueueScripts.Flagged)} for an offer; returns its code. */
-    private int signalIfAsked(QueueScripts.Stored r) {
+    /** {@link #signalIfAsked(ScriptReplies.Flagged)} for an offer; returns its code. */
+    private int signalIfAsked(ScriptReplies.Stored r) {
         if (r.mustSignal()) {
             signals.push();
         }
@@ -811,7 +811,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     /** Pushes a wake-up signal if the script asked the client to (its partition cannot reach the signal key). */
-    private boolean signalIfAsked(QueueScripts.Flagged r) {
+    private boolean signalIfAsked(ScriptReplies.Flagged r) {
         if (r.mustSignal()) {
             signals.push();
         }

@@ -137,13 +137,13 @@ final class RedisDelivery<V> implements Delivery<V> {
      * @return whether the message is acked: deleted now, or gone while this delivery's hold was never revoked after
      *         an attempt that may have deleted it, within the reach of the server's record of revocations
      */
-    boolean ackedIfGone(QueueScripts.AckCode code) {
-        if (code == QueueScripts.AckCode.DELETED) {
+    boolean ackedIfGone(ScriptReplies.AckCode code) {
+        if (code == ScriptReplies.AckCode.DELETED) {
             return true;
         }
-        boolean retried = code == QueueScripts.AckCode.GONE_AFTER_RETRY
-                || code == QueueScripts.AckCode.GONE && ackMayHaveRun;
-        return retried && System.nanoTime() - (leaseFloor + QueueScripts.REVOKED_KEEP.toNanos()) <= 0;
+        boolean retried = code == ScriptReplies.AckCode.GONE_AFTER_RETRY
+                || code == ScriptReplies.AckCode.GONE && ackMayHaveRun;
+        return retried && System.nanoTime() - (leaseFloor + ScriptReplies.REVOKED_KEEP.toNanos()) <= 0;
     }
 
     @Override

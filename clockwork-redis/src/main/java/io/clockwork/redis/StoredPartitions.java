@@ -69,14 +69,14 @@ final class StoredPartitions {
 
     private static int resolveCount(ScriptRunner scripts, Connections connections, String name, int requested,
                                     boolean openExisting) {
-        byte[][] keys = {KeyLayout.configKey(name), KeyLayout.seqKey(name, 0)};
+        byte[][] keys = {KeyLayout.seqKey(name, 0), KeyLayout.configKey(name)};
         Stored read = open(scripts, keys, 0);
         if (read.partitions() > 0) {
             return agree(connections, name, requested, read.partitions());
         }
         if (!read.existed() && openExisting) {
             throw new QueueNotFoundException("no queue '" + name + "' on " + connections.where()
-                    + ": no client has created it (no key " + string(keys[0]) + ")");
+                    + ": no client has created it (no key " + string(keys[1]) + ")");
         }
         int want = requested;
         if (want == 0) {

@@ -9,10 +9,7 @@
   SHA-1, sorts a value's copies together, in offer order. Copies are confirmed by comparing payloads, so digests
   that collide cost a comparison, never a wrong answer.
 ]]
--- include: keys, member, lost, keep
-
-local ORDER = KEYS[10]    -- ZSET  member <seq><id>, score 0: delayed elements in offer order (may hold stale ones)
-local VALUES = KEYS[11]  -- ZSET  member <digest(payload)><seq><id>, score 0: every element, by value
+-- include: member, lost, keep
 
 -- The first 16 hex digits of the payload's SHA-1: the prefix of its VALUES entries.
 local function digest(p)

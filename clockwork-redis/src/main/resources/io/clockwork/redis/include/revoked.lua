@@ -7,7 +7,6 @@
   lease was lost (ack_held.lua). Only these rare paths write it: an ack that finds its message held costs nothing
   more. The client trusts an answer only while the record reaches back far enough (QueueScripts.REVOKED_KEEP).
 ]]
--- include: keys
 
 local REVOKED = string.sub(PENDING, 1, #PENDING - 7) .. 'revoked' -- PENDING is <prefix>pending
 local REVOKED_KEEP_MS = 120000

@@ -1,7 +1,7 @@
 --[[
   take_due: what poll.lua does after its header (see there): sweeps expired deliveries, then takes up to n due messages.
 ]]
--- include: keys, clock, member, lost, sweep, wake, keep, counters, cold
+-- include: clock, member, lost, sweep, wake, keep, counters, cold
 
 -- Milliseconds until the partition's next event (a due message, in PENDING or in the cold store, whose earliest due
 -- time is cold_due, or an expiring delivery), or -1 if none.
