@@ -87,6 +87,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private final Signals signals;
     private final PollLoop<V> pollLoop;
     private final IdGenerator idGenerator = new IdGenerator();
+    private final OfferBatches<V> batches;
+    private final AllPartitions all;
+    private final Acks<V> acks;
     private volatile boolean closed;
 
     RedisDelayedQueue(QueueSupport<V> support, Connections connections, ScriptRunner runner, int partitionCount,
@@ -97,9 +100,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         this.partitions = new Partitions(new KeyLayout(support.name(), partitionCount, connections.cluster()),
                 ticker);
         this.scripts = new QueueScripts(runner, connections, partitions, support.options(), compactAfter);
+        this.batches = new OfferBatches<>(support, partitions, idGenerator);
+        this.all = new AllPartitions(scripts, partitions, support.name());
         this.signals = new Signals(support.name(), connections, runner, partitions.signalKey(), ticker);
         this.pollLoop = new PollLoop<>(this, support, scripts, partitions, signals, ticker, recheckInterval,
                 connections.where());
+        this.acks = new Acks<>(this, scripts, pollLoop, support.name());
         scripts.preload();
     }
 
@@ -211,7 +217,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     @Override
     public CompletionStage<List<String>> offerAllAsync(List<? extends V> values, Duration delay) {
-        Generated b = generated(values, delay);
+        checkOpen();
+        OfferBatches.Generated b = batches.generated(values, delay);
         return scripts.offerAllAsync(b.ids(), b.tails(), b.delay(), true, signals::push)
                 .thenApply(codes -> List.of(b.ids()));
     }
@@ -251,9 +258,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             id = idGenerator.next();
         }
         int p = partitions.of(id);
-        ScriptReplies.Stored r = scripts.offer(p, id, tail, d, fresh ? ScriptArgs.FRESH : flag(message.onConflict()));
+        ScriptReplies.Stored r = scripts.offer(p, id, tail, d, fresh ? ScriptArgs.FRESH : OfferBatches.flag(message.onConflict()));
         partitions.offered(p);
-        return new Offered(r.idOf(id), outcome(signalIfAsked(r)));
+        return new Offered(r.idOf(id), OfferBatches.outcome(signalIfAsked(r)));
     }
 
     @Override
@@ -265,10 +272,10 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         String given = message.id().orElse(null);
         String id = given != null ? given : idGenerator.next();
         int p = partitions.of(id);
-        return scripts.offerAsync(p, id, tail, d, given == null ? ScriptArgs.FRESH : flag(message.onConflict()))
+        return scripts.offerAsync(p, id, tail, d, given == null ? ScriptArgs.FRESH : OfferBatches.flag(message.onConflict()))
                 .thenApply(r -> {
                     partitions.offered(p);
-                    return new Offered(r.idOf(id), outcome(signalIfAsked(r)));
+                    return new Offered(r.idOf(id), OfferBatches.outcome(signalIfAsked(r)));
                 });
     }
 
@@ -280,7 +287,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     @Override
     public List<Offered> offerAll(List<? extends Message<? extends V>> messages) {
-        Prepared b = prepared(messages);
+        checkOpen();
+        OfferBatches.Prepared b = batches.prepared(messages);
         if (b.ids().length == 0) {
             return List.of();
         }
@@ -289,67 +297,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     @Override
     public CompletionStage<List<Offered>> offerAllAsync(List<? extends Message<? extends V>> messages) {
-        Prepared b = prepared(messages);
+        checkOpen();
+        OfferBatches.Prepared b = batches.prepared(messages);
         if (b.ids().length == 0) {
             return CompletableFuture.completedFuture(List.of());
         }
         return scripts.offerMessagesAsync(b.ids(), b.tails(), b.delays(), b.flags(), signals::push)
                 .thenApply(b::offered);
-    }
-
-    /** A batch of messages checked and encoded, with ids (generated where none was given), ready to offer. */
-    private record Prepared(String[] ids, byte[][] tails, Delay[] delays, byte[] flags) {
-        List<Offered> offered(long[] codes) {
-            List<Offered> result = new ArrayList<>(ids.length);
-            for (int i = 0; i < ids.length; i++) {
-                result.add(new Offered(ids[i], outcome(Math.toIntExact(codes[i]))));
-            }
-            return result;
-        }
-    }
-
-    private Prepared prepared(List<? extends Message<? extends V>> messages) {
-        checkOpen();
-        Objects.requireNonNull(messages, "messages");
-        Object[] given = messages.toArray();
-        QueueSupport.checkBatch("messages", given.length);
-        String[] ids = new String[given.length];
-        byte[][] tails = new byte[given.length][];
-        Delay[] delays = new Delay[given.length];
-        byte[] flags = new byte[given.length];
-        for (int i = 0; i < given.length; i++) {
-            int index = i;
-            Message<?> m = (Message<?>) Objects.requireNonNull(given[i], () -> "messages[" + index + "]");
-            @SuppressWarnings("unchecked")
-            V value = (V) m.value();
-            tails[i] = Tail.of(m.headers(), support.encode(value));
-            delays[i] = support.delay(m.delay());
-            ids[i] = m.id().orElse(null);
-            flags[i] = ids[i] == null ? ScriptArgs.FRESH : flag(m.onConflict());
-        }
-        int target = partitions.selector().nextBatchTarget();
-        for (int i = 0; i < ids.length; i++) {
-            if (ids[i] == null) {
-                ids[i] = idGenerator.nextIn(target, partitions.selector());
-            }
-        }
-        return new Prepared(ids, tails, delays, flags);
-    }
-
-    /** offer.lua's codes, in order (see its header). */
-    private static final Offered.Outcome[] OUTCOMES = {Offered.Outcome.KEPT, Offered.Outcome.ADDED,
-            Offered.Outcome.REPLACED, Offered.Outcome.EXTENDED, Offered.Outcome.IN_FLIGHT, Offered.Outcome.DEAD};
-
-    private static Offered.Outcome outcome(int code) {
-        return OUTCOMES[code];
-    }
-
-    private static byte flag(Message.Conflict policy) {
-        return switch (policy) {
-            case KEEP -> ScriptArgs.KEEP;
-            case REPLACE -> ScriptArgs.REPLACE;
-            case EXTEND -> ScriptArgs.EXTEND;
-        };
     }
 
     /**
@@ -362,7 +316,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     @Override
     public List<String> offerAll(List<? extends V> values, Duration delay) {
-        Generated b = generated(values, delay);
+        checkOpen();
+        OfferBatches.Generated b = batches.generated(values, delay);
         addAll(b.ids(), b.tails(), b.delay(), true);
         return List.of(b.ids());
     }
@@ -376,25 +331,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public List<String> offerAll(Map<String, ? extends V> messages, Duration delay) {
         checkOpen();
-        Objects.requireNonNull(messages, "messages");
-        QueueSupport.checkBatch("messages", messages.size());
-        String[] ids = new String[messages.size()];
-        Object[] given = new Object[ids.length];
-        int i = 0;
-        for (Map.Entry<String, ? extends V> e : messages.entrySet()) {
-            if (i == ids.length) {
-                throw new ConcurrentModificationException("messages grew while being read");
-            }
-            ids[i] = support.checkId(e.getKey());
-            given[i++] = Objects.requireNonNull(e.getValue(), () -> "messages[" + e.getKey() + "]");
-        }
-        Delay d = support.delay(delay);
-        byte[][] tails = encodeAll(given, "messages");
-        long[] codes = addAll(ids, tails, d, false);
-        List<String> result = new ArrayList<>(ids.length);
-        for (int j = 0; j < ids.length; j++) {
+        OfferBatches.Keyed b = batches.keyed(messages, delay);
+        long[] codes = addAll(b.ids(), b.tails(), b.delay(), false);
+        List<String> result = new ArrayList<>(b.ids().length);
+        for (int j = 0; j < codes.length; j++) {
             if (codes[j] == 1L) {
-                result.add(ids[j]);
+                result.add(b.ids()[j]);
             }
         }
         return result;
@@ -404,36 +346,6 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return scripts.offerAll(ids, tails, delay, fresh, signals::push);
     }
 
-    /** @return each value encoded into a tail without headers ({@link Tail#of}) */
-    /** A batch of values checked, encoded and given fresh ids, ready to offer. */
-    private record Generated(String[] ids, byte[][] tails, Delay delay) {
-    }
-
-    private Generated generated(List<? extends V> values, Duration delay) {
-        checkOpen();
-        Objects.requireNonNull(values, "values");
-        Object[] given = values.toArray();
-        QueueSupport.checkBatch("values", given.length);
-        Delay d = support.delay(delay);
-        byte[][] tails = encodeAll(given, "values");
-        String[] ids = new String[given.length];
-        int target = partitions.selector().nextBatchTarget(); // the whole batch in one partition: one script call
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = idGenerator.nextIn(target, partitions.selector());
-        }
-        return new Generated(ids, tails, d);
-    }
-
-    @SuppressWarnings("unchecked")
-    private byte[][] encodeAll(Object[] values, String argument) {
-        byte[][] tails = new byte[values.length][];
-        for (int i = 0; i < values.length; i++) {
-            int index = i;
-            Objects.requireNonNull(values[i], () -> argument + "[" + index + "]");
-            tails[i] = Tail.of(Map.of(), support.encode((V) values[i]));
-        }
-        return tails;
-    }
 
     /**
      * {@inheritDoc}
@@ -443,38 +355,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public List<Boolean> ackAll(List<? extends Delivery<V>> deliveries) {
         checkOpen();
-        Objects.requireNonNull(deliveries, "deliveries");
-        Object[] given = deliveries.toArray();
-        QueueSupport.checkBatch("deliveries", given.length);
-        String[] ids = new String[given.length];
-        long[] receipts = new long[given.length];
-        for (int i = 0; i < given.length; i++) {
-            int index = i;
-            Objects.requireNonNull(given[i], () -> "deliveries[" + index + "]");
-            if (!(given[i] instanceof RedisDelivery<?> d) || d.queue() != this) {
-                throw new IllegalArgumentException("deliveries[" + i + "] is not a delivery of queue '"
-                        + support.name() + "' (this client): " + given[i]);
-            }
-            ids[i] = d.id();
-            receipts[i] = d.receipt();
-        }
-        if (ids.length == 0) {
-            return List.of();
-        }
-        long[] codes;
-        try {
-            codes = scripts.ackAll(ids, receipts);
-        } catch (RuntimeException e) {
-            for (Object d : given) {
-                ((RedisDelivery<?>) d).ackFailed();
-            }
-            throw e;
-        }
-        Boolean[] result = new Boolean[ids.length];
-        for (int i = 0; i < ids.length; i++) {
-            result[i] = ((RedisDelivery<?>) given[i]).ackedIfGone(ScriptReplies.AckCode.of(codes[i]));
-        }
-        return List.of(result);
+        return acks.ackAll(deliveries);
     }
 
     /**
@@ -486,20 +367,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public AckAndPoll<V> ackAndPoll(Delivery<V> done) {
         checkOpen();
-        Objects.requireNonNull(done, "done");
-        if (!(done instanceof RedisDelivery<V> d) || d.queue() != this) {
-            throw new IllegalArgumentException("done is not a delivery of queue '" + support.name()
-                    + "' (this client): " + done);
-        }
-        long sent = System.nanoTime();
-        ScriptReplies.AckPolled r;
-        try {
-            r = scripts.ackPoll(d.partition(), d.id(), d.receipt());
-        } catch (RuntimeException e) {
-            d.ackFailed();
-            throw e;
-        }
-        return new AckAndPoll<>(d.ackedIfGone(r.code()), pollLoop.delivered(d.partition(), r.polled(), sent));
+        return acks.ackAndPoll(done);
     }
 
     @Override
@@ -543,23 +411,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     boolean ack(RedisDelivery<V> d) {
         checkOpen();
-        ScriptReplies.AckCode code;
-        try {
-            code = scripts.ack(d.partition(), d.id(), d.receipt());
-        } catch (RuntimeException e) {
-            d.ackFailed();
-            throw e;
-        }
-        return d.ackedIfGone(code);
+        return acks.ack(d);
     }
 
     CompletionStage<Boolean> ackAsync(RedisDelivery<V> d) {
         checkOpen();
-        return scripts.ackAsync(d.partition(), d.id(), d.receipt()).whenComplete((code, e) -> {
-            if (e != null) {
-                d.ackFailed();
-            }
-        }).thenApply(d::ackedIfGone);
+        return acks.ackAsync(d);
     }
 
     /** @param error the last error to record (bounded), or null to keep the one recorded */
@@ -596,38 +453,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     public boolean exists() {
         checkOpen();
-        for (int p = 0; p < partitions.count(); p++) {
-            if (scripts.exists(p)) {
-                return true;
-            }
-        }
-        return false;
+        return all.exists();
     }
 
     @Override
     public QueueStats stats() {
         checkOpen();
-        long delayed = 0;
-        long ready = 0;
-        long inFlight = 0;
-        long dead = 0;
-        long lost = 0;
-        long trimmed = 0;
-        long nextDue = -1;
-        for (int p = 0; p < partitions.count(); p++) {
-            ScriptReplies.Counts c = scripts.stats(p);
-            delayed += c.delayed();
-            ready += c.ready();
-            inFlight += c.inFlight();
-            dead += c.dead();
-            lost += c.lost();
-            trimmed += c.trimmed();
-            if (c.nextDueMs() >= 0 && (nextDue < 0 || c.nextDueMs() < nextDue)) {
-                nextDue = c.nextDueMs();
-            }
-        }
-        return new QueueStats(delayed, ready, inFlight, dead, lost,
-                nextDue < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(nextDue)), trimmed);
+        return all.stats();
     }
 
     /**
@@ -640,27 +472,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public Optional<QueueCounters> counters() {
         checkOpen();
-        QueueCounters sum = QueueCounters.ZERO;
-        for (int p = 0; p < partitions.count(); p++) {
-            sum = sum.plus(scripts.counters(p, name()));
-        }
-        return Optional.of(sum);
+        return all.counters();
     }
 
     @Override
     public List<DeadLetter> deadLetters(int limit) {
         checkOpen();
-        if (limit < 1) {
-            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
-        }
-        List<ScriptReplies.Dead> all = new ArrayList<>();
-        for (int p = 0; p < partitions.count(); p++) {
-            all.addAll(scripts.deadLetters(p, limit));
-        }
-        // Stable sort: within a partition the script's order (death time, then sequence) is kept.
-        all.sort(Comparator.comparingLong(ScriptReplies.Dead::diedAtMs));
-        return all.stream().limit(limit).map(d -> new DeadLetter(d.id(),
-                d.payload() != null ? d.payload() : new byte[0], d.attempts(), d.reason(), d.headers())).toList();
+        return all.deadLetters(limit);
     }
 
     @Override
@@ -673,15 +491,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public long purgeDead() {
         checkOpen();
-        long total = 0;
-        for (int p = 0; p < partitions.count(); p++) {
-            long n;
-            do {
-                n = scripts.purgeDead(p);
-                total += n;
-            } while (n == QueueScripts.PURGE_BATCH);
-        }
-        return total;
+        return all.purgeDead();
     }
 
     /** @return the queue's checks and codec calls, for {@link RedisSchedules} */

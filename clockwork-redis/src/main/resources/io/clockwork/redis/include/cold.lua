@@ -97,7 +97,8 @@ end
 -- call (closures and their upvalues), which scripts that never touch the store (most offers and polls) skip.
 local cold = nil
 local function build_cold()
-    local cold_n, ix_level, ix_split, ix_n -- the store's state, read once per call by cold_load
+    local cold_n, ix_level, ix_split -- the store's state, read once per call by cold_load
+    local ix_n, ix_n_stored -- ids in the index, and whether the store holds that count (field i)
     -- Chunks this call appends to: window number -> {name, length, earliest due or nil, whether its score must be
     -- written}; entries buffered per chunk name ({chunk, entry...}); how many (indexed already, counted by cold_flush).
     local cold_open = {}
@@ -114,6 +115,7 @@ local function build_cold()
             ix_level = tonumber(v[2] or '0')
             ix_split = tonumber(v[3] or '0')
             ix_n = tonumber(v[4] or '0')
+            ix_n_stored = v[4] ~= false -- HMGET gives false for an absent field
         end
         return cold_n
     end
@@ -121,7 +123,13 @@ local function build_cold()
     -- Adds delta to the count of indexed ids.
     local function ix_count(delta)
         cold_load()
-        ix_n = redis.call('HINCRBY', COLD, 'i', delta)
+        if ix_n_stored then
+            ix_n = redis.call('HINCRBY', COLD, 'i', delta)
+        else
+            ix_n = ix_n + delta
+            redis.call('HSET', COLD, 'i', ix_n)
+            ix_n_stored = true
+        end
     end
 
     -- An id's index hash: of the id with its last byte divided by 8, so that groups of up to 8 ids differing only
@@ -229,7 +237,7 @@ local function build_cold()
         cold_n = redis.call('HINCRBY', COLD, 'n', delta)
         if cold_n <= 0 and cold_added == 0 then
             redis.call('HDEL', COLD, 'n', 'L', 's', 'i')
-            cold_n, ix_level, ix_split, ix_n = 0, 0, 0, 0
+            cold_n, ix_level, ix_split, ix_n, ix_n_stored = 0, 0, 0, 0, false -- i is written with the next n
         end
     end
 
@@ -306,7 +314,7 @@ local function build_cold()
         local added, indexed = cold_added, ix_added
         cold_added, ix_added = 0, 0
         cold_count(added)
-        if indexed > 0 then
+        if indexed > 0 or (added > 0 and not ix_n_stored) then
             ix_count(indexed)
         end
     end
