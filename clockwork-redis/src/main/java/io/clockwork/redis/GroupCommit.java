@@ -37,8 +37,10 @@ final class GroupCommit {
     private static final class Call extends CompletableFuture<List<Object>> {
         final byte[][] args;
         final Delay delay;
-        /** An offer's flag for offer.lua: {@link ScriptArgs#FRESH}, {@link ScriptArgs#KEEP}, {@link ScriptArgs#REPLACE} or
-         * {@link ScriptArgs#EXTEND}. */
+        /**
+         * An offer's flag for offer.lua: {@link ScriptArgs#FRESH}, {@link ScriptArgs#KEEP}, {@link ScriptArgs#REPLACE}
+         * or {@link ScriptArgs#EXTEND}.
+         */
         final byte flag;
 
         Call(Delay delay, byte flag, byte[]... args) {
@@ -124,7 +126,8 @@ final class GroupCommit {
      */
     AckPolled ackPoll(int p, String id, long receipt) {
         Call call = new Call(null, KEEP, ScriptArgs.ackArgs(id, receipt));
-        byte[][] alone = {maxAttemptsArg, arg(QueueScripts.SWEEP_LIMIT), visibilityArg, ScriptArgs.ONE, call.args[0], call.args[1]};
+        byte[][] alone = {maxAttemptsArg, arg(QueueScripts.SWEEP_LIMIT), visibilityArg, ScriptArgs.ONE, call.args[0],
+            call.args[1]};
         ScriptRunner.Reply<List<Object>> r = grouped("ackAndPoll", runner.retryNanos(), ackPolls[p], call,
                 Script.ACK_POLL, p, alone);
         return new AckPolled(AckCode.of((Long) r.value().get(0), r.uncertain()), Polled.of(r.value(), 1));
@@ -165,7 +168,8 @@ final class GroupCommit {
 
     /** @return poll.lua's arguments for taking up to n messages */
     byte[][] pollArgs(int n) {
-        return new byte[][] {maxAttemptsArg, arg(QueueScripts.SWEEP_LIMIT), visibilityArg, n == 1 ? ScriptArgs.ONE : arg(n)};
+        return new byte[][] {maxAttemptsArg, arg(QueueScripts.SWEEP_LIMIT), visibilityArg,
+            n == 1 ? ScriptArgs.ONE : arg(n)};
     }
 
     /**

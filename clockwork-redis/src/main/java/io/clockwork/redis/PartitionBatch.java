@@ -95,8 +95,8 @@ final class PartitionBatch {
 
     /**
      * offer.lua's flags for a call whose ids are all fresh: {@code '*'}, followed, when the queue keeps places for
-     * retries ({@link ScriptArgs#placedWindow}), by the ids' counters ({@link IdGenerator#counterRuns}), with which offer.lua
-     * records the call's places by message number instead of reading each id.
+     * retries ({@link ScriptArgs#placedWindow}), by the ids' counters ({@link IdGenerator#counterRuns}), with which
+     * offer.lua records the call's places by message number instead of reading each id.
      */
     private byte[] freshAll(String[] ids, int[] members) {
         String runs = placedWindowMs > 0 ? IdGenerator.counterRuns(ids, members) : null;

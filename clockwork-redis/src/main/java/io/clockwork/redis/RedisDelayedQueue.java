@@ -39,8 +39,8 @@ import java.util.concurrent.CompletionStage;
  *   <li><b>State is a function of scores and the server's clock.</b> Each partition keeps one sorted set of
  *   scheduled messages scored by due time in server milliseconds ({@code TIME} inside the scripts), one of
  *   in-flight messages scored by visibility deadline, one of dead letters, a hash of each message's state and
- *   payload in one value, and one of death reasons (see {@link KeyLayout}). "Ready" is simply the prefix of the schedule whose score is at
- *   most now, so nothing needs to be moved when a message falls due: no transfer task, and a consumer arriving
+ *   payload in one value, and one of death reasons (see {@link KeyLayout}). "Ready" is simply the prefix of the
+ *   schedule whose score is at most now, so nothing needs to be moved when a message falls due: no transfer task, and a consumer arriving
  *   after a long absence sees everything due at once. Expired deliveries are moved back on the consumer's path,
  *   a bounded number per call.</li>
  *   <li><b>FIFO within a due time</b>: members are {@code <16-hex-digit sequence><id>}, and a sorted set orders equal
@@ -136,7 +136,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     public static <V> RedisQueueBuilder<V> builder(RedisClient client, String name, Codec<V> codec) {
         Objects.requireNonNull(client, "client");
-        return new RedisQueueBuilder<>(timeout -> Connections.shared(client), "redis (shared RedisClient)", name, codec);
+        return new RedisQueueBuilder<>(timeout -> Connections.shared(client), "redis (shared RedisClient)", name,
+                codec);
     }
 
     /**
@@ -151,8 +152,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     public static <V> RedisQueueBuilder<V> builder(RedisClusterClient client, String name, Codec<V> codec) {
         Objects.requireNonNull(client, "client");
-        return new RedisQueueBuilder<>(timeout -> Connections.shared(client), "redis cluster (shared RedisClusterClient)",
-                name, codec);
+        return new RedisQueueBuilder<>(timeout -> Connections.shared(client),
+                "redis cluster (shared RedisClusterClient)", name, codec);
     }
 
     @Override
@@ -258,7 +259,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
             id = idGenerator.next();
         }
         int p = partitions.of(id);
-        ScriptReplies.Stored r = scripts.offer(p, id, tail, d, fresh ? ScriptArgs.FRESH : OfferBatches.flag(message.onConflict()));
+        byte flag = fresh ? ScriptArgs.FRESH : OfferBatches.flag(message.onConflict());
+        ScriptReplies.Stored r = scripts.offer(p, id, tail, d, flag);
         partitions.offered(p);
         return new Offered(r.idOf(id), OfferBatches.outcome(signalIfAsked(r)));
     }
@@ -272,11 +274,11 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         String given = message.id().orElse(null);
         String id = given != null ? given : idGenerator.next();
         int p = partitions.of(id);
-        return scripts.offerAsync(p, id, tail, d, given == null ? ScriptArgs.FRESH : OfferBatches.flag(message.onConflict()))
-                .thenApply(r -> {
-                    partitions.offered(p);
-                    return new Offered(r.idOf(id), OfferBatches.outcome(signalIfAsked(r)));
-                });
+        byte flag = given == null ? ScriptArgs.FRESH : OfferBatches.flag(message.onConflict());
+        return scripts.offerAsync(p, id, tail, d, flag).thenApply(r -> {
+            partitions.offered(p);
+            return new Offered(r.idOf(id), OfferBatches.outcome(signalIfAsked(r)));
+        });
     }
 
     /**

@@ -8,8 +8,6 @@
   KEYS[3] dead      ZSET   read
   KEYS[4] meta      HASH   read: each listed message's state
   KEYS[5] reason    HASH   read: each listed dead letter's reason
-  KEYS[6] lost      STRING named by cold.lua's store, which counts an index entry left by an evicted chunk; a read
-                           such as this one never finds one
 
   ARGV[1]           the state: ready, delayed, inflight or dead
   ARGV[2]           offset: how many messages of the state to skip, in score order
@@ -29,7 +27,6 @@ local INFLIGHT = KEYS[2]
 local DEAD = KEYS[3]
 local META = KEYS[4]
 local REASON = KEYS[5]
-local LOST = KEYS[6]
 -- include: clock, member, cold, cold_keys
 local now = now_ms()
 local state = ARGV[1]

@@ -6,8 +6,6 @@
   KEYS[3] dead      ZSET   read: its time of death
   KEYS[4] meta      HASH   read: its state
   KEYS[5] reason    HASH   read: why it died
-  KEYS[6] lost      STRING named by cold.lua's store, which counts an index entry left by an evicted chunk; a read
-                           such as this one never finds one
 
   ARGV[1]           the id
 
@@ -22,7 +20,6 @@ local INFLIGHT = KEYS[2]
 local DEAD = KEYS[3]
 local META = KEYS[4]
 local REASON = KEYS[5]
-local LOST = KEYS[6]
 -- include: clock, member, cold
 local id = ARGV[1]
 local v = redis.call('HGET', META, id)

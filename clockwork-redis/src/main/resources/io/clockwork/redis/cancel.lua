@@ -18,11 +18,11 @@ local PENDING = KEYS[1]
 local INFLIGHT = KEYS[2]
 local META = KEYS[3]
 local LOST = KEYS[4]
--- include: clock, member, meta, cold, revoked
+-- include: clock, member, meta, cold, revoked, lost
 local id = ARGV[2]
 local state, _, seq = get_meta(id)
 if state == nil then
-    local found = cold_store().find(id)
+    local found = cold_store(lose).find(id)
     if found then
         cold.remove(found, id)
         return 1

@@ -18,7 +18,7 @@ local META = KEYS[2]
 local LOST = KEYS[3]
 local ORDER = KEYS[4]
 local VALUES = KEYS[5]
--- include: clock, face
+-- include: clock, face_copies, face_payload
 local now = now_ms()
 local members
 if ARGV[2] == 'due' then

@@ -26,7 +26,7 @@ local META = KEYS[2]
 local LOST = KEYS[3]
 local ORDER = KEYS[4]
 local VALUES = KEYS[5]
--- include: clock, face
+-- include: clock, face, face_copies
 local now = now_ms()
 local scope = ARGV[2]
 local limit = tonumber(ARGV[3])

@@ -13,7 +13,7 @@
   KEYS[7] target meta    HASH  its new value written
   KEYS[8] target seq     STRING incremented: its new sequence and id
   KEYS[9] target signal  LIST  pushed to wake a taker of the target
-  KEYS[10] target values  ZSET  its new entry added
+  KEYS[10] target values ZSET  its new entry added
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           the source's scope: 'delayed' or 'due'
@@ -26,7 +26,7 @@ local META = KEYS[2]
 local LOST = KEYS[3]
 local ORDER = KEYS[4]
 local VALUES = KEYS[5]
--- include: clock, face
+-- include: clock, face, face_copies, face_payload
 local now = now_ms()
 local m, p
 while not p do

@@ -6,10 +6,9 @@
   KEYS[1] pending   ZSET   the element's member, scored by due time
   KEYS[2] meta      HASH   the element's value "D 0 <seq>:<payload>" written
   KEYS[3] seq       STRING incremented: the element's sequence and id
-  KEYS[4] lost      STRING named by face.lua's readers, which this script does not call
-  KEYS[5] order     ZSET   the element's member added when it has a delay
-  KEYS[6] values    ZSET   the element's value entry added
-  KEYS[7] signal    LIST   pushed when the element is due now or before the previous head
+  KEYS[4] order     ZSET   the element's member added when it has a delay
+  KEYS[5] values    ZSET   the element's value entry added
+  KEYS[6] signal    LIST   pushed when the element is due now or before the previous head
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           delay in ms, or 'first'
@@ -21,10 +20,9 @@
 local PENDING = KEYS[1]
 local META = KEYS[2]
 local SEQ = KEYS[3]
-local LOST = KEYS[4]
-local ORDER = KEYS[5]
-local VALUES = KEYS[6]
-local SIGNAL = KEYS[7]
+local ORDER = KEYS[4]
+local VALUES = KEYS[5]
+local SIGNAL = KEYS[6]
 -- include: clock, wake, face
 local floor, ceil = now_floor_ceil()
 local head = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)

@@ -6,7 +6,6 @@
   KEYS[2] meta      HASH   read
   KEYS[3] lost      STRING incremented per element found with its META value evicted
   KEYS[4] order     ZSET   read (delayed scope); stale entries removed
-  KEYS[5] values    ZSET   named by face.lua's removals, which this script does not call
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           scope: 'delayed' or 'due'
@@ -18,8 +17,7 @@ local PENDING = KEYS[1]
 local META = KEYS[2]
 local LOST = KEYS[3]
 local ORDER = KEYS[4]
-local VALUES = KEYS[5]
--- include: clock, face
+-- include: clock, face, face_payload
 local now = now_ms()
 local reply = {}
 local members

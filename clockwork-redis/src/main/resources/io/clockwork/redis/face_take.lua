@@ -22,7 +22,7 @@ local META = KEYS[2]
 local LOST = KEYS[3]
 local ORDER = KEYS[4]
 local VALUES = KEYS[5]
--- include: clock, face
+-- include: clock, face_copies, face_payload
 local now, ceil = now_floor_ceil()
 local limit = tonumber(ARGV[2])
 local members

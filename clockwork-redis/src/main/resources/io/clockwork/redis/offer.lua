@@ -59,7 +59,7 @@ local SEQ = KEYS[3]
 local LOST = KEYS[4]
 local COUNTERS = KEYS[5]
 local SIGNAL = KEYS[6]
--- include: clock, keep, meta, wake, counters, cold, cold_keys
+-- include: clock, keep, meta, wake, counters, cold, cold_keys, lost
 local floor, ceil = now_floor_ceil()
 local common = ARGV[2]
 local flags = ARGV[3]
@@ -268,7 +268,7 @@ for j = 1, m do
         end
         local found = nil
         if not v then
-            found = cold_store().find(id)
+            found = cold_store(lose).find(id)
             if not found and not moves and window > 0 and is_client_part(id) then
                 local place = recorded_place(id) -- a retry whose first attempt placed the message
                 if place then
@@ -328,7 +328,7 @@ for j = 1, m do
             if in_meta then
                 redis.call('HDEL', META, id)
             end
-            local place, name, pos = cold_store().add(id, due, base + j, attempts, tail,
+            local place, name, pos = cold_store(lose).add(id, due, base + j, attempts, tail,
                 c == nil and is_client_part(id))
             if place then
                 places[j] = place

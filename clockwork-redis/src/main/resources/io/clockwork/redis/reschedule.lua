@@ -21,11 +21,11 @@ local META = KEYS[2]
 local SEQ = KEYS[3]
 local LOST = KEYS[4]
 local SIGNAL = KEYS[5]
--- include: clock, member, meta, schedule, wake, cold
+-- include: clock, member, meta, schedule, wake, cold, lost
 local id = ARGV[2]
 local state, attempts, seq, tail = get_meta(id)
 if state == nil then
-    local found = cold_store().find(id)
+    local found = cold_store(lose).find(id)
     if not found then
         return {0, 0}
     end
@@ -47,7 +47,7 @@ if goes_cold(id, due, now, compact_after()) then
     if state then
         redis.call('HDEL', META, id)
     end
-    cold_store().add(id, due, redis.call('INCR', SEQ), attempts, tail)
+    cold_store(lose).add(id, due, redis.call('INCR', SEQ), attempts, tail)
     cold.flush()
     waking = due <= now or ((head[2] == nil or due < tonumber(head[2])) and (first == nil or due < first))
 else

@@ -2,9 +2,9 @@
   sched_due: the partition's schedules a scheduler should look at now, with their definitions and states and the
   server's clock, from which the client plans each one's fire times (FirePlan) for sched_fire.lua.
 
-  KEYS[1] sched_def HASH   read
+  KEYS[1] sched_def   HASH   read
   KEYS[2] sched_state HASH   read
-  KEYS[3] sched_due ZSET   the due prefix is read
+  KEYS[3] sched_due   ZSET   the due prefix is read
 
   ARGV[1]           the most schedules to return
 

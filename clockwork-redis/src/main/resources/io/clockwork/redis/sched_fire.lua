@@ -11,13 +11,13 @@
   is gone (acked, cancelled, purged) or dead, its next fire time is now + delay; when that time has come its
   occurrence is stored and becomes the outstanding one.
 
-  KEYS[1] pending   ZSET   occurrences are added
-  KEYS[2] meta      HASH   read (is an id known; is an outstanding occurrence live) and written for occurrences
-  KEYS[3] seq       STRING incremented per occurrence
-  KEYS[4] counters  HASH   offered incremented by the occurrences stored (one HINCRBY)
-  KEYS[5] sched_msg HASH   read: the occurrences' tail
+  KEYS[1] pending     ZSET   occurrences are added
+  KEYS[2] meta        HASH   read (is an id known; is an outstanding occurrence live) and written for occurrences
+  KEYS[3] seq         STRING incremented per occurrence
+  KEYS[4] counters    HASH   offered incremented by the occurrences stored (one HINCRBY)
+  KEYS[5] sched_msg   HASH   read: the occurrences' tail
   KEYS[6] sched_state HASH   compared and written
-  KEYS[7] sched_due ZSET   each schedule's next look time is set
+  KEYS[7] sched_due   ZSET   each schedule's next look time is set
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           the poll interval, ms: when a fixed-delay schedule with a live occurrence is looked at again

@@ -2,8 +2,8 @@
   sched_get: what the partition holds for some schedules, with the server's clock, so that the client computes fire
   times on the server's timeline.
 
-  KEYS[1] sched_def HASH   read
-  KEYS[2] sched_msg HASH   read when ARGV[1] is '1'
+  KEYS[1] sched_def   HASH   read
+  KEYS[2] sched_msg   HASH   read when ARGV[1] is '1'
   KEYS[3] sched_state HASH   read
 
   ARGV[1]           with tail: '1' to return each schedule's tail, '0' not to

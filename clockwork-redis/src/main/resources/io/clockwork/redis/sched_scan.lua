@@ -2,7 +2,7 @@
   sched_scan: one page of the partition's schedules, for listing (an administrator's command, not a scheduler's
   pass).
 
-  KEYS[1] sched_def HASH   scanned
+  KEYS[1] sched_def   HASH   scanned
   KEYS[2] sched_state HASH   read
 
   ARGV[1]           the HSCAN cursor ('0' to start)

@@ -3,10 +3,10 @@
   change and a scheduler's pass never interleave: whichever acts on a state another already changed does nothing and
   reads again. The client computes the new state (next fire time from the rule) from what sched_get.lua returned.
 
-  KEYS[1] sched_def HASH   written or deleted
-  KEYS[2] sched_msg HASH   written or deleted
+  KEYS[1] sched_def   HASH   written or deleted
+  KEYS[2] sched_msg   HASH   written or deleted
   KEYS[3] sched_state HASH   compared, written or deleted
-  KEYS[4] sched_due ZSET   the schedule's look time is set or removed
+  KEYS[4] sched_due   ZSET   the schedule's look time is set or removed
 
   ARGV[1]           the name
   ARGV[2]           the version read ('' if the schedule must not exist yet)

@@ -34,13 +34,13 @@ local REASON = KEYS[5]
 local SEQ = KEYS[6]
 local LOST = KEYS[7]
 local COUNTERS = KEYS[8]
--- include: clock, keep, sweep, retention, cold, cold_keys
+-- include: clock, keep, sweep, retention, cold, cold_keys, lost
 local now, ceil = now_floor_ceil()
 sweep(now, tonumber(ARGV[2]))
 trim_dead(now, tonumber(ARGV[2]))
 local first = cold_head()
 if first and first <= now then
-    cold_store().promote(now, 10 * PROMOTE_LIMIT)
+    cold_store(lose).promote(now, 10 * PROMOTE_LIMIT)
     first = cold_head()
 end
 local hot = redis.call('ZCOUNT', PENDING, '-inf', '(+inf')

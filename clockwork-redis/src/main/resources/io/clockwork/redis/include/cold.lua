@@ -18,16 +18,17 @@
                            the SHA-1 of the id with its last byte divided by 8 (up to 8 ids differing only there
                            share a shard), so each shard holds about SHARD_LOAD ids (a listpack while at most
                            hash-max-listpack-entries, 128 by default)
-    <prefix>cold     HASH  n (entries in the store), i (entries in the index), L and s (the index's level and split pointer), k (the chunk counter),
-                           d (the next shard a drop deletes), and per chunk with tombstones its name -> how many; a
-                           chunk whose entries are all tombstones is deleted
+    <prefix>cold     HASH  n (entries in the store), i (entries in the index), L and s (the index's level and split
+                           pointer), k (the chunk counter), d (the next shard a drop deletes), and per chunk with
+                           tombstones its name -> how many; a chunk whose entries are all tombstones is deleted
     <prefix>placed   STREAM while the queue retries lost replies (the fifth word of ARGV[1], the window in ms, is
                            positive): per offer call that placed messages and client prefix, an entry {k <client
                            prefix>, r <runs of counters and places, see offer.lua>}, trimmed to the window, so that
                            a retry of the call finds what its first attempt placed (see placed ids below)
 
   All live in the partition's hash tag (a Cluster's slot), named from PENDING's key (cold_keys.lua): the chunks and
-  index shards are created as the store grows, so no script could name them in KEYS beforehand. Every id is in exactly one place: META (scheduled, in flight or dead) or the cold store.
+  index shards are created as the store grows, so no script could name them in KEYS beforehand. Every id is in
+  exactly one place: META (scheduled, in flight or dead) or the cold store.
   A chunk is promoted whole into PENDING and META, under each message's own sequence and due time, by the first
   poll at or after its earliest due time, so order by (due, seq) and delivery times are the per-message layout's.
   Lookups by id (dedup, cancel, reschedule, replace) read the index shard and the one entry at its position (LINDEX:
@@ -46,7 +47,7 @@
   reschedule files again (under its full id, as any id) is found through the index. An offer, a cancel and a
   promotion of a placed message write and read no index shard, and the store holds no index entry for it.
 ]]
--- include: cold_keys, keep, lost
+-- include: cold_keys, keep
 
 local WINDOW_MS = 1000
 local CHUNK_CAP = 128
@@ -95,8 +96,10 @@ end
 
 -- The store's functions, built by the first cold_store() of a call: creating them costs several microseconds a
 -- call (closures and their upvalues), which scripts that never touch the store (most offers and polls) skip.
+-- count_lost counts a message found with part of its state evicted (lost.lua's lose); a script that only reads the
+-- store (load, peek, live, meta, parse) passes none, and never reaches it.
 local cold = nil
-local function build_cold()
+local function build_cold(count_lost)
     local cold_n, ix_level, ix_split -- the store's state, read once per call by cold_load
     local ix_n, ix_n_stored -- ids in the index, and whether the store holds that count (field i)
     -- Chunks this call appends to: window number -> {name, length, earliest due or nil, whether its score must be
@@ -372,7 +375,7 @@ local function build_cold()
             redis.call('HDEL', dangling, id)
             ix_count(-1)
             cold_count(-1)
-            lose()
+            count_lost()
         end
         return found
     end
@@ -455,7 +458,7 @@ local function build_cold()
                 redis.call('HSET', META, unpack(states))
                 cold_count(-live)
             elseif #entries == 0 then
-                lose() -- the chunk's key was evicted: at least one message is gone
+                count_lost() -- the chunk's key was evicted: at least one message is gone
             end
             moved = moved + live
         end
@@ -469,9 +472,9 @@ local function build_cold()
     }
 end
 
-local function cold_store()
+local function cold_store(count_lost)
     if cold == nil then
-        cold = build_cold()
+        cold = build_cold(count_lost)
     end
     return cold
 end

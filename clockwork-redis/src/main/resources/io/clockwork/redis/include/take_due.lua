@@ -36,7 +36,7 @@ local function take_due(n, sweep_limit, visibility_ms)
     sweep(now, sweep_limit)
     local first = cold_head()
     if first and first <= now then
-        cold_store().promote(now, PROMOTE_LIMIT)
+        cold_store(lose).promote(now, PROMOTE_LIMIT)
         first = cold_head()
     end
     local heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now, 'LIMIT', 0, n + 1)
