@@ -141,7 +141,7 @@ final class ScriptReplies {
      * A message as poll.lua hands it over: its META value {@code D <attempts> <seq in hex><tail>}, the tail
      * {@code [!<n>!<last error>][#<h>#<headers>]:<payload>} (see include/meta.lua and {@link Tail}), read into the
      * delivery's attempt (attempts + 1: attempts counts the deliveries before this scheduling), receipt (the
-     * sequence), headers (empty without a block, the layout clients without header support write) and
+     * sequence), headers (empty without a block: a message offered without headers) and
      * payload.
      */
     record Taken(int attempt, long receipt, byte[] payload, Map<String, String> headers) {
