@@ -25,6 +25,7 @@ import java.util.List;
  *                             tombstones per chunk
  * cw:{name:p}:chunks    ZSET  the compact store's chunk names by their earliest due time
  * cw:{name:p}:open      HASH  window -&gt; the chunk offers due in that second append to
+ * cw:{name:p}:placed    STREAM the places each offer call gave, kept for its retries (include/cold.lua)
  * cw:{name:p}:c:&lt;chunk&gt; LIST  a chunk: up to 128 messages due in one second
  * cw:{name:p}:x:&lt;n&gt;     HASH  an index shard: id -&gt; "&lt;chunk&gt;,&lt;position&gt;" (include/cold.lua)
  * cw:{name:0}:signal    LIST  at most one wake-up token for blocked pollers (one per queue, in partition 0's slot)

@@ -85,7 +85,7 @@ enum Script {
             Key.PENDING, Key.META, Key.SEQ, Key.COUNTERS, Key.SCHED_MSG, Key.SCHED_STATE, Key.SCHED_DUE);
 
     /**
-     * The line naming the helpers a script or helper uses, e.g. {@code -- include: keys, meta}. A constant string,
+     * The line naming the helpers a script or helper uses, e.g. {@code -- include: member, meta}. A constant string,
      * because the constructors run before the enum's other static fields are set.
      */
     private static final String INCLUDE = "(?m)^-- include:(.*)$";
@@ -185,7 +185,7 @@ enum Script {
     }
 
     /**
-     * @param file a resource name relative to this class, e.g. {@code poll.lua} or {@code include/keys.lua}
+     * @param file a resource name relative to this class, e.g. {@code poll.lua} or {@code include/clock.lua}
      * @return its text
      */
     static String resource(String file) {
