@@ -84,8 +84,9 @@ final class GroupCommit {
      * Offers one message through its partition's group commit.
      *
      * @param tail the message's tail ({@link Tail#of})
-     * @param flag {@link #FRESH} for an id just generated (its first attempt skips the dedup read; a retry checks
-     *             it), else the conflict policy: {@link #KEEP}, {@link #REPLACE} or {@link #EXTEND}
+     * @param flag {@link ScriptArgs#FRESH} for an id just generated (its first attempt skips the dedup read; a retry
+     *             checks it), else the conflict policy: {@link ScriptArgs#KEEP}, {@link ScriptArgs#REPLACE} or
+     *             {@link ScriptArgs#EXTEND}
      */
     Stored offer(int p, String id, byte[] tail, Delay delay, byte flag) {
         Call call = new Call(delay, flag, arg(id), tail);
@@ -127,7 +128,7 @@ final class GroupCommit {
     AckPolled ackPoll(int p, String id, long receipt) {
         Call call = new Call(null, KEEP, ScriptArgs.ackArgs(id, receipt));
         byte[][] alone = {maxAttemptsArg, arg(QueueScripts.SWEEP_LIMIT), visibilityArg, ScriptArgs.ONE, call.args[0],
-            call.args[1]};
+                call.args[1]};
         ScriptRunner.Reply<List<Object>> r = grouped("ackAndPoll", runner.retryNanos(), ackPolls[p], call,
                 Script.ACK_POLL, p, alone);
         return new AckPolled(AckCode.of((Long) r.value().get(0), r.uncertain()), Polled.of(r.value(), 1));
@@ -135,7 +136,7 @@ final class GroupCommit {
 
     /**
      * {@link #offer} without waiting: completes on the connection's I/O thread when the group commit answers; if that
-     * attempt fails, the call is retried alone as the blocking path retries it, on {@link #RETRIES}.
+     * attempt fails, the call is retried alone as the blocking path retries it, on {@link Retries#RETRIES}.
      */
     CompletableFuture<Stored> offerAsync(int p, String id, byte[] tail, Delay delay, byte flag) {
         Call call = new Call(delay, flag, arg(id), tail);
@@ -169,7 +170,7 @@ final class GroupCommit {
     /** @return poll.lua's arguments for taking up to n messages */
     byte[][] pollArgs(int n) {
         return new byte[][] {maxAttemptsArg, arg(QueueScripts.SWEEP_LIMIT), visibilityArg,
-            n == 1 ? ScriptArgs.ONE : arg(n)};
+                n == 1 ? ScriptArgs.ONE : arg(n)};
     }
 
     /**

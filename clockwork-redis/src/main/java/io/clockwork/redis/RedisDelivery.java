@@ -16,7 +16,7 @@ import java.util.concurrent.CompletionStage;
  * <p><b>A retried ack.</b> An ack call that fails (a timeout, a lost connection) may still have run: Redis frozen
  * for a while runs it when it wakes. The delivery remembers that, and a later ack that finds the message gone counts
  * as acked if the server says this delivery's hold was never revoked ({@code include/revoked.lua}): nothing but its
- * own ack can have deleted the message then. The server forgets revocations after {@link QueueScripts#REVOKED_KEEP},
+ * own ack can have deleted the message then. The server forgets revocations after {@link ScriptReplies#REVOKED_KEEP},
  * and a revocation (an expiry) comes no earlier than the end of the lease; so that answer is trusted only until
  * {@code REVOKED_KEEP} after the earliest time the lease could end, which the delivery tracks from when the poll and
  * each successful extend were sent. Later, a gone message counts as a lost lease, as it always did.

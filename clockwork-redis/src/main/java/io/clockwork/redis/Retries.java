@@ -16,12 +16,11 @@ final class Retries {
      * sleep between attempts and may wait for a reconnect. A few daemon threads for the whole JVM, created when first
      * needed, so an outage with thousands of calls in flight queues their retries instead of starting a thread each.
      */
-    static final Executor RETRIES = Executors.newFixedThreadPool(4,
-            r -> {
-                Thread t = new Thread(r, "clockwork-redis-retry");
-                t.setDaemon(true);
-                return t;
-            });
+    static final Executor RETRIES = Executors.newFixedThreadPool(4, r -> {
+        Thread t = new Thread(r, "clockwork-redis-retry");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final ScriptRunner runner;
     private final Partitions partitions;
@@ -38,7 +37,7 @@ final class Retries {
      * (and a batched call not yet sent is never sent).
      */
     <T> CompletableFuture<ScriptRunner.Reply<T>> settled(String operation, CompletableFuture<T> first,
-                                                                 Script script, int p, byte[][] alone) {
+                                                         Script script, int p, byte[][] alone) {
         first.orTimeout(runner.timeoutNanos(), TimeUnit.NANOSECONDS);
         return first.handle((r, e) -> e == null
                 ? CompletableFuture.completedFuture(new ScriptRunner.Reply<>(r, false))

@@ -13,6 +13,7 @@ import java.time.Duration;
  */
 final class ScriptArgs {
 
+    /** The number 1, as poll.lua's count of one message. */
     static final byte[] ONE = arg(1);
     /** offer.lua's fresh flags: every id needs the dedup check / none does (see offer.lua). Also "no shared delay". */
     static final byte[] CHECK_ALL = new byte[0];
