@@ -11,11 +11,15 @@ import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
- * The offer batches of one queue, checked and encoded for {@code offer.lua}: each message's id (generated where none
- * is given, a batch's generated ids all in one partition), tail, delay and flag, and the script's codes read back as
- * outcomes. Thread-safe: it keeps no state of its own but the id generator, which is thread-safe.
+ * The offer batches of one queue, blocking and asynchronous: each batch checked and encoded for {@code offer.lua}
+ * before anything is sent (each message's id, generated where none is given and then all in one partition, tail,
+ * delay and flag), sent as one call per partition ({@link QueueScripts#offerAll}, {@link QueueScripts#offerMessages})
+ * and its codes read back as outcomes. Thread-safe: it keeps no state of its own but the id generator, which is
+ * thread-safe.
  *
  * @param <V> the type of the message values
  */
@@ -23,16 +27,67 @@ final class OfferBatches<V> {
 
     private final QueueSupport<V> support;
     private final Partitions partitions;
+    private final QueueScripts scripts;
+    private final Signals signals;
     private final IdGenerator idGenerator;
 
-    OfferBatches(QueueSupport<V> support, Partitions partitions, IdGenerator idGenerator) {
+    OfferBatches(QueueSupport<V> support, Partitions partitions, QueueScripts scripts, Signals signals,
+                 IdGenerator idGenerator) {
         this.support = support;
         this.partitions = partitions;
+        this.scripts = scripts;
+        this.signals = signals;
         this.idGenerator = idGenerator;
     }
 
+    /** @see RedisDelayedQueue#offerAll(List, Duration) */
+    List<String> offerAll(List<? extends V> values, Duration delay) {
+        Generated b = generated(values, delay);
+        scripts.offerAll(b.ids(), b.tails(), b.delay(), true, signals::push);
+        return List.of(b.ids());
+    }
+
+    /** @see RedisDelayedQueue#offerAllAsync(List, Duration) */
+    CompletionStage<List<String>> offerAllAsync(List<? extends V> values, Duration delay) {
+        Generated b = generated(values, delay);
+        return scripts.offerAllAsync(b.ids(), b.tails(), b.delay(), true, signals::push)
+                .thenApply(codes -> List.of(b.ids()));
+    }
+
+    /** @see RedisDelayedQueue#offerAll(Map, Duration) */
+    List<String> offerAll(Map<String, ? extends V> messages, Duration delay) {
+        Keyed b = keyed(messages, delay);
+        long[] codes = scripts.offerAll(b.ids(), b.tails(), b.delay(), false, signals::push);
+        List<String> result = new ArrayList<>(b.ids().length);
+        for (int j = 0; j < codes.length; j++) {
+            if (codes[j] == 1L) {
+                result.add(b.ids()[j]);
+            }
+        }
+        return result;
+    }
+
+    /** @see RedisDelayedQueue#offerAll(List) */
+    List<Offered> offerMessages(List<? extends Message<? extends V>> messages) {
+        Prepared b = prepared(messages);
+        if (b.ids().length == 0) {
+            return List.of();
+        }
+        return b.offered(scripts.offerMessages(b.ids(), b.tails(), b.delays(), b.flags(), signals::push));
+    }
+
+    /** @see RedisDelayedQueue#offerAllAsync(List) */
+    CompletionStage<List<Offered>> offerMessagesAsync(List<? extends Message<? extends V>> messages) {
+        Prepared b = prepared(messages);
+        if (b.ids().length == 0) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        return scripts.offerMessagesAsync(b.ids(), b.tails(), b.delays(), b.flags(), signals::push)
+                .thenApply(b::offered);
+    }
+
     /** A batch of messages checked and encoded, with ids (generated where none was given), ready to offer. */
-    record Prepared(String[] ids, byte[][] tails, Delay[] delays, byte[] flags) {
+    private record Prepared(String[] ids, byte[][] tails, Delay[] delays, byte[] flags) {
         List<Offered> offered(long[] codes) {
             List<Offered> result = new ArrayList<>(ids.length);
             for (int i = 0; i < ids.length; i++) {
@@ -42,7 +97,7 @@ final class OfferBatches<V> {
         }
     }
 
-    Prepared prepared(List<? extends Message<? extends V>> messages) {
+    private Prepared prepared(List<? extends Message<? extends V>> messages) {
         Objects.requireNonNull(messages, "messages");
         Object[] given = messages.toArray();
         QueueSupport.checkBatch("messages", given.length);
@@ -87,7 +142,7 @@ final class OfferBatches<V> {
 
 
     /** A batch of values under their own ids, checked and encoded, ready to offer. */
-    record Keyed(String[] ids, byte[][] tails, Delay delay) {
+    private record Keyed(String[] ids, byte[][] tails, Delay delay) {
     }
 
     /**
@@ -95,7 +150,7 @@ final class OfferBatches<V> {
      * @param delay    every message's delay
      * @return the batch
      */
-    Keyed keyed(Map<String, ? extends V> messages, Duration delay) {
+    private Keyed keyed(Map<String, ? extends V> messages, Duration delay) {
         Objects.requireNonNull(messages, "messages");
         QueueSupport.checkBatch("messages", messages.size());
         String[] ids = new String[messages.size()];
@@ -113,10 +168,10 @@ final class OfferBatches<V> {
     }
 
     /** A batch of values checked, encoded and given fresh ids, ready to offer. */
-    record Generated(String[] ids, byte[][] tails, Delay delay) {
+    private record Generated(String[] ids, byte[][] tails, Delay delay) {
     }
 
-    Generated generated(List<? extends V> values, Duration delay) {
+    private Generated generated(List<? extends V> values, Duration delay) {
         Objects.requireNonNull(values, "values");
         Object[] given = values.toArray();
         QueueSupport.checkBatch("values", given.length);

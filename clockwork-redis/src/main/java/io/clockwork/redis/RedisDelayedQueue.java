@@ -17,14 +17,10 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -70,7 +66,8 @@ import java.util.concurrent.CompletionStage;
  * </ul>
  * <p>This class is the façade: it checks arguments ({@code QueueSupport}), routes ids to partitions
  * ({@link Partitions}), calls the scripts ({@link QueueScripts}, typed replies), pushes wake-ups ({@link Signals})
- * and hands polls to {@link PollLoop}; {@link RedisQueueBuilder} connects and checks the server.
+ * and hands polls to {@link PollLoop}, offers to {@link Offers} and {@link OfferBatches}, acks to {@link Acks} and what reads
+ * every partition to {@link AllPartitions}; {@link RedisQueueBuilder} connects and checks the server.
  *
  * References: Redisson {@code RedissonDelayedQueue} (what to avoid); Amazon SQS visibility timeouts and dead-letter
  * queues (the delivery model); Redis docs on {@code EVALSHA}, script effects replication and Cluster hash tags.
@@ -87,6 +84,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private final Signals signals;
     private final PollLoop<V> pollLoop;
     private final IdGenerator idGenerator = new IdGenerator();
+    private final Offers<V> offers;
     private final OfferBatches<V> batches;
     private final AllPartitions all;
     private final Acks<V> acks;
@@ -100,9 +98,10 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         this.partitions = new Partitions(new KeyLayout(support.name(), partitionCount, connections.cluster()),
                 ticker);
         this.scripts = new QueueScripts(runner, connections, partitions, support.options(), compactAfter);
-        this.batches = new OfferBatches<>(support, partitions, idGenerator);
         this.all = new AllPartitions(scripts, partitions, support.name());
         this.signals = new Signals(support.name(), connections, runner, partitions.signalKey(), ticker);
+        this.offers = new Offers<>(support, partitions, scripts, signals, idGenerator);
+        this.batches = new OfferBatches<>(support, partitions, scripts, signals, idGenerator);
         this.pollLoop = new PollLoop<>(this, support, scripts, partitions, signals, ticker, recheckInterval,
                 connections.where());
         this.acks = new Acks<>(this, scripts, pollLoop, support.name());
@@ -159,24 +158,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public String offer(V value, Duration delay) {
         checkOpen();
-        byte[] payload = support.encode(value);
-        Delay d = support.delay(delay);
-        String id = idGenerator.next();
-        // Fresh: the first attempt skips the dedup read (the id is unique); a retry after a lost reply checks it, so
-        // a generated id is added exactly once.
-        int p = partitions.of(id);
-        ScriptReplies.Stored r = scripts.offer(p, id, Tail.of(Map.of(), payload), d, ScriptArgs.FRESH);
-        partitions.offered(p);
-        signalIfAsked(r);
-        return r.idOf(id);
+        return offers.offer(value, delay);
     }
 
     @Override
     public boolean offer(String id, V value, Duration delay) {
         checkOpen();
-        support.checkId(id);
-        byte[] payload = support.encode(value);
-        return add(id, payload, support.delay(delay));
+        return offers.offer(id, value, delay);
     }
 
     /**
@@ -189,39 +177,19 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public CompletionStage<String> offerAsync(V value, Duration delay) {
         checkOpen();
-        byte[] payload = support.encode(value);
-        Delay d = support.delay(delay);
-        String id = idGenerator.next();
-        int p = partitions.of(id);
-        return scripts.offerAsync(p, id, Tail.of(Map.of(), payload), d, ScriptArgs.FRESH).thenApply(r -> {
-            partitions.offered(p);
-            signalIfAsked(r);
-            return r.idOf(id);
-        });
+        return offers.offerAsync(value, delay);
     }
 
     @Override
     public CompletionStage<Boolean> offerAsync(String id, V value, Duration delay) {
         checkOpen();
-        support.checkId(id);
-        byte[] payload = support.encode(value);
-        return addAsync(id, payload, support.delay(delay));
-    }
-
-    private CompletableFuture<Boolean> addAsync(String id, byte[] payload, Delay delay) {
-        int p = partitions.of(id);
-        return scripts.offerAsync(p, id, Tail.of(Map.of(), payload), delay, ScriptArgs.KEEP).thenApply(r -> {
-            partitions.offered(p);
-            return signalIfAsked(r) == ScriptReplies.ADDED;
-        });
+        return offers.offerAsync(id, value, delay);
     }
 
     @Override
     public CompletionStage<List<String>> offerAllAsync(List<? extends V> values, Duration delay) {
         checkOpen();
-        OfferBatches.Generated b = batches.generated(values, delay);
-        return scripts.offerAllAsync(b.ids(), b.tails(), b.delay(), true, signals::push)
-                .thenApply(codes -> List.of(b.ids()));
+        return batches.offerAllAsync(values, delay);
     }
 
     @Override
@@ -229,13 +197,6 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         support.checkId(id);
         return scripts.cancelAsync(partitions.of(id), id);
-    }
-
-    private boolean add(String id, byte[] payload, Delay delay) {
-        int p = partitions.of(id);
-        ScriptReplies.Stored r = scripts.offer(p, id, Tail.of(Map.of(), payload), delay, ScriptArgs.KEEP);
-        partitions.offered(p);
-        return signalIfAsked(r) == ScriptReplies.ADDED;
     }
 
     /**
@@ -250,35 +211,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public Offered offer(Message<? extends V> message) {
         checkOpen();
-        Objects.requireNonNull(message, "message");
-        byte[] tail = Tail.of(message.headers(), support.encode(message.value()));
-        Delay d = support.delay(message.delay());
-        String id = message.id().orElse(null);
-        boolean fresh = id == null;
-        if (fresh) {
-            id = idGenerator.next();
-        }
-        int p = partitions.of(id);
-        byte flag = fresh ? ScriptArgs.FRESH : OfferBatches.flag(message.onConflict());
-        ScriptReplies.Stored r = scripts.offer(p, id, tail, d, flag);
-        partitions.offered(p);
-        return new Offered(r.idOf(id), OfferBatches.outcome(signalIfAsked(r)));
+        return offers.offer(message);
     }
 
     @Override
     public CompletionStage<Offered> offerAsync(Message<? extends V> message) {
         checkOpen();
-        Objects.requireNonNull(message, "message");
-        byte[] tail = Tail.of(message.headers(), support.encode(message.value()));
-        Delay d = support.delay(message.delay());
-        String given = message.id().orElse(null);
-        String id = given != null ? given : idGenerator.next();
-        int p = partitions.of(id);
-        byte flag = given == null ? ScriptArgs.FRESH : OfferBatches.flag(message.onConflict());
-        return scripts.offerAsync(p, id, tail, d, flag).thenApply(r -> {
-            partitions.offered(p);
-            return new Offered(r.idOf(id), OfferBatches.outcome(signalIfAsked(r)));
-        });
+        return offers.offerAsync(message);
     }
 
     /**
@@ -290,22 +229,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public List<Offered> offerAll(List<? extends Message<? extends V>> messages) {
         checkOpen();
-        OfferBatches.Prepared b = batches.prepared(messages);
-        if (b.ids().length == 0) {
-            return List.of();
-        }
-        return b.offered(scripts.offerMessages(b.ids(), b.tails(), b.delays(), b.flags(), signals::push));
+        return batches.offerMessages(messages);
     }
 
     @Override
     public CompletionStage<List<Offered>> offerAllAsync(List<? extends Message<? extends V>> messages) {
         checkOpen();
-        OfferBatches.Prepared b = batches.prepared(messages);
-        if (b.ids().length == 0) {
-            return CompletableFuture.completedFuture(List.of());
-        }
-        return scripts.offerMessagesAsync(b.ids(), b.tails(), b.delays(), b.flags(), signals::push)
-                .thenApply(b::offered);
+        return batches.offerMessagesAsync(messages);
     }
 
     /**
@@ -319,9 +249,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public List<String> offerAll(List<? extends V> values, Duration delay) {
         checkOpen();
-        OfferBatches.Generated b = batches.generated(values, delay);
-        addAll(b.ids(), b.tails(), b.delay(), true);
-        return List.of(b.ids());
+        return batches.offerAll(values, delay);
     }
 
     /**
@@ -333,19 +261,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public List<String> offerAll(Map<String, ? extends V> messages, Duration delay) {
         checkOpen();
-        OfferBatches.Keyed b = batches.keyed(messages, delay);
-        long[] codes = addAll(b.ids(), b.tails(), b.delay(), false);
-        List<String> result = new ArrayList<>(b.ids().length);
-        for (int j = 0; j < codes.length; j++) {
-            if (codes[j] == 1L) {
-                result.add(b.ids()[j]);
-            }
-        }
-        return result;
-    }
-
-    private long[] addAll(String[] ids, byte[][] tails, Delay delay, boolean fresh) {
-        return scripts.offerAll(ids, tails, delay, fresh, signals::push);
+        return batches.offerAll(messages, delay);
     }
 
 
@@ -612,14 +528,6 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         if (closed) {
             throw support.closedError();
         }
-    }
-
-    /** {@link #signalIfAsked(ScriptReplies.Flagged)} for an offer; returns its code. */
-    private int signalIfAsked(ScriptReplies.Stored r) {
-        if (r.mustSignal()) {
-            signals.push();
-        }
-        return r.code();
     }
 
     /** Pushes a wake-up signal if the script asked the client to (its partition cannot reach the signal key). */

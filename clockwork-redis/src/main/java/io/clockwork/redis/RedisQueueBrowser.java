@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * A read-only view of one Redis queue's messages for operators' tools (the dashboard): pages of messages by state,
