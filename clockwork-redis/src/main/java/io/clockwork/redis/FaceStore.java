@@ -1,7 +1,11 @@
 package io.clockwork.redis;
 
+import io.clockwork.redis.KeyLayout.Key;
+
 import java.nio.charset.StandardCharsets;
+
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -40,28 +44,24 @@ public final class FaceStore implements AutoCloseable {
     public record Taken(List<byte[]> payloads, long waitMs) {
     }
 
-    private static final byte[] NO_MAX_ATTEMPTS = QueueScripts.arg(0);
-    private static final byte[] FIRST = QueueScripts.arg("first");
-    private static final byte[] HEAD = QueueScripts.arg("head");
-    private static final byte[] TAIL = QueueScripts.arg("tail");
-    private static final byte[] YES = QueueScripts.arg(1);
-    private static final byte[] NO = QueueScripts.arg(0);
+    private static final byte[] NO_MAX_ATTEMPTS = ScriptArgs.arg(0);
+    private static final byte[] FIRST = ScriptArgs.arg("first");
+    private static final byte[] HEAD = ScriptArgs.arg("head");
+    private static final byte[] TAIL = ScriptArgs.arg("tail");
+    private static final byte[] YES = ScriptArgs.arg(1);
+    private static final byte[] NO = ScriptArgs.arg(0);
 
     private final String name;
     private final ScriptRunner runner;
     private final Signals signals;
-    /** KEYS[1..11]: the partition's keys in {@link KeyLayout}'s order, then {@code order} and {@code values}. */
-    private final byte[][] keys;
+    /** The queue's keys: one partition, on a standalone server (or in one Cluster slot). */
+    private final KeyLayout keys;
 
     FaceStore(String name, ScriptRunner runner, Signals signals) {
         this.name = name;
         this.runner = runner;
         this.signals = signals;
-        byte[][] partition = new KeyLayout(name, 1, false).keys(0);
-        this.keys = new byte[partition.length + 2][];
-        System.arraycopy(partition, 0, keys, 0, partition.length);
-        keys[partition.length] = key(name, "order");
-        keys[partition.length + 1] = key(name, "values");
+        this.keys = new KeyLayout(name, 1, false);
     }
 
     /** @return the queue's name */
@@ -99,13 +99,13 @@ public final class FaceStore implements AutoCloseable {
      * @param delayMs its delay in ms; 0 or less: due at once
      */
     public void offer(byte[] payload, long delayMs) {
-        runner.run("offer", Script.FACE_OFFER, keys, NO_MAX_ATTEMPTS, QueueScripts.arg(Math.max(0, delayMs)),
+        run("offer", Script.FACE_OFFER, NO_MAX_ATTEMPTS, ScriptArgs.arg(Math.max(0, delayMs)),
                 payload);
     }
 
     /** Files an element due before the destination's head, so it is the next one taken. */
     public void offerFirst(byte[] payload) {
-        runner.run("offerFirst", Script.FACE_OFFER, keys, NO_MAX_ATTEMPTS, FIRST, payload);
+        run("offerFirst", Script.FACE_OFFER, NO_MAX_ATTEMPTS, FIRST, payload);
     }
 
     /**
@@ -115,8 +115,8 @@ public final class FaceStore implements AutoCloseable {
      * @return what was taken, and how long until the next element falls due
      */
     public Taken take(int limit, boolean tail, boolean remove) {
-        List<Object> r = runner.run(remove ? "poll" : "peek", Script.FACE_TAKE, keys, NO_MAX_ATTEMPTS,
-                QueueScripts.arg(limit), tail ? TAIL : HEAD, remove ? YES : NO);
+        List<Object> r = run(remove ? "poll" : "peek", Script.FACE_TAKE, NO_MAX_ATTEMPTS,
+                ScriptArgs.arg(limit), tail ? TAIL : HEAD, remove ? YES : NO);
         return new Taken(payloads(r, 1), (Long) r.get(0));
     }
 
@@ -127,8 +127,8 @@ public final class FaceStore implements AutoCloseable {
      * @return the delayed elements at that end of the offer order
      */
     public List<byte[]> delayedEnd(int limit, boolean tail, boolean remove) {
-        List<Object> r = runner.run(remove ? "poll" : "peek", Script.FACE_DELAYED, keys, NO_MAX_ATTEMPTS,
-                QueueScripts.arg(limit), tail ? TAIL : HEAD, remove ? YES : NO);
+        List<Object> r = run(remove ? "poll" : "peek", Script.FACE_DELAYED, NO_MAX_ATTEMPTS,
+                ScriptArgs.arg(limit), tail ? TAIL : HEAD, remove ? YES : NO);
         return payloads(r, 0);
     }
 
@@ -158,13 +158,13 @@ public final class FaceStore implements AutoCloseable {
         byte[][] args = new byte[5 + payloads.size()][];
         args[0] = NO_MAX_ATTEMPTS;
         args[1] = scope.arg;
-        args[2] = QueueScripts.arg(limit);
+        args[2] = ScriptArgs.arg(limit);
         args[3] = remove ? YES : NO;
         args[4] = tail ? TAIL : HEAD;
         for (int i = 0; i < payloads.size(); i++) {
             args[5 + i] = payloads.get(i);
         }
-        List<Object> r = runner.run(remove ? "remove" : "contains", Script.FACE_FIND, keys, args);
+        List<Object> r = run(remove ? "remove" : "contains", Script.FACE_FIND, args);
         long[] counts = new long[r.size()];
         for (int i = 0; i < counts.length; i++) {
             counts[i] = (Long) r.get(i);
@@ -177,7 +177,7 @@ public final class FaceStore implements AutoCloseable {
      * @return every element of the scope, in its order (offer order for delayed ones, due order for due ones)
      */
     public List<byte[]> read(Scope scope) {
-        return payloads(runner.run("readAll", Script.FACE_READ, keys, NO_MAX_ATTEMPTS, scope.arg), 0);
+        return payloads(run("readAll", Script.FACE_READ, NO_MAX_ATTEMPTS, scope.arg), 0);
     }
 
     /**
@@ -185,7 +185,7 @@ public final class FaceStore implements AutoCloseable {
      * @return how many elements the scope holds now
      */
     public long count(Scope scope) {
-        List<Object> r = runner.run("size", Script.FACE_COUNT, keys, NO_MAX_ATTEMPTS);
+        List<Object> r = run("size", Script.FACE_COUNT, NO_MAX_ATTEMPTS);
         return (Long) r.get(scope == Scope.DELAYED ? 0 : 1);
     }
 
@@ -194,7 +194,7 @@ public final class FaceStore implements AutoCloseable {
      * @return how many were removed
      */
     public long clear(Scope scope) {
-        List<Object> r = runner.run("clear", Script.FACE_CLEAR, keys, NO_MAX_ATTEMPTS, scope.arg);
+        List<Object> r = run("clear", Script.FACE_CLEAR, NO_MAX_ATTEMPTS, scope.arg);
         return (Long) r.get(0);
     }
 
@@ -206,13 +206,13 @@ public final class FaceStore implements AutoCloseable {
      * @return its payload, or null if the scope was empty
      */
     public byte[] moveLastToFront(Scope scope, FaceStore target) {
-        byte[][] k = new byte[16][];
-        System.arraycopy(keys, 0, k, 0, 11);
-        k[11] = target.keys[0]; // pending
-        k[12] = target.keys[3]; // meta
-        k[13] = target.keys[5]; // seq
-        k[14] = target.keys[8]; // signal
-        k[15] = target.keys[10]; // values
+        byte[][] own = keys.keys(Script.FACE_MOVE, 0);
+        byte[][] k = Arrays.copyOf(own, own.length + 5);
+        k[own.length] = target.keys.key(Key.PENDING, 0);
+        k[own.length + 1] = target.keys.key(Key.META, 0);
+        k[own.length + 2] = target.keys.key(Key.SEQ, 0);
+        k[own.length + 3] = target.keys.key(Key.SIGNAL, 0);
+        k[own.length + 4] = target.keys.key(Key.VALUES, 0);
         List<Object> r = runner.run("pollLastAndOfferFirstTo", Script.FACE_MOVE, k, NO_MAX_ATTEMPTS, scope.arg);
         return r.isEmpty() ? null : (byte[]) r.get(0);
     }
@@ -225,11 +225,16 @@ public final class FaceStore implements AutoCloseable {
      * @return {movedDue, movedDelayed, skipped, remaining}
      */
     public long[] migrateBatch(byte[][] redissonKeys, int batch) {
-        byte[][] k = new byte[14][];
-        System.arraycopy(keys, 0, k, 0, 11);
-        System.arraycopy(redissonKeys, 0, k, 11, 3);
-        List<Object> r = runner.run("migrate", Script.MIGRATE_REDISSON, k, NO_MAX_ATTEMPTS, QueueScripts.arg(batch));
+        byte[][] own = keys.keys(Script.MIGRATE_REDISSON, 0);
+        byte[][] k = Arrays.copyOf(own, own.length + redissonKeys.length);
+        System.arraycopy(redissonKeys, 0, k, own.length, redissonKeys.length);
+        List<Object> r = runner.run("migrate", Script.MIGRATE_REDISSON, k, NO_MAX_ATTEMPTS, ScriptArgs.arg(batch));
         return new long[] {(Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3)};
+    }
+
+    /** Runs a script with the keys it takes. */
+    private <T> T run(String operation, Script script, byte[]... args) {
+        return runner.run(operation, script, keys.keys(script, 0), args);
     }
 
     private static List<byte[]> payloads(List<Object> reply, int from) {
@@ -240,9 +245,6 @@ public final class FaceStore implements AutoCloseable {
         return out;
     }
 
-    private static byte[] key(String name, String part) {
-        return (KeyLayout.prefix(name, 0) + part).getBytes(StandardCharsets.UTF_8);
-    }
 
     @Override
     public void close() {

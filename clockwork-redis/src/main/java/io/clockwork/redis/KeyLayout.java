@@ -1,6 +1,8 @@
 package io.clockwork.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Where a queue's data lives in Redis: the keys of each partition, all under one hash tag. Immutable and
@@ -17,10 +19,13 @@ import java.nio.charset.StandardCharsets;
  * cw:{name:p}:counters  HASH  offered, delivered, acked, retried, dead: cumulative event counts (five fields)
  * cw:{name:p}:revoked   ZSET  &lt;receipt 16 hex&gt;&lt;id&gt; of deliveries whose hold ended without their ack
  *                             (expired, cancelled in flight) by when, kept two minutes (include/revoked.lua)
+ * cw:{name:0}:order     ZSET  the Redisson face's delayed elements in offer order
+ * cw:{name:0}:values    ZSET  the Redisson face's elements by value digest
  * cw:{name:p}:cold      HASH  the compact store's state: entry count, index level and split pointer, chunk counter,
  *                             tombstones per chunk
  * cw:{name:p}:chunks    ZSET  the compact store's chunk names by their earliest due time
  * cw:{name:p}:open      HASH  window -&gt; the chunk offers due in that second append to
+ * cw:{name:p}:placed    STREAM the places each offer call gave, kept for its retries (include/cold.lua)
  * cw:{name:p}:c:&lt;chunk&gt; LIST  a chunk: up to 128 messages due in one second
  * cw:{name:p}:x:&lt;n&gt;     HASH  an index shard: id -&gt; "&lt;chunk&gt;,&lt;position&gt;" (include/cold.lua)
  * cw:{name:0}:signal    LIST  at most one wake-up token for blocked pollers (one per queue, in partition 0's slot)
@@ -32,11 +37,46 @@ import java.nio.charset.StandardCharsets;
  * cw:queues             SET   the registry: every queue's name, added each time a client builds the queue
  * </pre>
  *
- * Redis Cluster hashes only the text between the first <code>{</code> and the next <code>}</code>, so every key of a
+ * Each script takes exactly the keys its code names, in {@link Key}'s order ({@link Script#keys()}); the signal key
+ * comes last, and is left out where it lives in another slot (a Cluster's partitions other than 0), so the script
+ * reads it as nil. The compact store's keys and {@code revoked} are named by the scripts from the partition's prefix
+ * (the chunks and index shards are created as the store grows, so they cannot be listed beforehand).
+ *
+ * <p>Redis Cluster hashes only the text between the first <code>{</code> and the next <code>}</code>, so every key of a
  * partition lands in one slot (scripts may touch them together) and distinct partitions spread over the masters. A
  * <code>}</code> or <code>%</code> in the queue name is percent-encoded so that it cannot end the tag early.
  */
 final class KeyLayout {
+
+    /**
+     * A key the scripts take in KEYS, in the order a script lists the ones it takes: a partition's keys, then the
+     * Redisson face's, the schedules', the configuration, and last the signal.
+     */
+    enum Key {
+        PENDING("pending"), INFLIGHT("inflight"), DEAD("dead"), META("meta"), REASON("reason"), SEQ("seq"),
+        LOST("lost"), COUNTERS("counters"), ORDER("order"), VALUES("values"), SCHED_DEF("sched_def"),
+        SCHED_MSG("sched_msg"), SCHED_STATE("sched_state"), SCHED_DUE("sched_due"),
+        /** Partition 0's, one per queue. */
+        CONFIG("config"),
+        /** Partition 0's, one per queue; last in every script's keys. */
+        SIGNAL("signal");
+
+        private final String part;
+
+        Key(String part) {
+            this.part = part;
+        }
+
+        /** @return the key's name after the partition's prefix, e.g. {@code pending} */
+        String part() {
+            return part;
+        }
+
+        /** @return whether the queue has one such key, in partition 0's slot, whatever the partition */
+        boolean perQueue() {
+            return this == CONFIG || this == SIGNAL;
+        }
+    }
 
     /**
      * The registry of queue names, one key for the whole server (in a Cluster, in a slot of its own: written by a
@@ -44,17 +84,15 @@ final class KeyLayout {
      */
     static final byte[] REGISTRY_KEY = bytes("cw:queues");
 
-    /** Index of the counters hash in {@link #keys(int)} (KEYS[8] of the scripts). */
-    static final int COUNTERS = 7;
+    /**
+     * The fixed keys the scripts name themselves from the partition's prefix: the compact store's (its chunks and
+     * index shards are named as the store creates them) and the revoked deliveries'.
+     */
+    private static final String[] NAMED_PARTS = {"cold", "chunks", "open", "placed", "revoked"};
 
-    private static final String[] PARTS = {"pending", "inflight", "dead", "meta", "reason", "seq", "lost", "counters"};
-    private static final String[] SCHEDULE_PARTS = {"sched_def", "sched_msg", "sched_state", "sched_due"};
-    /** The compact store's fixed keys; its chunks and index shards are named by the scripts. */
-    private static final String[] COLD_PARTS = {"cold", "chunks", "open", "placed"};
-    /** Keys the scripts name themselves, outside the compact store. */
-    private static final String[] NAMED_PARTS = {"revoked"};
-
-    private final byte[][][] keys;
+    private final String name;
+    /** Per partition, per script ({@link Script#ordinal()}), the keys it takes. */
+    private final byte[][][][] keys;
     private final byte[] signalKey;
 
     /**
@@ -64,29 +102,41 @@ final class KeyLayout {
      *                   only partition 0's scripts may push the signal themselves
      */
     KeyLayout(String name, int partitions, boolean cluster) {
-        signalKey = bytes(prefix(name, 0) + "signal");
-        keys = new byte[partitions][][];
+        this.name = name;
+        signalKey = key(name, 0, Key.SIGNAL);
+        Script[] scripts = Script.values();
+        keys = new byte[partitions][scripts.length][][];
         for (int p = 0; p < partitions; p++) {
             boolean withSignal = !cluster || p == 0;
-            byte[][] k = new byte[PARTS.length + (withSignal ? 1 : 0)][];
-            for (int i = 0; i < PARTS.length; i++) {
-                k[i] = bytes(prefix(name, p) + PARTS[i]);
+            for (Script s : scripts) {
+                List<Key> taken = s.keys();
+                int n = taken.size() - (!withSignal && taken.contains(Key.SIGNAL) ? 1 : 0);
+                byte[][] k = new byte[n][];
+                for (int i = 0; i < n; i++) {
+                    k[i] = key(name, p, taken.get(i));
+                }
+                keys[p][s.ordinal()] = k;
             }
-            if (withSignal) {
-                k[PARTS.length] = signalKey;
-            }
-            keys[p] = k;
         }
     }
 
     /**
+     * @param script    the script
      * @param partition the partition
-     * @return the keys every script takes, in the order of {@code include/keys.lua} (KEYS[1] to KEYS[9]; the last,
-     *         the signal key, only where the partition's scripts may touch it: on a standalone server, or partition 0
-     *         of a Cluster); a shared array: do not modify
+     * @return the keys the script takes ({@link Script#keys()}), the signal key only where the partition's scripts
+     *         may touch it (on a standalone server, or partition 0 of a Cluster); a shared array: do not modify
      */
-    byte[][] keys(int partition) {
-        return keys[partition];
+    byte[][] keys(Script script, int partition) {
+        return keys[partition][script.ordinal()];
+    }
+
+    /**
+     * @param key       which key
+     * @param partition the partition (ignored for a {@linkplain Key#perQueue() per-queue} key)
+     * @return the key's name
+     */
+    byte[] key(Key key, int partition) {
+        return key(name, partition, key);
     }
 
     /** @return the key blocked pollers wait on */
@@ -95,11 +145,21 @@ final class KeyLayout {
     }
 
     /**
+     * @param name      the queue's name
+     * @param partition the partition (ignored for a {@linkplain Key#perQueue() per-queue} key)
+     * @param key       which key
+     * @return the key's name
+     */
+    static byte[] key(String name, int partition, Key key) {
+        return bytes(prefix(name, key.perQueue() ? 0 : partition) + key.part());
+    }
+
+    /**
      * @param name the queue's name
      * @return the key of the queue's stored configuration (partition 0's slot)
      */
     static byte[] configKey(String name) {
-        return bytes(prefix(name, 0) + "config");
+        return key(name, 0, Key.CONFIG);
     }
 
     /**
@@ -108,7 +168,7 @@ final class KeyLayout {
      * @return the partition's sequence counter, created by its first offer
      */
     static byte[] seqKey(String name, int partition) {
-        return bytes(prefix(name, partition) + "seq");
+        return key(name, partition, Key.SEQ);
     }
 
     /**
@@ -119,52 +179,16 @@ final class KeyLayout {
      *         in the partition's slot
      */
     static byte[][] allKeys(String name, int partition) {
-        int extra = partition == 0 ? 2 : 0;
-        int fixed = PARTS.length + SCHEDULE_PARTS.length;
-        int named = fixed + COLD_PARTS.length;
-        byte[][] k = new byte[named + NAMED_PARTS.length + extra][];
-        for (int i = 0; i < PARTS.length; i++) {
-            k[i] = bytes(prefix(name, partition) + PARTS[i]);
+        List<byte[]> k = new ArrayList<>();
+        for (Key key : Key.values()) {
+            if (key != Key.ORDER && key != Key.VALUES && (partition == 0 || !key.perQueue())) {
+                k.add(key(name, partition, key));
+            }
         }
-        for (int i = 0; i < SCHEDULE_PARTS.length; i++) {
-            k[PARTS.length + i] = bytes(prefix(name, partition) + SCHEDULE_PARTS[i]);
+        for (String part : NAMED_PARTS) {
+            k.add(bytes(prefix(name, partition) + part));
         }
-        for (int i = 0; i < COLD_PARTS.length; i++) {
-            k[fixed + i] = bytes(prefix(name, partition) + COLD_PARTS[i]);
-        }
-        for (int i = 0; i < NAMED_PARTS.length; i++) {
-            k[named + i] = bytes(prefix(name, partition) + NAMED_PARTS[i]);
-        }
-        if (partition == 0) {
-            k[k.length - 2] = bytes(prefix(name, 0) + "signal");
-            k[k.length - 1] = configKey(name);
-        }
-        return k;
-    }
-
-    /**
-     * @param name      the queue's name
-     * @param partition the partition
-     * @return the keys of the schedules whose names hash to the partition, in the order of
-     *         {@code include/sched_keys.lua}: sched_def, sched_msg, sched_state, sched_due
-     */
-    static byte[][] scheduleKeys(String name, int partition) {
-        byte[][] k = new byte[SCHEDULE_PARTS.length][];
-        for (int i = 0; i < SCHEDULE_PARTS.length; i++) {
-            k[i] = bytes(prefix(name, partition) + SCHEDULE_PARTS[i]);
-        }
-        return k;
-    }
-
-    /**
-     * @param name      the queue's name
-     * @param partition the partition
-     * @return a key in the partition's slot that no script touches, standing in for the signal key where that
-     *         lives in another slot (a cluster's partitions other than 0), for scripts that take the signal's place
-     *         in their keys but never push it
-     */
-    static byte[] noSignalKey(String name, int partition) {
-        return bytes(prefix(name, partition) + "nosignal");
+        return k.toArray(new byte[0][]);
     }
 
     /** @return how many partitions */

@@ -53,9 +53,14 @@ final class Partitions {
         return downUntil != null;
     }
 
-    /** @return the keys of partition p, in the order the scripts take them */
-    byte[][] keys(int p) {
-        return keys.keys(p);
+    /** @return the keys a script takes in partition p ({@link KeyLayout#keys(Script, int)}) */
+    byte[][] keys(Script script, int p) {
+        return keys.keys(script, p);
+    }
+
+    /** @return one of partition p's keys */
+    byte[] key(KeyLayout.Key key, int p) {
+        return keys.key(key, p);
     }
 
     /** @return the key of the wake-up signal list */

@@ -163,7 +163,7 @@ final class PollLoop<V> {
         while (true) {
             // Partitioned: one attempt, then the poll moves on (a down partition is retried on the next pass).
             long sent = System.nanoTime();
-            QueueScripts.Polled r = scripts.pollOne(p, !partitions.many());
+            ScriptReplies.Polled r = scripts.pollOne(p, !partitions.many());
             if (r.taken().isEmpty()) {
                 reportLost(r.lost());
                 return r.nextEventMs();
@@ -183,7 +183,7 @@ final class PollLoop<V> {
      * @param sent when the call was sent ({@link System#nanoTime}), before the script gave the message its lease
      * @return the delivery, or null if the share took nothing or its message was buried (see {@link #take})
      */
-    RedisDelivery<V> delivered(int p, QueueScripts.Polled r, long sent) {
+    RedisDelivery<V> delivered(int p, ScriptReplies.Polled r, long sent) {
         reportLost(r.lost());
         if (r.taken().isEmpty()) {
             return null;
@@ -202,12 +202,12 @@ final class PollLoop<V> {
     private long pollMany(int p, int n, List<Delivery<V>> out) {
         // Partitioned: one attempt, then the poll moves on (a down partition is retried on the next pass).
         long sent = System.nanoTime();
-        QueueScripts.Polled r = scripts.pollMany(p, n, !partitions.many());
+        ScriptReplies.Polled r = scripts.pollMany(p, n, !partitions.many());
         reportLost(r.lost());
         if (r.mustSignal()) {
             signals.push();
         }
-        for (QueueScripts.InFlight m : r.taken()) {
+        for (ScriptReplies.InFlight m : r.taken()) {
             RedisDelivery<V> d = take(p, m, sent);
             if (d != null) {
                 out.add(d);
@@ -225,11 +225,11 @@ final class PollLoop<V> {
      * @param sent when the poll was sent ({@link System#nanoTime}): the lease began later
      * @return the delivery, or null if the message was buried
      */
-    private RedisDelivery<V> take(int p, QueueScripts.InFlight m, long sent) {
+    private RedisDelivery<V> take(int p, ScriptReplies.InFlight m, long sent) {
         byte[] member = m.member();
         String id = new String(member, 16, member.length - 16, StandardCharsets.UTF_8);
-        QueueScripts.Taken t = QueueScripts.Taken.parse(m.meta());
-        long receipt = QueueScripts.Taken.hex(member, 0, 16); // the member's own sequence: what kill.lua must find
+        ScriptReplies.Taken t = ScriptReplies.Taken.parse(m.meta());
+        long receipt = ScriptReplies.Taken.hex(member, 0, 16); // the member's own sequence: what kill.lua must find
         String reason;
         if (t.receipt() != receipt) {
             reason = "stale";

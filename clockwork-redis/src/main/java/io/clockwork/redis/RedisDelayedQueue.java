@@ -17,14 +17,10 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -39,8 +35,8 @@ import java.util.concurrent.CompletionStage;
  *   <li><b>State is a function of scores and the server's clock.</b> Each partition keeps one sorted set of
  *   scheduled messages scored by due time in server milliseconds ({@code TIME} inside the scripts), one of
  *   in-flight messages scored by visibility deadline, one of dead letters, a hash of each message's state and
- *   payload in one value, and one of death reasons (see {@link KeyLayout}). "Ready" is simply the prefix of the schedule whose score is at
- *   most now, so nothing needs to be moved when a message falls due: no transfer task, and a consumer arriving
+ *   payload in one value, and one of death reasons (see {@link KeyLayout}). "Ready" is simply the prefix of the
+ *   schedule whose score is at most now, so nothing needs to be moved when a message falls due: no transfer task, and a consumer arriving
  *   after a long absence sees everything due at once. Expired deliveries are moved back on the consumer's path,
  *   a bounded number per call.</li>
  *   <li><b>FIFO within a due time</b>: members are {@code <16-hex-digit sequence><id>}, and a sorted set orders equal
@@ -70,7 +66,8 @@ import java.util.concurrent.CompletionStage;
  * </ul>
  * <p>This class is the façade: it checks arguments ({@code QueueSupport}), routes ids to partitions
  * ({@link Partitions}), calls the scripts ({@link QueueScripts}, typed replies), pushes wake-ups ({@link Signals})
- * and hands polls to {@link PollLoop}; {@link RedisQueueBuilder} connects and checks the server.
+ * and hands polls to {@link PollLoop}, offers to {@link Offers} and {@link OfferBatches}, acks to {@link Acks} and what reads
+ * every partition to {@link AllPartitions}; {@link RedisQueueBuilder} connects and checks the server.
  *
  * References: Redisson {@code RedissonDelayedQueue} (what to avoid); Amazon SQS visibility timeouts and dead-letter
  * queues (the delivery model); Redis docs on {@code EVALSHA}, script effects replication and Cluster hash tags.
@@ -87,6 +84,10 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private final Signals signals;
     private final PollLoop<V> pollLoop;
     private final IdGenerator idGenerator = new IdGenerator();
+    private final Offers<V> offers;
+    private final OfferBatches<V> batches;
+    private final AllPartitions all;
+    private final Acks<V> acks;
     private volatile boolean closed;
 
     RedisDelayedQueue(QueueSupport<V> support, Connections connections, ScriptRunner runner, int partitionCount,
@@ -97,9 +98,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         this.partitions = new Partitions(new KeyLayout(support.name(), partitionCount, connections.cluster()),
                 ticker);
         this.scripts = new QueueScripts(runner, connections, partitions, support.options(), compactAfter);
+        this.all = new AllPartitions(scripts, partitions, support.name());
         this.signals = new Signals(support.name(), connections, runner, partitions.signalKey(), ticker);
+        this.offers = new Offers<>(support, partitions, scripts, signals, idGenerator);
+        this.batches = new OfferBatches<>(support, partitions, scripts, signals, idGenerator);
         this.pollLoop = new PollLoop<>(this, support, scripts, partitions, signals, ticker, recheckInterval,
                 connections.where());
+        this.acks = new Acks<>(this, scripts, pollLoop, support.name());
         scripts.preload();
     }
 
@@ -130,7 +135,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     public static <V> RedisQueueBuilder<V> builder(RedisClient client, String name, Codec<V> codec) {
         Objects.requireNonNull(client, "client");
-        return new RedisQueueBuilder<>(timeout -> Connections.shared(client), "redis (shared RedisClient)", name, codec);
+        return new RedisQueueBuilder<>(timeout -> Connections.shared(client), "redis (shared RedisClient)", name,
+                codec);
     }
 
     /**
@@ -145,31 +151,20 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     public static <V> RedisQueueBuilder<V> builder(RedisClusterClient client, String name, Codec<V> codec) {
         Objects.requireNonNull(client, "client");
-        return new RedisQueueBuilder<>(timeout -> Connections.shared(client), "redis cluster (shared RedisClusterClient)",
-                name, codec);
+        return new RedisQueueBuilder<>(timeout -> Connections.shared(client),
+                "redis cluster (shared RedisClusterClient)", name, codec);
     }
 
     @Override
     public String offer(V value, Duration delay) {
         checkOpen();
-        byte[] payload = support.encode(value);
-        Delay d = support.delay(delay);
-        String id = idGenerator.next();
-        // Fresh: the first attempt skips the dedup read (the id is unique); a retry after a lost reply checks it, so
-        // a generated id is added exactly once.
-        int p = partitions.of(id);
-        QueueScripts.Stored r = scripts.offer(p, id, Tail.of(Map.of(), payload), d, QueueScripts.FRESH);
-        partitions.offered(p);
-        signalIfAsked(r);
-        return r.idOf(id);
+        return offers.offer(value, delay);
     }
 
     @Override
     public boolean offer(String id, V value, Duration delay) {
         checkOpen();
-        support.checkId(id);
-        byte[] payload = support.encode(value);
-        return add(id, payload, support.delay(delay));
+        return offers.offer(id, value, delay);
     }
 
     /**
@@ -182,38 +177,19 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public CompletionStage<String> offerAsync(V value, Duration delay) {
         checkOpen();
-        byte[] payload = support.encode(value);
-        Delay d = support.delay(delay);
-        String id = idGenerator.next();
-        int p = partitions.of(id);
-        return scripts.offerAsync(p, id, Tail.of(Map.of(), payload), d, QueueScripts.FRESH).thenApply(r -> {
-            partitions.offered(p);
-            signalIfAsked(r);
-            return r.idOf(id);
-        });
+        return offers.offerAsync(value, delay);
     }
 
     @Override
     public CompletionStage<Boolean> offerAsync(String id, V value, Duration delay) {
         checkOpen();
-        support.checkId(id);
-        byte[] payload = support.encode(value);
-        return addAsync(id, payload, support.delay(delay));
-    }
-
-    private CompletableFuture<Boolean> addAsync(String id, byte[] payload, Delay delay) {
-        int p = partitions.of(id);
-        return scripts.offerAsync(p, id, Tail.of(Map.of(), payload), delay, QueueScripts.KEEP).thenApply(r -> {
-            partitions.offered(p);
-            return signalIfAsked(r) == QueueScripts.ADDED;
-        });
+        return offers.offerAsync(id, value, delay);
     }
 
     @Override
     public CompletionStage<List<String>> offerAllAsync(List<? extends V> values, Duration delay) {
-        Generated b = generated(values, delay);
-        return scripts.offerAllAsync(b.ids(), b.tails(), b.delay(), true, signals::push)
-                .thenApply(codes -> List.of(b.ids()));
+        checkOpen();
+        return batches.offerAllAsync(values, delay);
     }
 
     @Override
@@ -221,13 +197,6 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         support.checkId(id);
         return scripts.cancelAsync(partitions.of(id), id);
-    }
-
-    private boolean add(String id, byte[] payload, Delay delay) {
-        int p = partitions.of(id);
-        QueueScripts.Stored r = scripts.offer(p, id, Tail.of(Map.of(), payload), delay, QueueScripts.KEEP);
-        partitions.offered(p);
-        return signalIfAsked(r) == QueueScripts.ADDED;
     }
 
     /**
@@ -242,34 +211,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public Offered offer(Message<? extends V> message) {
         checkOpen();
-        Objects.requireNonNull(message, "message");
-        byte[] tail = Tail.of(message.headers(), support.encode(message.value()));
-        Delay d = support.delay(message.delay());
-        String id = message.id().orElse(null);
-        boolean fresh = id == null;
-        if (fresh) {
-            id = idGenerator.next();
-        }
-        int p = partitions.of(id);
-        QueueScripts.Stored r = scripts.offer(p, id, tail, d, fresh ? QueueScripts.FRESH : flag(message.onConflict()));
-        partitions.offered(p);
-        return new Offered(r.idOf(id), outcome(signalIfAsked(r)));
+        return offers.offer(message);
     }
 
     @Override
     public CompletionStage<Offered> offerAsync(Message<? extends V> message) {
         checkOpen();
-        Objects.requireNonNull(message, "message");
-        byte[] tail = Tail.of(message.headers(), support.encode(message.value()));
-        Delay d = support.delay(message.delay());
-        String given = message.id().orElse(null);
-        String id = given != null ? given : idGenerator.next();
-        int p = partitions.of(id);
-        return scripts.offerAsync(p, id, tail, d, given == null ? QueueScripts.FRESH : flag(message.onConflict()))
-                .thenApply(r -> {
-                    partitions.offered(p);
-                    return new Offered(r.idOf(id), outcome(signalIfAsked(r)));
-                });
+        return offers.offerAsync(message);
     }
 
     /**
@@ -280,76 +228,14 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     @Override
     public List<Offered> offerAll(List<? extends Message<? extends V>> messages) {
-        Prepared b = prepared(messages);
-        if (b.ids().length == 0) {
-            return List.of();
-        }
-        return b.offered(scripts.offerMessages(b.ids(), b.tails(), b.delays(), b.flags(), signals::push));
+        checkOpen();
+        return batches.offerMessages(messages);
     }
 
     @Override
     public CompletionStage<List<Offered>> offerAllAsync(List<? extends Message<? extends V>> messages) {
-        Prepared b = prepared(messages);
-        if (b.ids().length == 0) {
-            return CompletableFuture.completedFuture(List.of());
-        }
-        return scripts.offerMessagesAsync(b.ids(), b.tails(), b.delays(), b.flags(), signals::push)
-                .thenApply(b::offered);
-    }
-
-    /** A batch of messages checked and encoded, with ids (generated where none was given), ready to offer. */
-    private record Prepared(String[] ids, byte[][] tails, Delay[] delays, byte[] flags) {
-        List<Offered> offered(long[] codes) {
-            List<Offered> result = new ArrayList<>(ids.length);
-            for (int i = 0; i < ids.length; i++) {
-                result.add(new Offered(ids[i], outcome(Math.toIntExact(codes[i]))));
-            }
-            return result;
-        }
-    }
-
-    private Prepared prepared(List<? extends Message<? extends V>> messages) {
         checkOpen();
-        Objects.requireNonNull(messages, "messages");
-        Object[] given = messages.toArray();
-        QueueSupport.checkBatch("messages", given.length);
-        String[] ids = new String[given.length];
-        byte[][] tails = new byte[given.length][];
-        Delay[] delays = new Delay[given.length];
-        byte[] flags = new byte[given.length];
-        for (int i = 0; i < given.length; i++) {
-            int index = i;
-            Message<?> m = (Message<?>) Objects.requireNonNull(given[i], () -> "messages[" + index + "]");
-            @SuppressWarnings("unchecked")
-            V value = (V) m.value();
-            tails[i] = Tail.of(m.headers(), support.encode(value));
-            delays[i] = support.delay(m.delay());
-            ids[i] = m.id().orElse(null);
-            flags[i] = ids[i] == null ? QueueScripts.FRESH : flag(m.onConflict());
-        }
-        int target = partitions.selector().nextBatchTarget();
-        for (int i = 0; i < ids.length; i++) {
-            if (ids[i] == null) {
-                ids[i] = idGenerator.nextIn(target, partitions.selector());
-            }
-        }
-        return new Prepared(ids, tails, delays, flags);
-    }
-
-    /** offer.lua's codes, in order (see its header). */
-    private static final Offered.Outcome[] OUTCOMES = {Offered.Outcome.KEPT, Offered.Outcome.ADDED,
-            Offered.Outcome.REPLACED, Offered.Outcome.EXTENDED, Offered.Outcome.IN_FLIGHT, Offered.Outcome.DEAD};
-
-    private static Offered.Outcome outcome(int code) {
-        return OUTCOMES[code];
-    }
-
-    private static byte flag(Message.Conflict policy) {
-        return switch (policy) {
-            case KEEP -> QueueScripts.KEEP;
-            case REPLACE -> QueueScripts.REPLACE;
-            case EXTEND -> QueueScripts.EXTEND;
-        };
+        return batches.offerMessagesAsync(messages);
     }
 
     /**
@@ -362,9 +248,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     @Override
     public List<String> offerAll(List<? extends V> values, Duration delay) {
-        Generated b = generated(values, delay);
-        addAll(b.ids(), b.tails(), b.delay(), true);
-        return List.of(b.ids());
+        checkOpen();
+        return batches.offerAll(values, delay);
     }
 
     /**
@@ -376,64 +261,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public List<String> offerAll(Map<String, ? extends V> messages, Duration delay) {
         checkOpen();
-        Objects.requireNonNull(messages, "messages");
-        QueueSupport.checkBatch("messages", messages.size());
-        String[] ids = new String[messages.size()];
-        Object[] given = new Object[ids.length];
-        int i = 0;
-        for (Map.Entry<String, ? extends V> e : messages.entrySet()) {
-            if (i == ids.length) {
-                throw new ConcurrentModificationException("messages grew while being read");
-            }
-            ids[i] = support.checkId(e.getKey());
-            given[i++] = Objects.requireNonNull(e.getValue(), () -> "messages[" + e.getKey() + "]");
-        }
-        Delay d = support.delay(delay);
-        byte[][] tails = encodeAll(given, "messages");
-        long[] codes = addAll(ids, tails, d, false);
-        List<String> result = new ArrayList<>(ids.length);
-        for (int j = 0; j < ids.length; j++) {
-            if (codes[j] == 1L) {
-                result.add(ids[j]);
-            }
-        }
-        return result;
+        return batches.offerAll(messages, delay);
     }
 
-    private long[] addAll(String[] ids, byte[][] tails, Delay delay, boolean fresh) {
-        return scripts.offerAll(ids, tails, delay, fresh, signals::push);
-    }
-
-    /** @return each value encoded into a tail without headers ({@link Tail#of}) */
-    /** A batch of values checked, encoded and given fresh ids, ready to offer. */
-    private record Generated(String[] ids, byte[][] tails, Delay delay) {
-    }
-
-    private Generated generated(List<? extends V> values, Duration delay) {
-        checkOpen();
-        Objects.requireNonNull(values, "values");
-        Object[] given = values.toArray();
-        QueueSupport.checkBatch("values", given.length);
-        Delay d = support.delay(delay);
-        byte[][] tails = encodeAll(given, "values");
-        String[] ids = new String[given.length];
-        int target = partitions.selector().nextBatchTarget(); // the whole batch in one partition: one script call
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = idGenerator.nextIn(target, partitions.selector());
-        }
-        return new Generated(ids, tails, d);
-    }
-
-    @SuppressWarnings("unchecked")
-    private byte[][] encodeAll(Object[] values, String argument) {
-        byte[][] tails = new byte[values.length][];
-        for (int i = 0; i < values.length; i++) {
-            int index = i;
-            Objects.requireNonNull(values[i], () -> argument + "[" + index + "]");
-            tails[i] = Tail.of(Map.of(), support.encode((V) values[i]));
-        }
-        return tails;
-    }
 
     /**
      * {@inheritDoc}
@@ -443,38 +273,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public List<Boolean> ackAll(List<? extends Delivery<V>> deliveries) {
         checkOpen();
-        Objects.requireNonNull(deliveries, "deliveries");
-        Object[] given = deliveries.toArray();
-        QueueSupport.checkBatch("deliveries", given.length);
-        String[] ids = new String[given.length];
-        long[] receipts = new long[given.length];
-        for (int i = 0; i < given.length; i++) {
-            int index = i;
-            Objects.requireNonNull(given[i], () -> "deliveries[" + index + "]");
-            if (!(given[i] instanceof RedisDelivery<?> d) || d.queue() != this) {
-                throw new IllegalArgumentException("deliveries[" + i + "] is not a delivery of queue '"
-                        + support.name() + "' (this client): " + given[i]);
-            }
-            ids[i] = d.id();
-            receipts[i] = d.receipt();
-        }
-        if (ids.length == 0) {
-            return List.of();
-        }
-        long[] codes;
-        try {
-            codes = scripts.ackAll(ids, receipts);
-        } catch (RuntimeException e) {
-            for (Object d : given) {
-                ((RedisDelivery<?>) d).ackFailed();
-            }
-            throw e;
-        }
-        Boolean[] result = new Boolean[ids.length];
-        for (int i = 0; i < ids.length; i++) {
-            result[i] = ((RedisDelivery<?>) given[i]).ackedIfGone(QueueScripts.AckCode.of(codes[i]));
-        }
-        return List.of(result);
+        return acks.ackAll(deliveries);
     }
 
     /**
@@ -486,20 +285,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public AckAndPoll<V> ackAndPoll(Delivery<V> done) {
         checkOpen();
-        Objects.requireNonNull(done, "done");
-        if (!(done instanceof RedisDelivery<V> d) || d.queue() != this) {
-            throw new IllegalArgumentException("done is not a delivery of queue '" + support.name()
-                    + "' (this client): " + done);
-        }
-        long sent = System.nanoTime();
-        QueueScripts.AckPolled r;
-        try {
-            r = scripts.ackPoll(d.partition(), d.id(), d.receipt());
-        } catch (RuntimeException e) {
-            d.ackFailed();
-            throw e;
-        }
-        return new AckAndPoll<>(d.ackedIfGone(r.code()), pollLoop.delivered(d.partition(), r.polled(), sent));
+        return acks.ackAndPoll(done);
     }
 
     @Override
@@ -543,23 +329,12 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
 
     boolean ack(RedisDelivery<V> d) {
         checkOpen();
-        QueueScripts.AckCode code;
-        try {
-            code = scripts.ack(d.partition(), d.id(), d.receipt());
-        } catch (RuntimeException e) {
-            d.ackFailed();
-            throw e;
-        }
-        return d.ackedIfGone(code);
+        return acks.ack(d);
     }
 
     CompletionStage<Boolean> ackAsync(RedisDelivery<V> d) {
         checkOpen();
-        return scripts.ackAsync(d.partition(), d.id(), d.receipt()).whenComplete((code, e) -> {
-            if (e != null) {
-                d.ackFailed();
-            }
-        }).thenApply(d::ackedIfGone);
+        return acks.ackAsync(d);
     }
 
     /** @param error the last error to record (bounded), or null to keep the one recorded */
@@ -596,38 +371,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     public boolean exists() {
         checkOpen();
-        for (int p = 0; p < partitions.count(); p++) {
-            if (scripts.exists(p)) {
-                return true;
-            }
-        }
-        return false;
+        return all.exists();
     }
 
     @Override
     public QueueStats stats() {
         checkOpen();
-        long delayed = 0;
-        long ready = 0;
-        long inFlight = 0;
-        long dead = 0;
-        long lost = 0;
-        long trimmed = 0;
-        long nextDue = -1;
-        for (int p = 0; p < partitions.count(); p++) {
-            QueueScripts.Counts c = scripts.stats(p);
-            delayed += c.delayed();
-            ready += c.ready();
-            inFlight += c.inFlight();
-            dead += c.dead();
-            lost += c.lost();
-            trimmed += c.trimmed();
-            if (c.nextDueMs() >= 0 && (nextDue < 0 || c.nextDueMs() < nextDue)) {
-                nextDue = c.nextDueMs();
-            }
-        }
-        return new QueueStats(delayed, ready, inFlight, dead, lost,
-                nextDue < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(nextDue)), trimmed);
+        return all.stats();
     }
 
     /**
@@ -640,27 +390,13 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public Optional<QueueCounters> counters() {
         checkOpen();
-        QueueCounters sum = QueueCounters.ZERO;
-        for (int p = 0; p < partitions.count(); p++) {
-            sum = sum.plus(scripts.counters(p, name()));
-        }
-        return Optional.of(sum);
+        return all.counters();
     }
 
     @Override
     public List<DeadLetter> deadLetters(int limit) {
         checkOpen();
-        if (limit < 1) {
-            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
-        }
-        List<QueueScripts.Dead> all = new ArrayList<>();
-        for (int p = 0; p < partitions.count(); p++) {
-            all.addAll(scripts.deadLetters(p, limit));
-        }
-        // Stable sort: within a partition the script's order (death time, then sequence) is kept.
-        all.sort(Comparator.comparingLong(QueueScripts.Dead::diedAtMs));
-        return all.stream().limit(limit).map(d -> new DeadLetter(d.id(),
-                d.payload() != null ? d.payload() : new byte[0], d.attempts(), d.reason(), d.headers())).toList();
+        return all.deadLetters(limit);
     }
 
     @Override
@@ -673,15 +409,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public long purgeDead() {
         checkOpen();
-        long total = 0;
-        for (int p = 0; p < partitions.count(); p++) {
-            long n;
-            do {
-                n = scripts.purgeDead(p);
-                total += n;
-            } while (n == QueueScripts.PURGE_BATCH);
-        }
-        return total;
+        return all.purgeDead();
     }
 
     /** @return the queue's checks and codec calls, for {@link RedisSchedules} */
@@ -802,16 +530,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
-    /** {@link #signalIfAsked(QueueScripts.Flagged)} for an offer; returns its code. */
-    private int signalIfAsked(QueueScripts.Stored r) {
-        if (r.mustSignal()) {
-            signals.push();
-        }
-        return r.code();
-    }
-
     /** Pushes a wake-up signal if the script asked the client to (its partition cannot reach the signal key). */
-    private boolean signalIfAsked(QueueScripts.Flagged r) {
+    private boolean signalIfAsked(ScriptReplies.Flagged r) {
         if (r.mustSignal()) {
             signals.push();
         }

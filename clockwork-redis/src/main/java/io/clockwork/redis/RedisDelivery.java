@@ -16,7 +16,7 @@ import java.util.concurrent.CompletionStage;
  * <p><b>A retried ack.</b> An ack call that fails (a timeout, a lost connection) may still have run: Redis frozen
  * for a while runs it when it wakes. The delivery remembers that, and a later ack that finds the message gone counts
  * as acked if the server says this delivery's hold was never revoked ({@code include/revoked.lua}): nothing but its
- * own ack can have deleted the message then. The server forgets revocations after {@link QueueScripts#REVOKED_KEEP},
+ * own ack can have deleted the message then. The server forgets revocations after {@link ScriptReplies#REVOKED_KEEP},
  * and a revocation (an expiry) comes no earlier than the end of the lease; so that answer is trusted only until
  * {@code REVOKED_KEEP} after the earliest time the lease could end, which the delivery tracks from when the poll and
  * each successful extend were sent. Later, a gone message counts as a lost lease, as it always did.
@@ -137,13 +137,13 @@ final class RedisDelivery<V> implements Delivery<V> {
      * @return whether the message is acked: deleted now, or gone while this delivery's hold was never revoked after
      *         an attempt that may have deleted it, within the reach of the server's record of revocations
      */
-    boolean ackedIfGone(QueueScripts.AckCode code) {
-        if (code == QueueScripts.AckCode.DELETED) {
+    boolean ackedIfGone(ScriptReplies.AckCode code) {
+        if (code == ScriptReplies.AckCode.DELETED) {
             return true;
         }
-        boolean retried = code == QueueScripts.AckCode.GONE_AFTER_RETRY
-                || code == QueueScripts.AckCode.GONE && ackMayHaveRun;
-        return retried && System.nanoTime() - (leaseFloor + QueueScripts.REVOKED_KEEP.toNanos()) <= 0;
+        boolean retried = code == ScriptReplies.AckCode.GONE_AFTER_RETRY
+                || code == ScriptReplies.AckCode.GONE && ackMayHaveRun;
+        return retried && System.nanoTime() - (leaseFloor + ScriptReplies.REVOKED_KEEP.toNanos()) <= 0;
     }
 
     @Override

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * A read-only view of one Redis queue's messages for operators' tools (the dashboard): pages of messages by state,
@@ -130,7 +129,7 @@ public final class RedisQueueBrowser {
         long total = 0;
         long now = 0;
         for (int p = 0; p < partitions; p++) {
-            List<Object> r = queue.runner().run("browse", Script.BROWSE, queue.routing().keys(p), state.arg,
+            List<Object> r = run("browse", Script.BROWSE, p, state.arg,
                     ascii(offsets[p]), ascii(size));
             total += (Long) r.get(0);
             now = Math.max(now, (Long) r.get(1));
@@ -164,7 +163,7 @@ public final class RedisQueueBrowser {
             return Optional.empty();
         }
         int p = queue.routing().of(id);
-        List<Object> r = queue.runner().run("find", Script.BROWSE_FIND, queue.routing().keys(p),
+        List<Object> r = run("find", Script.BROWSE_FIND, p,
                 id.getBytes(StandardCharsets.UTF_8));
         if (r.isEmpty()) {
             return Optional.empty();
@@ -191,7 +190,7 @@ public final class RedisQueueBrowser {
         long oldest = Long.MAX_VALUE;
         long scheduled = 0;
         for (int p = 0; p < queue.routing().count(); p++) {
-            List<Object> r = queue.runner().run("head", Script.BROWSE_HEAD, queue.routing().keys(p));
+            List<Object> r = run("head", Script.BROWSE_HEAD, p);
             now = Math.max(now, (Long) r.get(0));
             long o = (Long) r.get(1);
             if (o >= 0) {
@@ -266,5 +265,10 @@ public final class RedisQueueBrowser {
 
     private static String string(Object o) {
         return new String((byte[]) o, StandardCharsets.UTF_8);
+    }
+
+    /** Runs a browse script on partition p with the keys it takes. */
+    private <T> T run(String operation, Script script, int p, byte[]... args) {
+        return queue.runner().run(operation, script, queue.routing().keys(script, p), args);
     }
 }

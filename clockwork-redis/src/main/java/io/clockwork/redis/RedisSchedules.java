@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import static io.clockwork.redis.QueueScripts.arg;
+import static io.clockwork.redis.ScriptArgs.arg;
 
 /**
  * {@link Schedules} kept in Redis beside a {@link RedisDelayedQueue}, shared by every client of the queue: any number
@@ -31,8 +31,8 @@ import static io.clockwork.redis.QueueScripts.arg;
  *
  * <h2>Design</h2>
  * A schedule lives in the partition its name hashes to, in four keys of that partition's hash tag
- * ({@link KeyLayout#scheduleKeys}): its definition (rule, misfire policy, spread), its message (the tail every
- * occurrence carries), its state ({@code <version> <paused> <next> <last> <outstanding>}) and its place in a sorted
+ * ({@link KeyLayout.Key#SCHED_DEF} and the three after it): its definition (rule, misfire policy, spread), its
+ * message (the tail every occurrence carries), its state ({@code <version> <paused> <next> <last> <outstanding>}) and its place in a sorted
  * set of when a scheduler should next look at it. Its occurrences' ids, {@code <name>@<fire ms>}, get a suffix
  * {@code ~<n>} (the smallest n that works) when needed to hash to the same partition, so that one script stores them
  * and moves the schedule atomically.
@@ -69,7 +69,6 @@ public final class RedisSchedules<V> implements Schedules<V> {
     private final QueueSupport<V> support;
     private final Partitions partitions;
     private final ScriptRunner runner;
-    private final byte[][][] keys;
     private final long thresholdMs;
     private final long pollMs;
     private final ConcurrentHashMap<String, Definition> definitions = new ConcurrentHashMap<>();
@@ -84,17 +83,11 @@ public final class RedisSchedules<V> implements Schedules<V> {
         this.runner = queue.runner();
         this.thresholdMs = b.misfireThreshold.toMillis();
         this.pollMs = b.pollInterval.toMillis();
-        String name = support.name();
-        this.keys = new byte[partitions.count()][][];
-        for (int p = 0; p < keys.length; p++) {
-            byte[][] q = partitions.keys(p);
-            byte[][] s = KeyLayout.scheduleKeys(name, p);
-            byte[][] k = new byte[13][];
-            System.arraycopy(q, 0, k, 0, 8);
-            k[8] = q.length > 8 ? q[8] : KeyLayout.noSignalKey(name, p);
-            System.arraycopy(s, 0, k, 9, 4);
-            keys[p] = k;
-        }
+    }
+
+    /** Runs a schedule script on partition p with the keys it takes. */
+    private <T> T run(String operation, Script script, int p, byte[]... args) {
+        return runner.run(operation, script, partitions.keys(script, p), args);
     }
 
     /**
@@ -195,7 +188,7 @@ public final class RedisSchedules<V> implements Schedules<V> {
             if (r.state == null) {
                 return false;
             }
-            Long done = runner.run("deleteSchedule", Script.SCHED_WRITE, keys[p], arg(name), arg(r.state.version),
+            Long done = run("deleteSchedule", Script.SCHED_WRITE, p, arg(name), arg(r.state.version),
                     arg("delete"));
             if (done != 0) {
                 return true;
@@ -213,10 +206,10 @@ public final class RedisSchedules<V> implements Schedules<V> {
     @Override
     public List<ScheduleInfo> list() {
         Map<String, ScheduleInfo> all = new TreeMap<>(); // HSCAN may return a field twice while the hash rehashes
-        for (int p = 0; p < keys.length; p++) {
+        for (int p = 0; p < partitions.count(); p++) {
             String cursor = "0";
             do {
-                List<Object> page = runner.run("listSchedules", Script.SCHED_SCAN, keys[p], arg(cursor),
+                List<Object> page = run("listSchedules", Script.SCHED_SCAN, p, arg(cursor),
                         arg(SCAN_PAGE));
                 cursor = string(page.get(0));
                 for (int i = 1; i < page.size(); i += 3) {
@@ -236,7 +229,7 @@ public final class RedisSchedules<V> implements Schedules<V> {
     public int fireDue() {
         checkOpen();
         int fired = 0;
-        for (int p = 0; p < keys.length; p++) {
+        for (int p = 0; p < partitions.count(); p++) {
             fired += firePartition(p, new long[1]);
         }
         return fired;
@@ -284,7 +277,7 @@ public final class RedisSchedules<V> implements Schedules<V> {
         while (!closed) {
             long sleepMs = pollMs;
             try {
-                for (int p = 0; p < keys.length && !closed; p++) {
+                for (int p = 0; p < partitions.count() && !closed; p++) {
                     long[] untilNext = {-1};
                     firePartition(p, untilNext);
                     if (untilNext[0] >= 0) {
@@ -306,7 +299,7 @@ public final class RedisSchedules<V> implements Schedules<V> {
     private int firePartition(int p, long[] untilNext) {
         int fired = 0;
         while (true) {
-            List<Object> due = runner.run("fireDue", Script.SCHED_DUE, keys[p], arg(DUE_BATCH));
+            List<Object> due = run("fireDue", Script.SCHED_DUE, p, arg(DUE_BATCH));
             long now = (Long) due.get(0);
             untilNext[0] = (Long) due.get(1);
             if (due.size() == 2) {
@@ -329,7 +322,7 @@ public final class RedisSchedules<V> implements Schedules<V> {
             if (args.size() == 2) {
                 return fired;
             }
-            List<Object> r = runner.run("fireDue", Script.SCHED_FIRE, keys[p], args.toArray(new byte[0][]));
+            List<Object> r = run("fireDue", Script.SCHED_FIRE, p, args.toArray(new byte[0][]));
             boolean progress = false;
             for (int i = 0; i < r.size() - 1; i++) {
                 long n = (Long) r.get(i);
@@ -391,7 +384,7 @@ public final class RedisSchedules<V> implements Schedules<V> {
         args.add(queue.settingsArg());
         args.add(arg(pollMs));
         plan(p, name, r.definition(), r.state, r.now, args);
-        List<Object> reply = runner.run("putSchedule", Script.SCHED_FIRE, keys[p], args.toArray(new byte[0][]));
+        List<Object> reply = run("putSchedule", Script.SCHED_FIRE, p, args.toArray(new byte[0][]));
         if ((Long) reply.get(reply.size() - 1) == 1L) {
             queue.signals().push();
         }
@@ -420,7 +413,7 @@ public final class RedisSchedules<V> implements Schedules<V> {
     }
 
     private Read read(int p, String name, boolean withTail) {
-        List<Object> r = runner.run("getSchedule", Script.SCHED_GET, keys[p], arg(withTail ? "1" : "0"), arg(name));
+        List<Object> r = run("getSchedule", Script.SCHED_GET, p, arg(withTail ? "1" : "0"), arg(name));
         if (r.get(2) == null) {
             return new Read((Long) r.get(0), null, null, null);
         }
@@ -430,7 +423,7 @@ public final class RedisSchedules<V> implements Schedules<V> {
     /** Runs sched_write.lua's put; returns the new version, or null if the version read had moved on. */
     private String write(int p, String name, String version, String def, byte[] tail, String paused, String next,
                          String last, String outstanding, String look) {
-        Long v = runner.run("putSchedule", Script.SCHED_WRITE, keys[p], arg(name), arg(version), arg("put"), arg(def),
+        Long v = run("putSchedule", Script.SCHED_WRITE, p, arg(name), arg(version), arg("put"), arg(def),
                 tail, arg(paused), arg(next), arg(last), arg(outstanding), arg(look));
         return v == 0 ? null : Long.toString(v);
     }

@@ -1,5 +1,6 @@
 package io.clockwork.redis;
 
+import io.clockwork.redis.KeyLayout.Key;
 import io.lettuce.core.ScriptOutputType;
 
 import java.io.IOException;
@@ -22,8 +23,9 @@ import java.util.regex.Pattern;
  * The Lua scripts, one per queue operation, read from {@code .lua} resources next to this class, each assembled
  * with the shared helpers it includes. Immutable and thread-safe.
  *
- * <p>A script opens with a header (its KEYS, ARGV and reply), then names the helpers it uses on one line,
- * {@code -- include: keys, clock, sweep}. A helper is {@code include/<name>.lua} and may name helpers of its own the
+ * <p>A script opens with a header (its KEYS, ARGV and reply), then names its keys ({@code local PENDING = KEYS[1]},
+ * one line each, as {@link #keys()} lists them) and the helpers it uses on one line,
+ * {@code -- include: clock, sweep}. A helper is {@code include/<name>.lua} and may name helpers of its own the
  * same way. The script's include line is replaced by the text of the helpers it names and of the helpers those
  * include (without their include lines), each once, every helper after the ones it includes (depth first). A script
  * so defines only the helpers it uses: each {@code local function} of a script is a closure created on every call,
@@ -36,58 +38,68 @@ import java.util.regex.Pattern;
  * {@code SCRIPT FLUSH} empties its cache).
  */
 enum Script {
-    OFFER("offer", ScriptOutputType.MULTI),
-    CANCEL("cancel", ScriptOutputType.INTEGER),
-    RESCHEDULE("reschedule", ScriptOutputType.MULTI),
-    POLL("poll", ScriptOutputType.MULTI),
-    ACK("ack", ScriptOutputType.MULTI),
-    ACK_POLL("ack_poll", ScriptOutputType.MULTI),
-    NACK("nack", ScriptOutputType.MULTI),
-    KILL("kill", ScriptOutputType.INTEGER),
-    EXTEND("extend", ScriptOutputType.INTEGER),
-    RELEASE("release", ScriptOutputType.MULTI),
-    STATS("stats", ScriptOutputType.MULTI),
-    DEAD_LIST("dead_list", ScriptOutputType.MULTI),
-    DEAD_REQUEUE("dead_requeue", ScriptOutputType.MULTI),
-    DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER),
-    EXISTS("exists", ScriptOutputType.INTEGER),
-    COLD_DROP("cold_drop", ScriptOutputType.MULTI),
-    /** Takes only the signal key, and includes no helper. */
-    SIGNAL("signal", ScriptOutputType.INTEGER),
-    /** Takes the config key, and includes no helper. */
-    OPEN("open", ScriptOutputType.MULTI),
-    BROWSE("browse", ScriptOutputType.MULTI),
-    BROWSE_FIND("browse_find", ScriptOutputType.MULTI),
-    BROWSE_HEAD("browse_head", ScriptOutputType.MULTI),
-    FACE_OFFER("face_offer", ScriptOutputType.MULTI),
-    FACE_TAKE("face_take", ScriptOutputType.MULTI),
-    FACE_DELAYED("face_delayed", ScriptOutputType.MULTI),
-    FACE_FIND("face_find", ScriptOutputType.MULTI),
-    FACE_READ("face_read", ScriptOutputType.MULTI),
-    FACE_COUNT("face_count", ScriptOutputType.MULTI),
-    FACE_CLEAR("face_clear", ScriptOutputType.MULTI),
-    FACE_MOVE("face_move", ScriptOutputType.MULTI),
-    MIGRATE_REDISSON("migrate_redisson", ScriptOutputType.MULTI),
-    SCHED_GET("sched_get", ScriptOutputType.MULTI),
-    SCHED_SCAN("sched_scan", ScriptOutputType.MULTI),
-    SCHED_DUE("sched_due", ScriptOutputType.MULTI),
-    SCHED_WRITE("sched_write", ScriptOutputType.INTEGER),
-    SCHED_FIRE("sched_fire", ScriptOutputType.MULTI);
+    OFFER("offer", ScriptOutputType.MULTI, Key.PENDING, Key.META, Key.SEQ, Key.LOST, Key.COUNTERS, Key.SIGNAL),
+    CANCEL("cancel", ScriptOutputType.INTEGER, Key.PENDING, Key.INFLIGHT, Key.META, Key.LOST),
+    RESCHEDULE("reschedule", ScriptOutputType.MULTI, Key.PENDING, Key.META, Key.SEQ, Key.LOST, Key.SIGNAL),
+    POLL("poll", ScriptOutputType.MULTI,
+            Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON, Key.SEQ, Key.LOST, Key.COUNTERS, Key.SIGNAL),
+    ACK("ack", ScriptOutputType.MULTI, Key.PENDING, Key.INFLIGHT, Key.META, Key.SEQ, Key.COUNTERS),
+    ACK_POLL("ack_poll", ScriptOutputType.MULTI,
+            Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON, Key.SEQ, Key.LOST, Key.COUNTERS, Key.SIGNAL),
+    NACK("nack", ScriptOutputType.MULTI,
+            Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON, Key.SEQ, Key.LOST, Key.COUNTERS, Key.SIGNAL),
+    KILL("kill", ScriptOutputType.INTEGER,
+            Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON, Key.SEQ, Key.LOST, Key.COUNTERS),
+    EXTEND("extend", ScriptOutputType.INTEGER, Key.INFLIGHT),
+    RELEASE("release", ScriptOutputType.MULTI, Key.PENDING, Key.INFLIGHT, Key.META, Key.SEQ, Key.LOST, Key.SIGNAL),
+    STATS("stats", ScriptOutputType.MULTI,
+            Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON, Key.SEQ, Key.LOST, Key.COUNTERS),
+    DEAD_LIST("dead_list", ScriptOutputType.MULTI,
+            Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON, Key.SEQ, Key.LOST, Key.COUNTERS),
+    DEAD_REQUEUE("dead_requeue", ScriptOutputType.MULTI,
+            Key.PENDING, Key.DEAD, Key.META, Key.REASON, Key.SEQ, Key.SIGNAL),
+    DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER, Key.DEAD, Key.META, Key.REASON),
+    EXISTS("exists", ScriptOutputType.INTEGER, Key.SEQ),
+    COLD_DROP("cold_drop", ScriptOutputType.MULTI, Key.PENDING),
+    SIGNAL("signal", ScriptOutputType.INTEGER, Key.SIGNAL),
+    OPEN("open", ScriptOutputType.MULTI, Key.SEQ, Key.CONFIG),
+    BROWSE("browse", ScriptOutputType.MULTI, Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON),
+    BROWSE_FIND("browse_find", ScriptOutputType.MULTI, Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON),
+    BROWSE_HEAD("browse_head", ScriptOutputType.MULTI, Key.PENDING, Key.SEQ),
+    FACE_OFFER("face_offer", ScriptOutputType.MULTI,
+            Key.PENDING, Key.META, Key.SEQ, Key.ORDER, Key.VALUES, Key.SIGNAL),
+    FACE_TAKE("face_take", ScriptOutputType.MULTI, Key.PENDING, Key.META, Key.LOST, Key.ORDER, Key.VALUES),
+    FACE_DELAYED("face_delayed", ScriptOutputType.MULTI, Key.PENDING, Key.META, Key.LOST, Key.ORDER, Key.VALUES),
+    FACE_FIND("face_find", ScriptOutputType.MULTI, Key.PENDING, Key.META, Key.LOST, Key.ORDER, Key.VALUES),
+    FACE_READ("face_read", ScriptOutputType.MULTI, Key.PENDING, Key.META, Key.LOST, Key.ORDER),
+    FACE_COUNT("face_count", ScriptOutputType.MULTI, Key.PENDING),
+    FACE_CLEAR("face_clear", ScriptOutputType.MULTI, Key.PENDING, Key.META, Key.LOST, Key.ORDER, Key.VALUES),
+    FACE_MOVE("face_move", ScriptOutputType.MULTI, Key.PENDING, Key.META, Key.LOST, Key.ORDER, Key.VALUES),
+    MIGRATE_REDISSON("migrate_redisson", ScriptOutputType.MULTI,
+            Key.PENDING, Key.META, Key.SEQ, Key.ORDER, Key.VALUES, Key.SIGNAL),
+    SCHED_GET("sched_get", ScriptOutputType.MULTI, Key.SCHED_DEF, Key.SCHED_MSG, Key.SCHED_STATE),
+    SCHED_SCAN("sched_scan", ScriptOutputType.MULTI, Key.SCHED_DEF, Key.SCHED_STATE),
+    SCHED_DUE("sched_due", ScriptOutputType.MULTI, Key.SCHED_DEF, Key.SCHED_STATE, Key.SCHED_DUE),
+    SCHED_WRITE("sched_write", ScriptOutputType.INTEGER, Key.SCHED_DEF, Key.SCHED_MSG, Key.SCHED_STATE, Key.SCHED_DUE),
+    SCHED_FIRE("sched_fire", ScriptOutputType.MULTI,
+            Key.PENDING, Key.META, Key.SEQ, Key.COUNTERS, Key.SCHED_MSG, Key.SCHED_STATE, Key.SCHED_DUE);
 
     /**
-     * The line naming the helpers a script or helper uses, e.g. {@code -- include: keys, meta}. A constant string,
+     * The line naming the helpers a script or helper uses, e.g. {@code -- include: member, meta}. A constant string,
      * because the constructors run before the enum's other static fields are set.
      */
     private static final String INCLUDE = "(?m)^-- include:(.*)$";
 
     private final String fileName;
     private final ScriptOutputType output;
+    private final List<Key> keys;
     private final byte[] body;
     private final String sha;
 
-    Script(String name, ScriptOutputType output) {
+    Script(String name, ScriptOutputType output, Key... keys) {
         this.fileName = name + ".lua";
         this.output = output;
+        this.keys = List.of(keys);
         this.body = assemble(fileName).getBytes(StandardCharsets.UTF_8);
         this.sha = sha1(body);
     }
@@ -95,6 +107,15 @@ enum Script {
     /** @return the resource's file name, e.g. {@code poll.lua} */
     String fileName() {
         return fileName;
+    }
+
+    /**
+     * @return the keys the script takes, KEYS[1] on, in {@link Key}'s order, as its header lists them: exactly the
+     *         keys its code (with the helpers it includes) names. {@code face_move.lua} takes the target queue's keys
+     *         after its own, and {@code migrate_redisson.lua} Redisson's keys, from their callers.
+     */
+    List<Key> keys() {
+        return keys;
     }
 
     /** @return how Lettuce should read the reply */
@@ -164,7 +185,7 @@ enum Script {
     }
 
     /**
-     * @param file a resource name relative to this class, e.g. {@code poll.lua} or {@code include/keys.lua}
+     * @param file a resource name relative to this class, e.g. {@code poll.lua} or {@code include/clock.lua}
      * @return its text
      */
     static String resource(String file) {

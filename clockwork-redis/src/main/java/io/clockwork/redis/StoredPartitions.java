@@ -11,9 +11,9 @@ import java.util.List;
  * others never look (a producer with 4 partitions and a consumer with 1 leave three quarters of the messages
  * stranded). The first client to create a queue therefore stores the count in the queue's config hash
  * ({@code open.lua}); every later client reads it: a client that asked for the same count, or for none, uses it; one
- * that asked for another fails at build. A queue created before counts were stored has none: a client that names a
- * count stores it, and one that does not gets 1 if partition 1 never held a message, else an error asking for the
- * count (guessing wrong would strand messages). Every build also adds the queue's name to the registry of queues.
+ * that asked for another fails at build. A queue whose stored count is gone (its config hash deleted or evicted)
+ * while its data remains has none: a client that names a count stores it, and one that does not gets 1 if partition
+ * 1 never held a message, else an error asking for the count (guessing wrong would strand messages). Every build also adds the queue's name to the registry of queues.
  */
 final class StoredPartitions {
 
@@ -24,7 +24,7 @@ final class StoredPartitions {
 
     /**
      * @param scripts      runs {@code open.lua}
-     * @param connections  for the probe of a queue created before counts were stored
+     * @param connections  for the probe of a queue whose stored count is gone
      * @param name         the queue's name
      * @param requested    the count the client asked for, or 0 if it did not set one
      * @param openExisting whether to fail, writing nothing, if the queue does not exist
@@ -69,21 +69,21 @@ final class StoredPartitions {
 
     private static int resolveCount(ScriptRunner scripts, Connections connections, String name, int requested,
                                     boolean openExisting) {
-        byte[][] keys = {KeyLayout.configKey(name), KeyLayout.seqKey(name, 0)};
+        byte[][] keys = {KeyLayout.seqKey(name, 0), KeyLayout.configKey(name)};
         Stored read = open(scripts, keys, 0);
         if (read.partitions() > 0) {
             return agree(connections, name, requested, read.partitions());
         }
         if (!read.existed() && openExisting) {
             throw new QueueNotFoundException("no queue '" + name + "' on " + connections.where()
-                    + ": no client has created it (no key " + string(keys[0]) + ")");
+                    + ": no client has created it (no key " + string(keys[1]) + ")");
         }
         int want = requested;
         if (want == 0) {
             if (read.existed() && scripts.<Long>await(connections.commands().exists(KeyLayout.seqKey(name, 1))) > 0) {
-                throw new IllegalStateException("queue '" + name + "' on " + connections.where() + " was created "
-                        + "before partition counts were stored, and has more than one partition: build it once with "
-                        + "partitions(n), n the count its clients use, to store it");
+                throw new IllegalStateException("queue '" + name + "' on " + connections.where() + " has no stored "
+                        + "partition count (its key " + string(keys[1]) + " is gone) and has more than one partition: "
+                        + "build it once with partitions(n), n the count its clients use, to store it");
             }
             want = 1;
         }

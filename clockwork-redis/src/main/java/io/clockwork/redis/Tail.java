@@ -12,8 +12,7 @@ import java.util.Map;
  *
  * <p>The header block is {@code #<h>#} followed by h bytes, each header {@code <name>=<value bytes>:<value>} in the
  * message's order. Names are tokens (letters, digits, {@code -_.}), so {@code '='} ends one; a value is counted, so
- * it may hold any byte. A message without headers has no block: its tail is {@code :<payload>}, the layout that
- * clients without header support write too, so both read alike.
+ * it may hold any byte. A message without headers has no block: its tail is {@code :<payload>}.
  */
 final class Tail {
 

@@ -4,15 +4,11 @@
   <receipt><id> is in INFLIGHT: a receipt belongs to one delivery, and the member leaves INFLIGHT when the message is
   acked, cancelled, nacked, buried or expired. Lua builds no string here.
 
-  KEYS[1] pending   ZSET   not used
+  KEYS[1] pending   ZSET   names REVOKED, the partition's <prefix>revoked (revoked.lua)
   KEYS[2] inflight  ZSET   the held deliveries' members are removed
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   the acked messages' fields are deleted; read for the deliveries not held
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING read (EXISTS) for deliveries whose message is gone
-  KEYS[7] lost      STRING not used
-  KEYS[8] counters  HASH   acked incremented by the messages deleted (one HINCRBY)
-  KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
+  KEYS[3] meta      HASH   the acked messages' fields are deleted; read for the deliveries not held
+  KEYS[4] seq       STRING read (EXISTS) for deliveries whose message is gone
+  KEYS[5] counters  HASH   acked incremented by the messages deleted (one HINCRBY)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2j]          id of delivery j, for j = 1..m
@@ -25,5 +21,10 @@
   Cost: O(m log n); commands: ZMSCORE, and if any is deleted one ZREM, one HDEL and one HINCRBY; for those not held
         one HMGET (gone, or held by another delivery?), and for those gone one EXISTS and one ZMSCORE of REVOKED.
 ]]
+local PENDING = KEYS[1]
+local INFLIGHT = KEYS[2]
+local META = KEYS[3]
+local SEQ = KEYS[4]
+local COUNTERS = KEYS[5]
 -- include: ack_held
 return ack_held(2)

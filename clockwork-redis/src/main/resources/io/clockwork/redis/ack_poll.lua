@@ -26,6 +26,15 @@
   Reply: {code1, ..., codem, <poll.lua's reply>}: ack.lua's code per delivery, then poll.lua's reply for n.
   Cost: ack.lua's plus poll.lua's, in one round trip.
 ]]
+local PENDING = KEYS[1]
+local INFLIGHT = KEYS[2]
+local DEAD = KEYS[3]
+local META = KEYS[4]
+local REASON = KEYS[5]
+local SEQ = KEYS[6]
+local LOST = KEYS[7]
+local COUNTERS = KEYS[8]
+local SIGNAL = KEYS[9]
 -- include: ack_held, take_due
 local result = ack_held(5)
 local m = #result

@@ -8,10 +8,6 @@
   KEYS[3] dead      ZSET   read
   KEYS[4] meta      HASH   read: each listed message's state
   KEYS[5] reason    HASH   read: each listed dead letter's reason
-  KEYS[6] seq       STRING not used
-  KEYS[7] lost      STRING not used
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
 
   ARGV[1]           the state: ready, delayed, inflight or dead
   ARGV[2]           offset: how many messages of the state to skip, in score order
@@ -26,7 +22,12 @@
   (its tombstones) per chunk skipped.
   Cost: O(log n + count), plus O(offset / CHUNK_CAP) for a page among the cold store's messages.
 ]]
--- include: keys, clock, member, cold
+local PENDING = KEYS[1]
+local INFLIGHT = KEYS[2]
+local DEAD = KEYS[3]
+local META = KEYS[4]
+local REASON = KEYS[5]
+-- include: clock, member, cold, cold_keys
 local now = now_ms()
 local state = ARGV[1]
 local offset = tonumber(ARGV[2])

@@ -6,10 +6,6 @@
   KEYS[3] dead      ZSET   read: its time of death
   KEYS[4] meta      HASH   read: its state
   KEYS[5] reason    HASH   read: why it died
-  KEYS[6] seq       STRING not used
-  KEYS[7] lost      STRING not used
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
 
   ARGV[1]           the id
 
@@ -19,7 +15,12 @@
   A message in the cold store (cold.lua) is pending at its due time.
   Cost: O(log n), or O(CHUNK_CAP) for a cold message.
 ]]
--- include: keys, clock, member, cold
+local PENDING = KEYS[1]
+local INFLIGHT = KEYS[2]
+local DEAD = KEYS[3]
+local META = KEYS[4]
+local REASON = KEYS[5]
+-- include: clock, member, cold
 local id = ARGV[1]
 local v = redis.call('HGET', META, id)
 if not v then

@@ -3,20 +3,15 @@
   queue. Read-only.
 
   KEYS[1] pending   ZSET   read: its first member, the oldest due
-  KEYS[2] inflight  ZSET   not used
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   not used
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING read: one number per scheduling (offer, retry, reschedule, requeue) in the partition
-  KEYS[7] lost      STRING not used
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
+  KEYS[2] seq       STRING read: one number per scheduling (offer, retry, reschedule, requeue) in the partition
 
   Reply: {nowMs, oldestDueMs, scheduled}: oldestDueMs is the due time of the oldest ready message (server ms), -1
          if none is ready; scheduled is the partition's sequence counter (0 before its first offer).
   Cost: O(log n).
 ]]
--- include: keys, clock
+local PENDING = KEYS[1]
+local SEQ = KEYS[2]
+-- include: clock
 local now = now_ms()
 local head = redis.call('ZRANGE', PENDING, 0, 0, 'WITHSCORES')
 local oldest = -1

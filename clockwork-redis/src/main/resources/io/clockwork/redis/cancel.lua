@@ -5,13 +5,8 @@
   KEYS[1] pending   ZSET   the member is removed from it, if scheduled
   KEYS[2] inflight  ZSET   or else from it, if in flight (the delivery holding it is recorded in REVOKED:
                            revoked.lua)
-  KEYS[3] dead      ZSET   not used: a dead letter is not cancelled
-  KEYS[4] meta      HASH   read, and the message's field deleted
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING not used
-  KEYS[7] lost      STRING not used
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
+  KEYS[3] meta      HASH   read, and the message's field deleted
+  KEYS[4] lost      STRING incremented when a lookup in the cold store meets an index entry whose chunk was evicted
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           id
@@ -19,11 +14,15 @@
   Reply: 1 if removed, 0 if there is no live message with that id.
   Cost: O(log n), or O(CHUNK_CAP) for a cold message; an in-flight message adds TIME, a ZADD and a trim of REVOKED.
 ]]
--- include: keys, clock, member, meta, cold, revoked
+local PENDING = KEYS[1]
+local INFLIGHT = KEYS[2]
+local META = KEYS[3]
+local LOST = KEYS[4]
+-- include: clock, member, meta, cold, revoked, lost
 local id = ARGV[2]
 local state, _, seq = get_meta(id)
 if state == nil then
-    local found = cold_store().find(id)
+    local found = cold_store(lose).find(id)
     if found then
         cold.remove(found, id)
         return 1

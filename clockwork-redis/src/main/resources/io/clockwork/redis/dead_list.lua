@@ -11,7 +11,6 @@
   KEYS[6] seq       STRING incremented by the sweep
   KEYS[7] lost      STRING incremented per message found with its state evicted
   KEYS[8] counters  HASH   retried and dead incremented by the sweep (one HINCRBY each at most)
-  KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
   (REVOKED, the partition's <prefix>revoked: the sweep records the deliveries it expires, revoked.lua)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": maxAttempts
@@ -23,7 +22,15 @@
          is how many deliveries it had, diedAtMs its time of death (server ms).
   Cost: O((2 sweep limit + limit) log n): the sweep, a retention trim of at most the sweep limit, the list.
 ]]
--- include: keys, clock, member, meta, lost, sweep, retention
+local PENDING = KEYS[1]
+local INFLIGHT = KEYS[2]
+local DEAD = KEYS[3]
+local META = KEYS[4]
+local REASON = KEYS[5]
+local SEQ = KEYS[6]
+local LOST = KEYS[7]
+local COUNTERS = KEYS[8]
+-- include: clock, member, meta, lost, sweep, retention
 local now = now_ms()
 sweep(now, tonumber(ARGV[2]))
 trim_dead(now, tonumber(ARGV[2]))

@@ -2,14 +2,11 @@
   dead_requeue: makes a dead letter due now, its attempts reset, under a new sequence.
 
   KEYS[1] pending   ZSET   the message is scheduled into it, due now
-  KEYS[2] inflight  ZSET   not used
-  KEYS[3] dead      ZSET   its member is removed
-  KEYS[4] meta      HASH   read and rewritten
-  KEYS[5] reason    HASH   its field is deleted
-  KEYS[6] seq       STRING incremented: the new sequence
-  KEYS[7] lost      STRING not used
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
+  KEYS[2] dead      ZSET   its member is removed
+  KEYS[3] meta      HASH   read and rewritten
+  KEYS[4] reason    HASH   its field is deleted
+  KEYS[5] seq       STRING incremented: the new sequence
+  KEYS[6] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           id
@@ -18,7 +15,13 @@
          another slot.
   Cost: O(log n).
 ]]
--- include: keys, clock, member, meta, schedule, wake
+local PENDING = KEYS[1]
+local DEAD = KEYS[2]
+local META = KEYS[3]
+local REASON = KEYS[4]
+local SEQ = KEYS[5]
+local SIGNAL = KEYS[6]
+-- include: clock, member, meta, schedule, wake
 local id = ARGV[2]
 local state, _, seq, tail = get_meta(id)
 if state ~= 'X' then

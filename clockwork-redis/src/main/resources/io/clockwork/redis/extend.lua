@@ -3,15 +3,7 @@
   member <receipt><id> is in INFLIGHT, even past its deadline until a sweep returns it): a consumer's heartbeat for
   work that outlasts the visibility timeout. Nothing else changes.
 
-  KEYS[1] pending   ZSET   not used
-  KEYS[2] inflight  ZSET   the delivery's member gets its new deadline
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   not used
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING not used
-  KEYS[7] lost      STRING not used
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
+  KEYS[1] inflight  ZSET   the delivery's member gets its new deadline
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           id
@@ -21,7 +13,8 @@
   Reply: 1 if the delivery holds its message until the new deadline, 0 if it no longer holds it (nothing changed).
   Cost: O(log n); commands: ZMSCORE, TIME, ZADD XX.
 ]]
--- include: keys, clock, member
+local INFLIGHT = KEYS[1]
+-- include: clock, member
 local m = member(tonumber(ARGV[3]), ARGV[2])
 if not redis.call('ZMSCORE', INFLIGHT, m)[1] then -- ZMSCORE, as ack.lua: no further ACL rule
     return 0

@@ -2,16 +2,10 @@
   face_clear: removes every element of a scope (clear, and delete of a delayed queue or of its destination).
 
   KEYS[1] pending   ZSET   the scope's members read and removed
-  KEYS[2] inflight  ZSET   not used
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   the removed elements' values deleted
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING not used
-  KEYS[7] lost      STRING incremented per element found with its META value evicted
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   not used
-  KEYS[10] order     ZSET   the removed elements' entries removed
-  KEYS[11] values   ZSET   the removed elements' entries removed
+  KEYS[2] meta      HASH   the removed elements' values deleted
+  KEYS[3] lost      STRING incremented per element found with its META value evicted
+  KEYS[4] order     ZSET   the removed elements' entries removed
+  KEYS[5] values    ZSET   the removed elements' entries removed
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           scope: 'delayed' or 'due'
@@ -19,7 +13,12 @@
   Reply: {removed}.
   Cost: O(n log n) for the scope's n elements.
 ]]
--- include: keys, clock, face
+local PENDING = KEYS[1]
+local META = KEYS[2]
+local LOST = KEYS[3]
+local ORDER = KEYS[4]
+local VALUES = KEYS[5]
+-- include: clock, face_copies, face_payload
 local now = now_ms()
 local members
 if ARGV[2] == 'due' then

@@ -4,16 +4,10 @@
   destination. Stale ORDER entries met on the way are dropped.
 
   KEYS[1] pending   ZSET   read; the removed elements' members removed
-  KEYS[2] inflight  ZSET   not used
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   read; the removed elements' values deleted
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING not used
-  KEYS[7] lost      STRING incremented per element found with its META value evicted
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   not used
-  KEYS[10] order     ZSET   read from the chosen end; removed and stale entries removed
-  KEYS[11] values   ZSET   the removed elements' entries removed
+  KEYS[2] meta      HASH   read; the removed elements' values deleted
+  KEYS[3] lost      STRING incremented per element found with its META value evicted
+  KEYS[4] order     ZSET   read from the chosen end; removed and stale entries removed
+  KEYS[5] values    ZSET   the removed elements' entries removed
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           limit, at least 1 (a peek reads one)
@@ -23,7 +17,12 @@
   Reply: {payload...}: in the order met.
   Cost: O((limit + stale entries met) log n).
 ]]
--- include: clock, face
+local PENDING = KEYS[1]
+local META = KEYS[2]
+local LOST = KEYS[3]
+local ORDER = KEYS[4]
+local VALUES = KEYS[5]
+-- include: clock, face, face_copies, face_payload
 local now = now_ms()
 local limit = tonumber(ARGV[2])
 local tail = ARGV[3] == 'tail'

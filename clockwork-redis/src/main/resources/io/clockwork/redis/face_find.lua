@@ -6,16 +6,10 @@
   copy nearest the head, removeLastOccurrence the one nearest the tail.
 
   KEYS[1] pending   ZSET   read; removed elements' members removed
-  KEYS[2] inflight  ZSET   not used
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   read (the payloads are compared, not only digests); removed elements' values deleted
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING not used
-  KEYS[7] lost      STRING incremented per element found with its META value evicted
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   not used
-  KEYS[10] order     ZSET   removed elements' entries removed
-  KEYS[11] values   ZSET   ranged by each value's digest; removed and stale entries removed
+  KEYS[2] meta      HASH   read (the payloads are compared, not only digests); removed elements' values deleted
+  KEYS[3] lost      STRING incremented per element found with its META value evicted
+  KEYS[4] order     ZSET   removed elements' entries removed
+  KEYS[5] values    ZSET   ranged by each value's digest; removed and stale entries removed
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           scope: 'delayed' or 'due'
@@ -27,7 +21,12 @@
   Reply: {count...}: one per payload, in order (a payload given twice is looked up twice).
   Cost: O(copies log n) per payload.
 ]]
--- include: clock, face
+local PENDING = KEYS[1]
+local META = KEYS[2]
+local LOST = KEYS[3]
+local ORDER = KEYS[4]
+local VALUES = KEYS[5]
+-- include: clock, face, face_copies
 local now = now_ms()
 local scope = ARGV[2]
 local limit = tonumber(ARGV[3])

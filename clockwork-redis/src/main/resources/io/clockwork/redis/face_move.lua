@@ -5,21 +5,15 @@
   a slot; on a standalone server any two queues can.
 
   KEYS[1] pending   ZSET   the source's members: read; the moved element's removed
-  KEYS[2] inflight  ZSET   not used
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   the source's values: read; the moved element's deleted
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING not used
-  KEYS[7] lost      STRING incremented per element found with its META value evicted
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   not used
-  KEYS[10] order     ZSET   the source's offer order: read from the tail; moved and stale entries removed
-  KEYS[11] values   ZSET   the moved element's entry removed
-  KEYS[12] target pending ZSET  the moved element's new member added
-  KEYS[13] target meta    HASH  its new value written
-  KEYS[14] target seq     STRING incremented: its new sequence and id
-  KEYS[15] target signal  LIST  pushed to wake a taker of the target
-  KEYS[16] target values  ZSET  its new entry added
+  KEYS[2] meta      HASH   the source's values: read; the moved element's deleted
+  KEYS[3] lost      STRING incremented per element found with its META value evicted
+  KEYS[4] order     ZSET   the source's offer order: read from the tail; moved and stale entries removed
+  KEYS[5] values    ZSET   the moved element's entry removed
+  KEYS[6] target pending ZSET  the moved element's new member added
+  KEYS[7] target meta    HASH  its new value written
+  KEYS[8] target seq     STRING incremented: its new sequence and id
+  KEYS[9] target signal  LIST  pushed to wake a taker of the target
+  KEYS[10] target values ZSET  its new entry added
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           the source's scope: 'delayed' or 'due'
@@ -27,7 +21,12 @@
   Reply: {} if the scope was empty, else {payload}.
   Cost: O((1 + stale entries met) log n).
 ]]
--- include: keys, clock, face
+local PENDING = KEYS[1]
+local META = KEYS[2]
+local LOST = KEYS[3]
+local ORDER = KEYS[4]
+local VALUES = KEYS[5]
+-- include: clock, face, face_copies, face_payload
 local now = now_ms()
 local m, p
 while not p do
@@ -52,13 +51,13 @@ while not p do
     end
 end
 drop(m, p)
-local head = redis.call('ZRANGE', KEYS[12], 0, 0, 'WITHSCORES')
+local head = redis.call('ZRANGE', KEYS[6], 0, 0, 'WITHSCORES')
 local due = now
 if head[2] and tonumber(head[2]) <= now then
     due = tonumber(head[2]) - 1
 end
-file_element(KEYS[12], KEYS[13], KEYS[14], nil, KEYS[16], p, due, now)
-if redis.call('LPUSH', KEYS[15], '1') > 1 then
-    redis.call('LTRIM', KEYS[15], 0, 0)
+file_element(KEYS[6], KEYS[7], KEYS[8], nil, KEYS[10], p, due, now)
+if redis.call('LPUSH', KEYS[9], '1') > 1 then
+    redis.call('LTRIM', KEYS[9], 0, 0)
 end
 return {p}

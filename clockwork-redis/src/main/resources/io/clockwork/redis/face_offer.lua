@@ -4,16 +4,11 @@
   'first' it is due one millisecond before the destination's head (or now), so it is the next element taken.
 
   KEYS[1] pending   ZSET   the element's member, scored by due time
-  KEYS[2] inflight  ZSET   not used
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   the element's value "D 0 <seq>:<payload>" written
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING incremented: the element's sequence and id
-  KEYS[7] lost      STRING not used
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   pushed when the element is due now or before the previous head
-  KEYS[10] order     ZSET   the element's member added when it has a delay
-  KEYS[11] values   ZSET   the element's value entry added
+  KEYS[2] meta      HASH   the element's value "D 0 <seq>:<payload>" written
+  KEYS[3] seq       STRING incremented: the element's sequence and id
+  KEYS[4] order     ZSET   the element's member added when it has a delay
+  KEYS[5] values    ZSET   the element's value entry added
+  KEYS[6] signal    LIST   pushed when the element is due now or before the previous head
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           delay in ms, or 'first'
@@ -22,7 +17,13 @@
   Reply: {clientMustSignal}: 1 when a poller should be woken and SIGNAL is absent (never: partition 0 has it).
   Cost: O(log n).
 ]]
--- include: keys, clock, wake, face
+local PENDING = KEYS[1]
+local META = KEYS[2]
+local SEQ = KEYS[3]
+local ORDER = KEYS[4]
+local VALUES = KEYS[5]
+local SIGNAL = KEYS[6]
+-- include: clock, wake, face
 local floor, ceil = now_floor_ceil()
 local head = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
 local head_due = nil

@@ -3,16 +3,9 @@
   ones in due order (the destination's readAll and iteration). Stale ORDER entries met are dropped.
 
   KEYS[1] pending   ZSET   read
-  KEYS[2] inflight  ZSET   not used
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   read
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING not used
-  KEYS[7] lost      STRING incremented per element found with its META value evicted
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   not used
-  KEYS[10] order     ZSET   read (delayed scope); stale entries removed
-  KEYS[11] values   ZSET   not used
+  KEYS[2] meta      HASH   read
+  KEYS[3] lost      STRING incremented per element found with its META value evicted
+  KEYS[4] order     ZSET   read (delayed scope); stale entries removed
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           scope: 'delayed' or 'due'
@@ -20,7 +13,11 @@
   Reply: {payload...}.
   Cost: O(n log n) for the scope's n elements (and the stale entries met).
 ]]
--- include: keys, clock, face
+local PENDING = KEYS[1]
+local META = KEYS[2]
+local LOST = KEYS[3]
+local ORDER = KEYS[4]
+-- include: clock, face, face_payload
 local now = now_ms()
 local reply = {}
 local members

@@ -3,16 +3,10 @@
   poll or take does (at most once, as in Redisson), or reads the head without removing it (peek).
 
   KEYS[1] pending   ZSET   due members read and removed
-  KEYS[2] inflight  ZSET   not used
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   the removed elements' values read and deleted
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING not used
-  KEYS[7] lost      STRING incremented per element found with its META value evicted
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   not used
-  KEYS[10] order     ZSET   the removed elements' stale entries removed
-  KEYS[11] values   ZSET   the removed elements' entries removed
+  KEYS[2] meta      HASH   the removed elements' values read and deleted
+  KEYS[3] lost      STRING incremented per element found with its META value evicted
+  KEYS[4] order     ZSET   the removed elements' stale entries removed
+  KEYS[5] values    ZSET   the removed elements' entries removed
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           limit, at least 1
@@ -23,7 +17,12 @@
          (from the clock rounded up, so never early), or -1 if no element is pending.
   Cost: O((1 + limit) log n).
 ]]
--- include: keys, clock, face
+local PENDING = KEYS[1]
+local META = KEYS[2]
+local LOST = KEYS[3]
+local ORDER = KEYS[4]
+local VALUES = KEYS[5]
+-- include: clock, face_copies, face_payload
 local now, ceil = now_floor_ceil()
 local limit = tonumber(ARGV[2])
 local members

@@ -9,19 +9,14 @@
   they share the face queue's slot; on a standalone server always.
 
   KEYS[1] pending   ZSET   the moved elements' members added
-  KEYS[2] inflight  ZSET   not used
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   the moved elements' values written
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING incremented per moved element
-  KEYS[7] lost      STRING not used
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   pushed when a moved element is due now
-  KEYS[10] order     ZSET   the moved delayed elements added
-  KEYS[11] values   ZSET   every moved element added
-  KEYS[12] redisson timeout ZSET  redisson_delay_queue_timeout:{NAME}: member <packed id and value>, score due ms
-  KEYS[13] redisson list    LIST  redisson_delay_queue:{NAME}: the same members, in offer order
-  KEYS[14] redisson destination LIST  NAME: values already due
+  KEYS[2] meta      HASH   the moved elements' values written
+  KEYS[3] seq       STRING incremented per moved element
+  KEYS[4] order     ZSET   the moved delayed elements added
+  KEYS[5] values    ZSET   every moved element added
+  KEYS[6] signal    LIST   pushed when a moved element is due now
+  KEYS[7] redisson timeout ZSET  redisson_delay_queue_timeout:{NAME}: member <packed id and value>, score due ms
+  KEYS[8] redisson list    LIST  redisson_delay_queue:{NAME}: the same members, in offer order
+  KEYS[9] redisson destination LIST  NAME: values already due
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           batch: the most elements moved by this call, at least 1
@@ -30,7 +25,13 @@
          left the timeout set; remaining is what the three Redisson keys still hold (list entries counted once).
   Cost: O(batch log n).
 ]]
--- include: keys, clock, wake, face
+local PENDING = KEYS[1]
+local META = KEYS[2]
+local SEQ = KEYS[3]
+local ORDER = KEYS[4]
+local VALUES = KEYS[5]
+local SIGNAL = KEYS[6]
+-- include: clock, wake, face
 local now = now_ms()
 local budget = tonumber(ARGV[2])
 local moved_due, moved_delayed, skipped = 0, 0, 0
@@ -46,26 +47,26 @@ end
 
 -- Already due: before the earliest element still delayed (and before now), in list order.
 local first_due = now
-local head = redis.call('ZRANGE', KEYS[12], 0, 0, 'WITHSCORES')
+local head = redis.call('ZRANGE', KEYS[7], 0, 0, 'WITHSCORES')
 if head[2] and tonumber(head[2]) < first_due then
     first_due = tonumber(head[2]) - 1
 end
-local ready = redis.call('LRANGE', KEYS[14], 0, budget - 1)
+local ready = redis.call('LRANGE', KEYS[9], 0, budget - 1)
 for _, v in ipairs(ready) do
     file(v, first_due)
 end
 if #ready > 0 then
-    redis.call('LTRIM', KEYS[14], #ready, -1)
+    redis.call('LTRIM', KEYS[9], #ready, -1)
     moved_due = #ready
     budget = budget - #ready
 end
 
 if budget > 0 then
-    local entries = redis.call('LRANGE', KEYS[13], 0, budget - 1)
+    local entries = redis.call('LRANGE', KEYS[8], 0, budget - 1)
     for _, e in ipairs(entries) do
-        local score = redis.call('ZSCORE', KEYS[12], e)
+        local score = redis.call('ZSCORE', KEYS[7], e)
         if score then
-            redis.call('ZREM', KEYS[12], e)
+            redis.call('ZREM', KEYS[7], e)
             file(value_of(e), tonumber(score))
             moved_delayed = moved_delayed + 1
         else
@@ -73,13 +74,13 @@ if budget > 0 then
         end
     end
     if #entries > 0 then
-        redis.call('LTRIM', KEYS[13], #entries, -1)
+        redis.call('LTRIM', KEYS[8], #entries, -1)
         budget = budget - #entries
     end
-    if budget > 0 and redis.call('LLEN', KEYS[13]) == 0 then
-        local rest = redis.call('ZRANGE', KEYS[12], 0, budget - 1, 'WITHSCORES')
+    if budget > 0 and redis.call('LLEN', KEYS[8]) == 0 then
+        local rest = redis.call('ZRANGE', KEYS[7], 0, budget - 1, 'WITHSCORES')
         for i = 1, #rest, 2 do
-            redis.call('ZREM', KEYS[12], rest[i])
+            redis.call('ZREM', KEYS[7], rest[i])
             file(value_of(rest[i]), tonumber(rest[i + 1]))
             moved_delayed = moved_delayed + 1
         end
@@ -89,5 +90,5 @@ end
 if moved_due + moved_delayed > 0 then
     wake()
 end
-local remaining = redis.call('LLEN', KEYS[14]) + math.max(redis.call('ZCARD', KEYS[12]), redis.call('LLEN', KEYS[13]))
+local remaining = redis.call('LLEN', KEYS[9]) + math.max(redis.call('ZCARD', KEYS[7]), redis.call('LLEN', KEYS[8]))
 return {moved_due, moved_delayed, skipped, remaining}

@@ -24,7 +24,16 @@
          slot.
   Cost: O(log n).
 ]]
--- include: clock, meta, attempts, schedule, wake, held, counters
+local PENDING = KEYS[1]
+local INFLIGHT = KEYS[2]
+local DEAD = KEYS[3]
+local META = KEYS[4]
+local REASON = KEYS[5]
+local SEQ = KEYS[6]
+local LOST = KEYS[7]
+local COUNTERS = KEYS[8]
+local SIGNAL = KEYS[9]
+-- include: clock, meta, attempts, schedule, wake, held, counters, bury
 local id = ARGV[2]
 local attempts, tail = release_hold(id, tonumber(ARGV[3]))
 if not attempts then

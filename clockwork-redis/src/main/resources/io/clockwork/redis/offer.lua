@@ -21,14 +21,11 @@
 
   KEYS[1] pending   ZSET   the added messages' members <seq><id>, scored by due time; a replaced or extended one's
                            member is moved
-  KEYS[2] inflight  ZSET   not used
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   read for the conflict check; values "D <attempts> <seq><tail>" written (see meta.lua)
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING incremented by m: the stored messages' sequences
-  KEYS[7] lost      STRING not used
-  KEYS[8] counters  HASH   offered incremented by the messages stored (added, replaced or extended)
-  KEYS[9] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
+  KEYS[2] meta      HASH   read for the conflict check; values "D <attempts> <seq><tail>" written (see meta.lua)
+  KEYS[3] seq       STRING incremented by m: the stored messages' sequences
+  KEYS[4] lost      STRING incremented when a lookup in the cold store meets an index entry whose chunk was evicted
+  KEYS[5] counters  HASH   offered incremented by the messages stored (added, replaced or extended)
+  KEYS[6] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms> <placed window
                     ms>": compactAfter and the placed window
@@ -56,7 +53,13 @@
         found nowhere else (a retry), and an HGET and a flush of the queued writes per repeated id that replaces or
         extends within the call.
 ]]
--- include: keys, clock, keep, meta, wake, counters, cold
+local PENDING = KEYS[1]
+local META = KEYS[2]
+local SEQ = KEYS[3]
+local LOST = KEYS[4]
+local COUNTERS = KEYS[5]
+local SIGNAL = KEYS[6]
+-- include: clock, keep, meta, wake, counters, cold, cold_keys, lost
 local floor, ceil = now_floor_ceil()
 local common = ARGV[2]
 local flags = ARGV[3]
@@ -265,7 +268,7 @@ for j = 1, m do
         end
         local found = nil
         if not v then
-            found = cold_store().find(id)
+            found = cold_store(lose).find(id)
             if not found and not moves and window > 0 and is_client_part(id) then
                 local place = recorded_place(id) -- a retry whose first attempt placed the message
                 if place then
@@ -325,7 +328,7 @@ for j = 1, m do
             if in_meta then
                 redis.call('HDEL', META, id)
             end
-            local place, name, pos = cold_store().add(id, due, base + j, attempts, tail,
+            local place, name, pos = cold_store(lose).add(id, due, base + j, attempts, tail,
                 c == nil and is_client_part(id))
             if place then
                 places[j] = place

@@ -36,5 +36,14 @@
   Cost: O((n + sweep limit) log n); commands besides the sweep: TIME, ZRANGEBYSCORE, and if any is due one
         ZREMRANGEBYRANK (the k taken are the first k by rank), one HMGET, one ZADD and one HINCRBY for all of them.
 ]]
+local PENDING = KEYS[1]
+local INFLIGHT = KEYS[2]
+local DEAD = KEYS[3]
+local META = KEYS[4]
+local REASON = KEYS[5]
+local SEQ = KEYS[6]
+local LOST = KEYS[7]
+local COUNTERS = KEYS[8]
+local SIGNAL = KEYS[9]
 -- include: take_due
 return take_due(tonumber(ARGV[4]), tonumber(ARGV[2]), tonumber(ARGV[3]))

@@ -6,13 +6,10 @@
 
   KEYS[1] pending   ZSET   the message is scheduled into it, due now
   KEYS[2] inflight  ZSET   the delivery's member is removed
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   read and rewritten
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING incremented: the new sequence
-  KEYS[7] lost      STRING incremented if the message's state was evicted
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
+  KEYS[3] meta      HASH   read and rewritten
+  KEYS[4] seq       STRING incremented: the new sequence
+  KEYS[5] lost      STRING incremented if the message's state was evicted
+  KEYS[6] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           id
@@ -22,6 +19,12 @@
          slot.
   Cost: O(log n).
 ]]
+local PENDING = KEYS[1]
+local INFLIGHT = KEYS[2]
+local META = KEYS[3]
+local SEQ = KEYS[4]
+local LOST = KEYS[5]
+local SIGNAL = KEYS[6]
 -- include: clock, schedule, wake, held
 local id = ARGV[2]
 local attempts, tail = release_hold(id, tonumber(ARGV[3]))

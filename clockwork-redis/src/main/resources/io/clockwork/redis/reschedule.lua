@@ -3,14 +3,10 @@
   message is not moved.
 
   KEYS[1] pending   ZSET   the member is moved within it
-  KEYS[2] inflight  ZSET   not used
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   read and rewritten
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING incremented: the new sequence
-  KEYS[7] lost      STRING not used
-  KEYS[8] counters  HASH   not used
-  KEYS[9] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
+  KEYS[2] meta      HASH   read and rewritten
+  KEYS[3] seq       STRING incremented: the new sequence
+  KEYS[4] lost      STRING incremented when a lookup in the cold store meets an index entry whose chunk was evicted
+  KEYS[5] signal    LIST   pushed to wake a poller (absent in a cluster's other partitions)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": compactAfter
   ARGV[2]           id
@@ -20,11 +16,16 @@
          slot.
   Cost: O(log n), or O(CHUNK_CAP) for a cold message (cold.lua).
 ]]
--- include: keys, clock, member, meta, schedule, wake, cold
+local PENDING = KEYS[1]
+local META = KEYS[2]
+local SEQ = KEYS[3]
+local LOST = KEYS[4]
+local SIGNAL = KEYS[5]
+-- include: clock, member, meta, schedule, wake, cold, lost
 local id = ARGV[2]
 local state, attempts, seq, tail = get_meta(id)
 if state == nil then
-    local found = cold_store().find(id)
+    local found = cold_store(lose).find(id)
     if not found then
         return {0, 0}
     end
@@ -46,7 +47,7 @@ if goes_cold(id, due, now, compact_after()) then
     if state then
         redis.call('HDEL', META, id)
     end
-    cold_store().add(id, due, redis.call('INCR', SEQ), attempts, tail)
+    cold_store(lose).add(id, due, redis.call('INCR', SEQ), attempts, tail)
     cold.flush()
     waking = due <= now or ((head[2] == nil or due < tonumber(head[2])) and (first == nil or due < first))
 else

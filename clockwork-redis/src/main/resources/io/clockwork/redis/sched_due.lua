@@ -2,11 +2,9 @@
   sched_due: the partition's schedules a scheduler should look at now, with their definitions and states and the
   server's clock, from which the client plans each one's fire times (FirePlan) for sched_fire.lua.
 
-  KEYS[1..9]        the partition's queue keys (not used)
-  KEYS[10] sched_def   HASH   read
-  KEYS[11] sched_msg  HASH   not used
-  KEYS[12] sched_state HASH  read
-  KEYS[13] sched_due  ZSET   the due prefix is read
+  KEYS[1] sched_def   HASH   read
+  KEYS[2] sched_state HASH   read
+  KEYS[3] sched_due   ZSET   the due prefix is read
 
   ARGV[1]           the most schedules to return
 
@@ -14,7 +12,10 @@
          schedule: name, def, state}.
   Cost: O(log s + limit), s the partition's schedules.
 ]]
--- include: clock, sched_keys
+local SCHED_DEF = KEYS[1]
+local SCHED_STATE = KEYS[2]
+local SCHED_DUE = KEYS[3]
+-- include: clock
 local now = now_ms()
 local limit = tonumber(ARGV[1])
 local due = redis.call('ZRANGEBYSCORE', SCHED_DUE, '-inf', now, 'LIMIT', 0, limit + 1)

@@ -11,19 +11,13 @@
   is gone (acked, cancelled, purged) or dead, its next fire time is now + delay; when that time has come its
   occurrence is stored and becomes the outstanding one.
 
-  KEYS[1] pending   ZSET   occurrences are added
-  KEYS[2] inflight  ZSET   not used
-  KEYS[3] dead      ZSET   not used
-  KEYS[4] meta      HASH   read (is an id known; is an outstanding occurrence live) and written for occurrences
-  KEYS[5] reason    HASH   not used
-  KEYS[6] seq       STRING incremented per occurrence
-  KEYS[7] lost      STRING not used
-  KEYS[8] counters  HASH   offered incremented by the occurrences stored (one HINCRBY)
-  KEYS[9] signal    LIST   not used: the client pushes the signal when the reply says so
-  KEYS[10] sched_def   HASH   not used
-  KEYS[11] sched_msg  HASH   read: the occurrences' tail
-  KEYS[12] sched_state HASH  compared and written
-  KEYS[13] sched_due  ZSET   each schedule's next look time is set
+  KEYS[1] pending     ZSET   occurrences are added
+  KEYS[2] meta        HASH   read (is an id known; is an outstanding occurrence live) and written for occurrences
+  KEYS[3] seq         STRING incremented per occurrence
+  KEYS[4] counters    HASH   offered incremented by the occurrences stored (one HINCRBY)
+  KEYS[5] sched_msg   HASH   read: the occurrences' tail
+  KEYS[6] sched_state HASH   compared and written
+  KEYS[7] sched_due   ZSET   each schedule's next look time is set
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           the poll interval, ms: when a fixed-delay schedule with a live occurrence is looked at again
@@ -36,7 +30,14 @@
          now or earlier than the queue's previous head: the client wakes a poller)}.
   Cost: O(m log n) for m occurrences stored, plus O(log s) per schedule.
 ]]
--- include: keys, clock, schedule, sched_keys, sched_state, counters
+local PENDING = KEYS[1]
+local META = KEYS[2]
+local SEQ = KEYS[3]
+local COUNTERS = KEYS[4]
+local SCHED_MSG = KEYS[5]
+local SCHED_STATE = KEYS[6]
+local SCHED_DUE = KEYS[7]
+-- include: clock, schedule, sched_state, counters
 local now = now_ms()
 local poll_ms = tonumber(ARGV[2])
 local reply = {}

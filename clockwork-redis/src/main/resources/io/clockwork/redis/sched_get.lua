@@ -2,11 +2,9 @@
   sched_get: what the partition holds for some schedules, with the server's clock, so that the client computes fire
   times on the server's timeline.
 
-  KEYS[1..9]        the partition's queue keys (not used)
-  KEYS[10] sched_def   HASH   read
-  KEYS[11] sched_msg  HASH   read when ARGV[1] is '1'
-  KEYS[12] sched_state HASH  read
-  KEYS[13] sched_due  ZSET   not used
+  KEYS[1] sched_def   HASH   read
+  KEYS[2] sched_msg   HASH   read when ARGV[1] is '1'
+  KEYS[3] sched_state HASH   read
 
   ARGV[1]           with tail: '1' to return each schedule's tail, '0' not to
   ARGV[2..]         schedule names
@@ -15,7 +13,10 @@
          asked.
   Cost: O(number of names).
 ]]
--- include: clock, sched_keys
+local SCHED_DEF = KEYS[1]
+local SCHED_MSG = KEYS[2]
+local SCHED_STATE = KEYS[3]
+-- include: clock
 local reply = {now_ms()}
 local with_tail = ARGV[1] == '1'
 for i = 2, #ARGV do

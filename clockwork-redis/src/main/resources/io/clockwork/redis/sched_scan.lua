@@ -2,11 +2,8 @@
   sched_scan: one page of the partition's schedules, for listing (an administrator's command, not a scheduler's
   pass).
 
-  KEYS[1..9]        the partition's queue keys (not used)
-  KEYS[10] sched_def   HASH   scanned
-  KEYS[11] sched_msg  HASH   not used
-  KEYS[12] sched_state HASH  read
-  KEYS[13] sched_due  ZSET   not used
+  KEYS[1] sched_def   HASH   scanned
+  KEYS[2] sched_state HASH   read
 
   ARGV[1]           the HSCAN cursor ('0' to start)
   ARGV[2]           the page size hint (HSCAN's COUNT)
@@ -14,7 +11,8 @@
   Reply: {next cursor ('0': done), then per schedule: name, def, state}.
   Cost: O(page size).
 ]]
--- include: sched_keys
+local SCHED_DEF = KEYS[1]
+local SCHED_STATE = KEYS[2]
 local page = redis.call('HSCAN', SCHED_DEF, ARGV[1], 'COUNT', tonumber(ARGV[2]))
 local reply = {page[1]}
 local entries = page[2]

@@ -3,11 +3,10 @@
   change and a scheduler's pass never interleave: whichever acts on a state another already changed does nothing and
   reads again. The client computes the new state (next fire time from the rule) from what sched_get.lua returned.
 
-  KEYS[1..9]        the partition's queue keys (not used)
-  KEYS[10] sched_def   HASH   written or deleted
-  KEYS[11] sched_msg  HASH   written or deleted
-  KEYS[12] sched_state HASH  compared, written or deleted
-  KEYS[13] sched_due  ZSET   the schedule's look time is set or removed
+  KEYS[1] sched_def   HASH   written or deleted
+  KEYS[2] sched_msg   HASH   written or deleted
+  KEYS[3] sched_state HASH   compared, written or deleted
+  KEYS[4] sched_due   ZSET   the schedule's look time is set or removed
 
   ARGV[1]           the name
   ARGV[2]           the version read ('' if the schedule must not exist yet)
@@ -24,7 +23,11 @@
   Reply: the new version (1 for a deleted schedule), or 0 if the version did not match (nothing changed).
   Cost: O(log s), s the partition's schedules.
 ]]
--- include: sched_keys, sched_state
+local SCHED_DEF = KEYS[1]
+local SCHED_MSG = KEYS[2]
+local SCHED_STATE = KEYS[3]
+local SCHED_DUE = KEYS[4]
+-- include: sched_state
 local name = ARGV[1]
 local s = read_state(name)
 if ARGV[2] == '' then

@@ -7,6 +7,7 @@
   Reply: 1.
   Cost: O(1).
 ]]
-redis.call('LPUSH', KEYS[1], '1')
-redis.call('LTRIM', KEYS[1], 0, 0)
+local SIGNAL = KEYS[1]
+redis.call('LPUSH', SIGNAL, '1')
+redis.call('LTRIM', SIGNAL, 0, 0)
 return 1

@@ -12,7 +12,6 @@
   KEYS[6] seq       STRING incremented by the sweep
   KEYS[7] lost      STRING read; incremented by the sweep per message found with its state evicted
   KEYS[8] counters  HASH   retried and dead incremented by the sweep (one HINCRBY each at most)
-  KEYS[9] signal    LIST   not used (absent in a cluster's other partitions)
   (REVOKED, the partition's <prefix>revoked: the sweep records the deliveries it expires, revoked.lua)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": maxAttempts
@@ -27,13 +26,21 @@
   Cost: O((1 + 2 sweep limit) log n): the sweep, and a retention trim of at most the sweep limit; plus the promotion
         of at most about 10 PROMOTE_LIMIT messages of the cold store.
 ]]
--- include: keys, clock, keep, sweep, retention, cold
+local PENDING = KEYS[1]
+local INFLIGHT = KEYS[2]
+local DEAD = KEYS[3]
+local META = KEYS[4]
+local REASON = KEYS[5]
+local SEQ = KEYS[6]
+local LOST = KEYS[7]
+local COUNTERS = KEYS[8]
+-- include: clock, keep, sweep, retention, cold, cold_keys, lost
 local now, ceil = now_floor_ceil()
 sweep(now, tonumber(ARGV[2]))
 trim_dead(now, tonumber(ARGV[2]))
 local first = cold_head()
 if first and first <= now then
-    cold_store().promote(now, 10 * PROMOTE_LIMIT)
+    cold_store(lose).promote(now, 10 * PROMOTE_LIMIT)
     first = cold_head()
 end
 local hot = redis.call('ZCOUNT', PENDING, '-inf', '(+inf')

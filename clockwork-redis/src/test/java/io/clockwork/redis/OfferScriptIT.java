@@ -52,7 +52,7 @@ class OfferScriptIT {
             bytes[i] = args[i].getBytes(StandardCharsets.UTF_8);
         }
         RedisCommands<byte[], byte[]> sync = connection.sync();
-        return sync.eval(script.body(), ScriptOutputType.MULTI, new KeyLayout(name, 1, false).keys(0), bytes);
+        return sync.eval(script.body(), ScriptOutputType.MULTI, new KeyLayout(name, 1, false).keys(script, 0), bytes);
     }
 
     /** @return how many HINCRBY commands the server ran since its statistics were reset */

@@ -244,47 +244,6 @@ class RedisCompactStoreIT {
     }
 
     @Test
-    void anIndexValueWithoutAPositionOrWhosePositionHoldsAnotherEntryIsResolvedByScanningTheChunk() {
-        String name = "compact-unpositioned";
-        try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
-            offerDueTogether(q, 20, i -> "s-" + i);
-            String p = prefix(name);
-            String chunk = list(redis.call("ZRANGE", p + "chunks", "0", "-1")).get(0).toString();
-            // A store written before positions: the even ids' index values name only the chunk.
-            for (Object key : list(redis.call("KEYS", p + "x:*"))) {
-                List<Object> fields = list(redis.call("HGETALL", key.toString()));
-                for (int f = 0; f < fields.size(); f += 2) {
-                    String id = fields.get(f).toString();
-                    String at = fields.get(f + 1).toString();
-                    assertThat(at).isEqualTo(chunk + "," + id.substring(2));
-                    if (Integer.parseInt(id.substring(2)) % 2 == 0) {
-                        redis.call("HSET", key.toString(), id, chunk);
-                    }
-                }
-                redis.call("HDEL", key.toString(), "s-1");
-            }
-            // ... and a removal that shifted the entries after it (LREM), as such a client's removal did.
-            Object entry = redis.call("LINDEX", p + "c:" + chunk, "1");
-            assertThat(entry.toString()).contains(",3,s-1");
-            redis.call("LREM", p + "c:" + chunk, "1", entry.toString());
-            redis.call("HINCRBY", p + "cold", "n", "-1");
-
-            RedisQueueBrowser browser = RedisQueueBrowser.of(q);
-            for (int i = 0; i < 20; i++) {
-                if (i != 1) {
-                    assertThat(browser.find("s-" + i)).as("s-%d", i).isPresent();
-                }
-            }
-            for (int i = 19; i >= 0; i--) {
-                assertThat(q.cancel("s-" + i)).as("s-%d", i).isEqualTo(i != 1);
-            }
-            assertThat(q.stats().total()).isZero();
-            assertThat(q.stats().lost()).isZero();
-            assertThat(number(redis.call("EXISTS", p + "c:" + chunk))).isZero();
-        }
-    }
-
-    @Test
     void aChunkMovesIntoThePerMessageLayoutWhenItsSecondStartsAndKeepsOfferOrder() throws Exception {
         String name = "compact-promotion";
         try (RedisDelayedQueue<String> q = queue(name, Duration.ZERO)) {

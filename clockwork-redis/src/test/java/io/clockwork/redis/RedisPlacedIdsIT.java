@@ -308,30 +308,4 @@ class RedisPlacedIdsIT {
         }
     }
 
-    @Test
-    void aStoreWrittenBeforePlacedIdsCountsItsIndexFromItsEntries() {
-        String name = "placed-old-store";
-        try (RedisDelayedQueue<String> q = queue(name, Duration.ofSeconds(10))) {
-            List<Message<String>> batch = new ArrayList<>();
-            for (int i = 0; i < 500; i++) {
-                batch.add(Message.of("v").id("old-" + i).delay(HOUR));
-            }
-            q.offerAll(batch);
-            String p = prefix(name);
-            long shards = list(redis.call("KEYS", p + "x:*")).size();
-            redis.call("HDEL", p + "cold", "i"); // as a store written before placed ids has it
-            String placed = q.offer("new", HOUR);
-            assertThat(number(redis.call("HGET", p + "cold", "i"))).as("n before the placed one").isEqualTo(500);
-            for (int i = 0; i < 500; i += 2) {
-                assertThat(q.cancel("old-" + i)).isTrue();
-            }
-            assertThat(number(redis.call("HGET", p + "cold", "i"))).isEqualTo(250);
-            assertThat(list(redis.call("KEYS", p + "x:*")).size()).isLessThanOrEqualTo((int) shards);
-            assertThat(q.cancel(placed)).isTrue();
-            for (int i = 1; i < 500; i += 2) {
-                assertThat(q.cancel("old-" + i)).isTrue();
-            }
-            assertThat(q.stats().total()).isZero();
-        }
-    }
 }

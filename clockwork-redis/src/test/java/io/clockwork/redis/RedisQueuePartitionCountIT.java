@@ -86,12 +86,12 @@ class RedisQueuePartitionCountIT {
     }
 
     @Test
-    void aQueueCreatedBeforeCountsWereStoredNeedsTheCountOnceWhenItHasSeveralPartitions() throws Exception {
+    void aQueueWhoseStoredCountIsGoneNeedsTheCountOnceWhenItHasSeveralPartitions() throws Exception {
         RedisDelayedQueue<String> old = track(builder("legacy-count").partitions(4).build());
         for (int i = 0; i < 40; i++) {
             old.offer("m-" + i, "v", Duration.ofHours(1));
         }
-        redis.call("DEL", new String(KeyLayout.configKey("legacy-count"))); // as the queue was before counts
+        redis.call("DEL", new String(KeyLayout.configKey("legacy-count"))); // the stored count gone, the data left
         assertThatThrownBy(() -> builder("legacy-count").build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("more than one partition");

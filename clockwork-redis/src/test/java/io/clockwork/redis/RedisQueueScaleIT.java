@@ -173,7 +173,7 @@ class RedisQueueScaleIT {
                 + "    added = added + offer_one({ARGV[1], tostring(delay), '', 'b-' .. i, 'backlog'})[1]\n"
                 + "end\n"
                 + "return added\n";
-        byte[][] keys = new KeyLayout(name, 1, false).keys(0);
+        byte[][] keys = new KeyLayout(name, 1, false).keys(Script.OFFER, 0);
         RedisClient client = RedisClient.create(redis.uri());
         try (StatefulRedisConnection<byte[], byte[]> c = client.connect(ByteArrayCodec.INSTANCE)) {
             RedisAsyncCommands<byte[], byte[]> async = c.async();

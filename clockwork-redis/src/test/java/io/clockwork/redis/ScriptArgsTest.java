@@ -19,34 +19,34 @@ class ScriptArgsTest {
     @Test
     void aMemberIsTheSequenceAsSixteenLowercaseHexDigitsThenTheId() {
         // string.format('%016x', seq) .. id in common.lua
-        assertThat(s(QueueScripts.member(0, "a"))).isEqualTo("0000000000000000a");
-        assertThat(s(QueueScripts.member(0xbeefL, "id-1"))).isEqualTo("000000000000beefid-1");
-        assertThat(s(QueueScripts.member(1L << 52, "x"))).isEqualTo("0010000000000000x");
-        assertThat(s(QueueScripts.member(7, "ü\u0000z"))).isEqualTo("0000000000000007ü\u0000z");
+        assertThat(s(ScriptArgs.member(0, "a"))).isEqualTo("0000000000000000a");
+        assertThat(s(ScriptArgs.member(0xbeefL, "id-1"))).isEqualTo("000000000000beefid-1");
+        assertThat(s(ScriptArgs.member(1L << 52, "x"))).isEqualTo("0010000000000000x");
+        assertThat(s(ScriptArgs.member(7, "ü\u0000z"))).isEqualTo("0000000000000007ü\u0000z");
     }
 
     @Test
     void aTakenMessageIsReadFromItsMetaValue() {
-        QueueScripts.Taken t = QueueScripts.Taken.parse(
+        ScriptReplies.Taken t = ScriptReplies.Taken.parse(
                 "D 0 00000000000000ff:payload: with colons".getBytes(StandardCharsets.UTF_8));
         assertThat(t.attempt()).as("attempts counts the deliveries before this one").isEqualTo(1);
         assertThat(t.receipt()).isEqualTo(255L);
         assertThat(s(t.payload())).isEqualTo("payload: with colons");
 
         byte[] binary = {'D', ' ', '4', '2', ' ', '1', '0', ':', 0, (byte) 0xff, ':'};
-        t = QueueScripts.Taken.parse(binary);
+        t = ScriptReplies.Taken.parse(binary);
         assertThat(t.attempt()).isEqualTo(43);
         assertThat(t.receipt()).isEqualTo(16L);
         assertThat(t.payload()).containsExactly(0, 0xff, ':');
 
-        assertThat(QueueScripts.Taken.parse("D 0 1:".getBytes(StandardCharsets.UTF_8)).payload()).isEmpty();
+        assertThat(ScriptReplies.Taken.parse("D 0 1:".getBytes(StandardCharsets.UTF_8)).payload()).isEmpty();
     }
 
     @Test
     void aValueThatIsNoMetaValueIsRejected() {
         for (String bad : new String[] {"", "D", "D 0 12", "D x 1:p", "D 0 1g:p"}) {
             org.assertj.core.api.Assertions.assertThatThrownBy(
-                    () -> QueueScripts.Taken.parse(bad.getBytes(StandardCharsets.UTF_8)))
+                    () -> ScriptReplies.Taken.parse(bad.getBytes(StandardCharsets.UTF_8)))
                     .as(bad).isInstanceOf(IllegalStateException.class);
         }
     }
@@ -68,16 +68,16 @@ class ScriptArgsTest {
 
     @Test
     void aTakenMessageReadsItsHeadersAfterALastError() {
-        QueueScripts.Taken t = QueueScripts.Taken.parse(
+        ScriptReplies.Taken t = ScriptReplies.Taken.parse(
                 "D 2 000000000000000a!3!e:##8#k=4:v:#!:p:q".getBytes(StandardCharsets.UTF_8));
         assertThat(t.attempt()).isEqualTo(3);
         assertThat(t.receipt()).isEqualTo(10L);
         assertThat(t.headers()).containsExactly(Map.entry("k", "v:#!"));
         assertThat(s(t.payload())).isEqualTo("p:q");
-        assertThat(QueueScripts.Taken.parse("D 0 1:p".getBytes(StandardCharsets.UTF_8)).headers()).isEmpty();
+        assertThat(ScriptReplies.Taken.parse("D 0 1:p".getBytes(StandardCharsets.UTF_8)).headers()).isEmpty();
         for (String bad : new String[] {"D 0 1#", "D 0 1#9#k=1:v:p", "D 0 1#4#k=9:v:p", "D 0 1#x#:p"}) {
             org.assertj.core.api.Assertions.assertThatThrownBy(
-                    () -> QueueScripts.Taken.parse(bad.getBytes(StandardCharsets.UTF_8)))
+                    () -> ScriptReplies.Taken.parse(bad.getBytes(StandardCharsets.UTF_8)))
                     .as(bad).isInstanceOf(IllegalStateException.class);
         }
     }

@@ -7,7 +7,9 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -122,7 +124,7 @@ class ScriptTest {
     @Test
     void everyScriptAndHelperIncludesExactlyTheHelpersItUses() throws Exception {
         Map<String, Set<String>> helpers = helpers();
-        assertThat(helpers).containsKeys("keys", "clock", "meta", "sweep", "wake");
+        assertThat(helpers).containsKeys("clock", "meta", "sweep", "wake");
         Set<String> includedSomewhere = new TreeSet<>();
         for (Script s : Script.values()) {
             String lua = fileOf(s);
@@ -200,13 +202,13 @@ class ScriptTest {
     void aScriptUsingAHelperItDoesNotIncludeIsCaught() throws Exception {
         Map<String, Set<String>> helpers = helpers();
         String lua = """
-                -- include: keys
+                -- include: member
                 -- now_ms() in a comment does not count, nor does 'sweep' in a string
                 local now = now_ms()
-                return redis.call('ZCARD', PENDING)
+                return member(now, 'x')
                 """;
-        assertThat(used(lua, null, helpers)).containsExactly("clock", "keys");
-        assertThat(Script.includes(lua)).containsExactly("keys");
+        assertThat(used(lua, null, helpers)).containsExactly("clock", "member");
+        assertThat(Script.includes(lua)).containsExactly("member");
     }
 
     @Test
@@ -216,19 +218,8 @@ class ScriptTest {
     }
 
     @Test
-    void everyHeaderNamesTheKeysAndArgumentsTheCodeReadsAndItsReply() {
-        Pattern keysLine = Pattern.compile("(?m)^local (\\w+) = KEYS\\[(\\d+)]");
-        Matcher k = keysLine.matcher(Script.resource("include/keys.lua"));
-        byte[][] layout = new KeyLayout("q", 1, false).keys(0);
-        int n = 0;
-        while (k.find()) {
-            n++;
-            assertThat(Integer.parseInt(k.group(2))).isEqualTo(n);
-            assertThat(new String(layout[n - 1], StandardCharsets.UTF_8)).endsWith(":" + k.group(1).toLowerCase());
-        }
-        assertThat(n).as("keys.lua names every key KeyLayout passes").isEqualTo(layout.length);
-
-        Pattern read = Pattern.compile("\\b(KEYS|ARGV)\\[(\\d+)]");
+    void everyHeaderNamesTheArgumentsTheCodeReadsAndItsReply() {
+        Pattern read = Pattern.compile("\\bARGV\\[(\\d+)]");
         for (Script s : Script.values()) {
             String lua = fileOf(s);
             String name = s.fileName().replace(".lua", "");
@@ -240,12 +231,67 @@ class ScriptTest {
                 assertThat(header).as("%s's header names %s", s.fileName(), r.group())
                         .containsPattern("\\n  " + Pattern.quote(r.group()) + " +\\w");
             }
-            if (Script.includes(lua).contains("keys")) {
-                for (int i = 1; i <= layout.length; i++) {
-                    String key = new String(layout[i - 1], StandardCharsets.UTF_8);
-                    assertThat(header).as(s.fileName()).contains("\n  KEYS[" + i + "] "
-                            + key.substring(key.lastIndexOf(':') + 1) + " ");
+        }
+    }
+
+    /**
+     * A script takes exactly the keys its code names (with the helpers it includes): its header lists them as
+     * {@link Script#keys()} does, in {@link KeyLayout.Key}'s order, each with what the script does with it, and the
+     * script names them {@code local PENDING = KEYS[1]}, one line each, before its include line.
+     */
+    @Test
+    void everyScriptTakesExactlyTheKeysItsCodeNames() {
+        Pattern local = Pattern.compile("(?m)^local (\\w+) = KEYS\\[(\\d+)]$");
+        Pattern anyKey = Pattern.compile("\\b(" + String.join("|", Stream.of(KeyLayout.Key.values())
+                .map(Enum::name).toList()) + ")\\b");
+        for (Script s : Script.values()) {
+            String lua = fileOf(s);
+            List<KeyLayout.Key> keys = s.keys();
+            assertThat(keys).as(s.fileName()).isNotEmpty().isSorted();
+            if (keys.contains(KeyLayout.Key.SIGNAL)) {
+                assertThat(keys.get(keys.size() - 1)).as("%s: the signal key comes last", s).isEqualTo(
+                        KeyLayout.Key.SIGNAL);
+            }
+            String header = lua.substring(0, lua.indexOf("]]\n"));
+            assertThat(header).as(s.fileName()).doesNotContainPattern("KEYS\\[[\\d.]+] .*not used");
+            Matcher d = local.matcher(lua);
+            List<String> declared = new ArrayList<>();
+            while (d.find()) {
+                assertThat(Integer.parseInt(d.group(2))).as(s.fileName()).isEqualTo(declared.size() + 1);
+                assertThat(d.start()).as("%s declares %s before its include line", s, d.group(1))
+                        .isLessThan(lua.contains("-- include:") ? lua.indexOf("-- include:") : lua.length());
+                declared.add(d.group(1));
+            }
+            assertThat(declared).as(s.fileName()).isEqualTo(keys.stream().map(Enum::name).toList());
+            for (int i = 1; i <= keys.size(); i++) {
+                assertThat(header).as(s.fileName()).contains("\n  KEYS[" + i + "] " + keys.get(i - 1).part() + " ");
+            }
+            Set<String> named = new TreeSet<>();
+            Matcher n = anyKey.matcher(code(assembled(s)).replaceAll("(?m)^local \\w+ = KEYS\\[\\d+]$", ""));
+            while (n.find()) {
+                named.add(n.group(1));
+            }
+            assertThat(named).as("%s names exactly the keys it takes", s)
+                    .isEqualTo(new TreeSet<>(keys.stream().map(Enum::name).toList()));
+        }
+    }
+
+    @Test
+    void theLayoutPassesEachScriptItsKeysAndTheSignalOnlyWhereItsSlotHoldsIt() {
+        KeyLayout standalone = new KeyLayout("q", 2, false);
+        KeyLayout cluster = new KeyLayout("q", 2, true);
+        for (Script s : Script.values()) {
+            for (int p = 0; p < 2; p++) {
+                byte[][] k = standalone.keys(s, p);
+                assertThat(k.length).as("%s in partition %d", s, p).isEqualTo(s.keys().size());
+                for (int i = 0; i < k.length; i++) {
+                    KeyLayout.Key key = s.keys().get(i);
+                    assertThat(new String(k[i], StandardCharsets.UTF_8))
+                            .isEqualTo(KeyLayout.prefix("q", key.perQueue() ? 0 : p) + key.part());
                 }
+                boolean dropped = p == 1 && s.keys().contains(KeyLayout.Key.SIGNAL);
+                assertThat(cluster.keys(s, p).length).as("%s in a cluster's partition %d", s, p)
+                        .isEqualTo(s.keys().size() - (dropped ? 1 : 0));
             }
         }
     }

@@ -1,7 +1,7 @@
 --[[
   ack_held: deletes each acked message whose delivery still holds it, as ack.lua's header describes.
 ]]
--- include: keys, counters, revoked
+-- include: counters, revoked
 
 -- Acks the deliveries given as (id, member <receipt><id>) pairs in ARGV from index `from` on; returns per delivery
 -- 1 (deleted now), 2 (the message no longer exists and this delivery's hold was never revoked: only its own ack can

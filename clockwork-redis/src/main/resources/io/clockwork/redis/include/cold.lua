@@ -18,17 +18,17 @@
                            the SHA-1 of the id with its last byte divided by 8 (up to 8 ids differing only there
                            share a shard), so each shard holds about SHARD_LOAD ids (a listpack while at most
                            hash-max-listpack-entries, 128 by default)
-    <prefix>cold     HASH  n (entries in the store), i (entries in the index; absent in a store written before
-                           placed ids: then n), L and s (the index's level and split pointer), k (the chunk counter),
-                           d (the next shard a drop deletes), and per chunk with tombstones its name -> how many; a
-                           chunk whose entries are all tombstones is deleted
+    <prefix>cold     HASH  n (entries in the store), i (entries in the index), L and s (the index's level and split
+                           pointer), k (the chunk counter), d (the next shard a drop deletes), and per chunk with
+                           tombstones its name -> how many; a chunk whose entries are all tombstones is deleted
     <prefix>placed   STREAM while the queue retries lost replies (the fifth word of ARGV[1], the window in ms, is
                            positive): per offer call that placed messages and client prefix, an entry {k <client
                            prefix>, r <runs of counters and places, see offer.lua>}, trimmed to the window, so that
                            a retry of the call finds what its first attempt placed (see placed ids below)
 
-  All live in the partition's hash tag (a Cluster's slot), named from PENDING's key, so scripts reach them without
-  naming them in KEYS. Every id is in exactly one place: META (scheduled, in flight or dead) or the cold store.
+  All live in the partition's hash tag (a Cluster's slot), named from PENDING's key (cold_keys.lua): the chunks and
+  index shards are created as the store grows, so no script could name them in KEYS beforehand. Every id is in
+  exactly one place: META (scheduled, in flight or dead) or the cold store.
   A chunk is promoted whole into PENDING and META, under each message's own sequence and due time, by the first
   poll at or after its earliest due time, so order by (due, seq) and delivery times are the per-message layout's.
   Lookups by id (dedup, cancel, reschedule, replace) read the index shard and the one entry at its position (LINDEX:
@@ -36,8 +36,8 @@
   one looked up. A chunk's score stays what it was written as when an entry leaves, so it is a lower bound of its
   earliest entry's due time, less than WINDOW_MS early (a chunk's entries are due in one window): a poller may promote
   a chunk up to that much before its first entry is due, and messages are still delivered at their own due times.
-  An index value without a position (a store written before positions), or a position holding another entry, is
-  resolved by scanning the chunk.
+  An index value whose position no longer holds its entry means the chunk's key was evicted: the entry is counted
+  lost.
 
   Placed ids. A message offered with an id the client just generated ("<22 base64url chars>-<counter base 36>", see
   IdGenerator: its client part) is filed without an index entry: the offer's reply gives its place, and the id the
@@ -47,18 +47,13 @@
   reschedule files again (under its full id, as any id) is found through the index. An offer, a cancel and a
   promotion of a placed message write and read no index shard, and the store holds no index entry for it.
 ]]
--- include: keys, keep, lost
+-- include: cold_keys, keep
 
-local COLD_BASE = string.sub(PENDING, 1, #PENDING - 7) -- PENDING is <prefix>pending
-local COLD = COLD_BASE .. 'cold'
-local CHUNKS = COLD_BASE .. 'chunks'
-local OPEN = COLD_BASE .. 'open'
 local WINDOW_MS = 1000
 local CHUNK_CAP = 128
 local SHARD_LOAD = 24
 local COLD_ID_MAX = 60 -- longer ids stay in META: a listpack value is at most 64 bytes by default
 local PROMOTE_LIMIT = 512
-local PLACED = COLD_BASE .. 'placed'
 
 -- Whether s is a generated id's client part: 22 base64url characters, '-', a counter in base 36 (IdGenerator).
 local function is_client_part(s)
@@ -101,8 +96,10 @@ end
 
 -- The store's functions, built by the first cold_store() of a call: creating them costs several microseconds a
 -- call (closures and their upvalues), which scripts that never touch the store (most offers and polls) skip.
+-- count_lost counts a message found with part of its state evicted (lost.lua's lose); a script that only reads the
+-- store (load, peek, live, meta, parse) passes none, and never reaches it.
 local cold = nil
-local function build_cold()
+local function build_cold(count_lost)
     local cold_n, ix_level, ix_split -- the store's state, read once per call by cold_load
     local ix_n, ix_n_stored -- ids in the index, and whether the store holds that count (field i)
     -- Chunks this call appends to: window number -> {name, length, earliest due or nil, whether its score must be
@@ -120,7 +117,7 @@ local function build_cold()
             cold_n = tonumber(v[1] or '0')
             ix_level = tonumber(v[2] or '0')
             ix_split = tonumber(v[3] or '0')
-            ix_n = tonumber(v[4] or v[1] or '0')
+            ix_n = tonumber(v[4] or '0')
             ix_n_stored = v[4] ~= false -- HMGET gives false for an absent field
         end
         return cold_n
@@ -363,20 +360,10 @@ local function build_cold()
             return nil
         end
         local name, pos = string.match(at, '^(.-),(%d+)$')
-        if name then
-            pos = tonumber(pos)
-            local e = redis.call('LINDEX', chunk_key(name), pos)
-            if e and e ~= '' and select(4, parse_entry(e)) == id then
-                return {name, e, xk, pos}
-            end
-        else
-            name = at
-        end
-        local needle = ',' .. #id .. ',' .. id
-        for i, e in ipairs(redis.call('LRANGE', chunk_key(name), 0, -1)) do
-            if string.find(e, needle, 1, true) and select(4, parse_entry(e)) == id then
-                return {name, e, xk, i - 1}
-            end
+        pos = tonumber(pos)
+        local e = redis.call('LINDEX', chunk_key(name), pos)
+        if e and e ~= '' and select(4, parse_entry(e)) == id then
+            return {name, e, xk, pos}
         end
         return nil, xk
     end
@@ -388,7 +375,7 @@ local function build_cold()
             redis.call('HDEL', dangling, id)
             ix_count(-1)
             cold_count(-1)
-            lose()
+            count_lost()
         end
         return found
     end
@@ -471,7 +458,7 @@ local function build_cold()
                 redis.call('HSET', META, unpack(states))
                 cold_count(-live)
             elseif #entries == 0 then
-                lose() -- the chunk's key was evicted: at least one message is gone
+                count_lost() -- the chunk's key was evicted: at least one message is gone
             end
             moved = moved + live
         end
@@ -485,9 +472,9 @@ local function build_cold()
     }
 end
 
-local function cold_store()
+local function cold_store(count_lost)
     if cold == nil then
-        cold = build_cold()
+        cold = build_cold(count_lost)
     end
     return cold
 end

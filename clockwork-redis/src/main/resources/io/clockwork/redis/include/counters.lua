@@ -6,7 +6,6 @@
   what it did with one HINCRBY per field it touches, whatever the number of messages, so counting costs O(1) per
   call. The Redisson face's elements are not counted.
 ]]
--- include: keys
 
 -- Adds n to a field of COUNTERS; nothing when n is 0.
 local function count_events(field, n)

@@ -9,10 +9,7 @@
   SHA-1, sorts a value's copies together, in offer order. Copies are confirmed by comparing payloads, so digests
   that collide cost a comparison, never a wrong answer.
 ]]
--- include: keys, member, lost, keep
-
-local ORDER = KEYS[10]    -- ZSET  member <seq><id>, score 0: delayed elements in offer order (may hold stale ones)
-local VALUES = KEYS[11]  -- ZSET  member <digest(payload)><seq><id>, score 0: every element, by value
+-- include: keep
 
 -- The first 16 hex digits of the payload's SHA-1: the prefix of its VALUES entries.
 local function digest(p)
@@ -43,38 +40,6 @@ local function due_of(m)
     return nil
 end
 
--- The payload of member m. An element whose META value was evicted is removed from PENDING and ORDER, counted in
--- LOST, and gives nil.
-local function payload_of(m)
-    local v = redis.call('HGET', META, id_of(m))
-    if not v then
-        redis.call('ZREM', PENDING, m)
-        redis.call('ZREM', ORDER, m)
-        lose()
-        return nil
-    end
-    local at = string.find(v, '[:!#]')
-    if string.byte(v, at) == 33 then -- '!': a last error recorded by a plain consumer's nack precedes the payload
-        local n, from = string.match(v, '^!(%d+)!()', at)
-        at = from + tonumber(n)
-    end
-    if string.byte(v, at) == 35 then -- '#': headers, which face elements never have, unless a plain offer set them
-        local n, from = string.match(v, '^#(%d+)#()', at)
-        at = from + tonumber(n)
-    end
-    return string.sub(v, at + 1)
-end
-
--- Removes element m, whose payload is p (nil if unknown), from every key.
-local function drop(m, p)
-    redis.call('ZREM', PENDING, m)
-    redis.call('HDEL', META, id_of(m))
-    redis.call('ZREM', ORDER, m)
-    if p then
-        redis.call('ZREM', VALUES, digest(p) .. m)
-    end
-end
-
 -- Whether member m is in the scope: 'delayed' (due after now) or 'due' (due at or before now).
 local function in_scope(m, scope, now)
     local due = due_of(m)
@@ -85,26 +50,4 @@ local function in_scope(m, scope, now)
         return due > now
     end
     return due <= now
-end
-
--- The members of payload p's copies in scope, in offer order, at most limit (0: all). VALUES entries of copies that
--- left PENDING without the face (a plain consumer took them) are dropped on the way.
-local function copies(p, scope, now, limit)
-    local d = digest(p)
-    local entries = redis.call('ZRANGEBYLEX', VALUES, '[' .. d, '[' .. d .. '\255')
-    local found = {}
-    for _, e in ipairs(entries) do
-        local m = string.sub(e, 17)
-        if not due_of(m) then
-            if redis.call('HEXISTS', META, id_of(m)) == 0 then
-                redis.call('ZREM', VALUES, e)
-            end
-        elseif in_scope(m, scope, now) and payload_of(m) == p then -- equal digests: compare the bytes too
-            found[#found + 1] = m
-            if #found == limit then
-                break
-            end
-        end
-    end
-    return found
 end

@@ -3,7 +3,7 @@
   kill): the delivery holds the message while its member <receipt><id> is in INFLIGHT and the message's META value
   is of that same scheduling. A message whose state was evicted is counted lost.
 ]]
--- include: keys, member, meta, lost
+-- include: member, meta, lost
 
 -- Takes the delivery's member out of INFLIGHT; returns the message's attempts and META tail, or nil if this
 -- delivery no longer holds it (timed out and taken again, acked, cancelled) or its state was evicted.

@@ -5,7 +5,6 @@
   it). The caller has already removed the member; lose() counts the message in LOST, and in lost_now for the reply,
   so that it is reported instead of wedging the queue or vanishing without a word.
 ]]
--- include: keys
 
 local lost_now = 0
 local function lose()

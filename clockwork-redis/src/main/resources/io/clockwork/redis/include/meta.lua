@@ -12,7 +12,6 @@
   travel through nacks, expiries, deaths and requeues without a script reading them. The last error lives and dies
   with the META value, so an ack or a cancel costs nothing more for it.
 ]]
--- include: keys
 
 -- Returns state, attempts, seq (a number) and tail (see above) of a message; nil if it has no META value.
 local function get_meta(id)

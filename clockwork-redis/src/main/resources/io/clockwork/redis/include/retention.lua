@@ -3,10 +3,10 @@
   <max count>", the count already divided among the partitions). trim_dead removes dead letters oldest first while
   DEAD holds more than the count or its oldest died more than the age ago, at most `limit` per call, so every
   script stays O(log n) amortized: each death trims up to TRIM_PER_DEATH, more than the one it adds. Trimmed letters
-  are counted in REASON's field '' (no id is empty), which stats.lua reports. Without the two words (a client that
-  sends only maxAttempts) nothing is trimmed.
+  are counted in REASON's field '' (no id is empty), which stats.lua reports. Without the two words in ARGV[1]
+  nothing is trimmed.
 ]]
--- include: keys, member
+-- include: member
 local RETENTION_AGE, RETENTION_COUNT = string.match(ARGV[1], '^%d+ (%d+) (%d+)')
 RETENTION_AGE = tonumber(RETENTION_AGE)
 RETENTION_COUNT = tonumber(RETENTION_COUNT)

@@ -5,9 +5,8 @@
   added. An ack that finds its message gone reads it: a delivery whose hold was not revoked lost its message to
   nothing but its own ack, so a retried ack whose first attempt ran (its reply lost) is told apart from one whose
   lease was lost (ack_held.lua). Only these rare paths write it: an ack that finds its message held costs nothing
-  more. The client trusts an answer only while the record reaches back far enough (QueueScripts.REVOKED_KEEP).
+  more. The client trusts an answer only while the record reaches back far enough (ScriptReplies.REVOKED_KEEP).
 ]]
--- include: keys
 
 local REVOKED = string.sub(PENDING, 1, #PENDING - 7) .. 'revoked' -- PENDING is <prefix>pending
 local REVOKED_KEEP_MS = 120000

@@ -4,7 +4,6 @@
   last are fire times in epoch ms ('-': none); outstanding is the id of a fixed-delay schedule's unfinished
   occurrence ('' if none).
 ]]
--- include: sched_keys
 
 -- Returns the state as a table, or nil if the schedule is unknown.
 local function read_state(name)

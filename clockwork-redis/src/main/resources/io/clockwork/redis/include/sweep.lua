@@ -5,7 +5,7 @@
   deliveries in REVOKED (revoked.lua): a late ack of theirs must not pass for done.
   At most `limit` per call, so a call stays O(limit log n).
 ]]
--- include: keys, member, meta, lost, attempts, schedule, counters, revoked
+-- include: member, meta, lost, attempts, schedule, counters, revoked, bury
 
 local function sweep(now, limit)
     local retried, dead = 0, 0

@@ -1,7 +1,7 @@
 --[[
   take_due: what poll.lua does after its header (see there): sweeps expired deliveries, then takes up to n due messages.
 ]]
--- include: keys, clock, member, lost, sweep, wake, keep, counters, cold
+-- include: clock, member, lost, sweep, wake, keep, counters, cold
 
 -- Milliseconds until the partition's next event (a due message, in PENDING or in the cold store, whose earliest due
 -- time is cold_due, or an expiring delivery), or -1 if none.
@@ -36,7 +36,7 @@ local function take_due(n, sweep_limit, visibility_ms)
     sweep(now, sweep_limit)
     local first = cold_head()
     if first and first <= now then
-        cold_store().promote(now, PROMOTE_LIMIT)
+        cold_store(lose).promote(now, PROMOTE_LIMIT)
         first = cold_head()
     end
     local heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now, 'LIMIT', 0, n + 1)

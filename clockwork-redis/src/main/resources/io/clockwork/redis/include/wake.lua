@@ -1,7 +1,6 @@
 --[[
   wake: wakes one blocked poller through SIGNAL, a list that never holds more than one token.
 ]]
--- include: keys
 
 -- Returns 1 when the signal key is out of this slot (a cluster's other partitions) and the client must push it.
 local function wake()

@@ -1,0 +1,104 @@
+package io.clockwork.redis;
+
+import io.clockwork.queue.AckAndPoll;
+import io.clockwork.queue.Delivery;
+import io.clockwork.queue.spi.QueueSupport;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The acks of one queue's deliveries: one, many (one {@code ack.lua} call per partition), asynchronous, and an ack
+ * with the next poll of the same partition; each reads the script's code through the delivery
+ * ({@link RedisDelivery#ackedIfGone}) and tells the delivery when the ack failed. Thread-safe: it keeps no state.
+ *
+ * @param <V> the type of the message values
+ */
+final class Acks<V> {
+
+    private final RedisDelayedQueue<V> queue;
+    private final QueueScripts scripts;
+    private final PollLoop<V> pollLoop;
+    private final String name;
+
+    Acks(RedisDelayedQueue<V> queue, QueueScripts scripts, PollLoop<V> pollLoop, String name) {
+        this.queue = queue;
+        this.scripts = scripts;
+        this.pollLoop = pollLoop;
+        this.name = name;
+    }
+
+    /** @see RedisDelayedQueue#ackAll */
+    List<Boolean> ackAll(List<? extends Delivery<V>> deliveries) {
+        Objects.requireNonNull(deliveries, "deliveries");
+        Object[] given = deliveries.toArray();
+        QueueSupport.checkBatch("deliveries", given.length);
+        String[] ids = new String[given.length];
+        long[] receipts = new long[given.length];
+        for (int i = 0; i < given.length; i++) {
+            int index = i;
+            Objects.requireNonNull(given[i], () -> "deliveries[" + index + "]");
+            if (!(given[i] instanceof RedisDelivery<?> d) || d.queue() != queue) {
+                throw new IllegalArgumentException("deliveries[" + i + "] is not a delivery of queue '"
+                        + name + "' (this client): " + given[i]);
+            }
+            ids[i] = d.id();
+            receipts[i] = d.receipt();
+        }
+        if (ids.length == 0) {
+            return List.of();
+        }
+        long[] codes;
+        try {
+            codes = scripts.ackAll(ids, receipts);
+        } catch (RuntimeException e) {
+            for (Object d : given) {
+                ((RedisDelivery<?>) d).ackFailed();
+            }
+            throw e;
+        }
+        Boolean[] result = new Boolean[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            result[i] = ((RedisDelivery<?>) given[i]).ackedIfGone(ScriptReplies.AckCode.of(codes[i]));
+        }
+        return List.of(result);
+    }
+
+    /** @see RedisDelayedQueue#ackAndPoll */
+    AckAndPoll<V> ackAndPoll(Delivery<V> done) {
+        Objects.requireNonNull(done, "done");
+        if (!(done instanceof RedisDelivery<V> d) || d.queue() != queue) {
+            throw new IllegalArgumentException("done is not a delivery of queue '" + name
+                    + "' (this client): " + done);
+        }
+        long sent = System.nanoTime();
+        ScriptReplies.AckPolled r;
+        try {
+            r = scripts.ackPoll(d.partition(), d.id(), d.receipt());
+        } catch (RuntimeException e) {
+            d.ackFailed();
+            throw e;
+        }
+        return new AckAndPoll<>(d.ackedIfGone(r.code()), pollLoop.delivered(d.partition(), r.polled(), sent));
+    }
+
+    boolean ack(RedisDelivery<V> d) {
+        ScriptReplies.AckCode code;
+        try {
+            code = scripts.ack(d.partition(), d.id(), d.receipt());
+        } catch (RuntimeException e) {
+            d.ackFailed();
+            throw e;
+        }
+        return d.ackedIfGone(code);
+    }
+
+    CompletionStage<Boolean> ackAsync(RedisDelivery<V> d) {
+        return scripts.ackAsync(d.partition(), d.id(), d.receipt()).whenComplete((code, e) -> {
+            if (e != null) {
+                d.ackFailed();
+            }
+        }).thenApply(d::ackedIfGone);
+    }
+}
