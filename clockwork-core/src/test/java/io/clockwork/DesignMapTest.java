@@ -24,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DesignMapTest {
 
     /** A row's first cell: an optional bold module, then an optional package. */
-    private static final Pattern FIRST_CELL =
-            Pattern.compile("^(?:\\*\\*`(?<module>[\\w/.-]+)`\\*\\*)?\\s*(?:`(?<package>io\\.clockwork[\\w.]*)`)?\\s*$");
+    private static final Pattern FIRST_CELL = Pattern.compile(
+            "^(?:\\*\\*`(?<module>[\\w/.-]+)`\\*\\*)?\\s*(?:`(?<package>io\\.clockwork[\\w.]*)`)?\\s*$");
     /** A type's name in backticks: capitalised, optionally followed by a member or nested type. */
     private static final Pattern TYPE = Pattern.compile("`@?([A-Z][A-Za-z0-9]*)(?:[.#][A-Za-z0-9.()]*)?`");
     /** Types a row names as living in another module, with the module that declares them. */

@@ -37,13 +37,13 @@ import java.util.concurrent.TimeUnit;
  * <h2>Batches</h2>
  * {@link #offerAll(List, Duration)}, {@link #offerAll(Map, Duration)}, {@link #poll(int, Duration)} and
  * {@link #ackAll(List)} do the work of up to {@link #MAX_BATCH} single calls in one call (like Amazon SQS's
- * {@code SendMessageBatch}, {@code ReceiveMessage} with {@code MaxNumberOfMessages} and {@code DeleteMessageBatch}),
- * so a thread with one call in flight moves many messages per round trip. Each batch is checked whole before anything is stored: a null element, a value the
- * codec rejects, a bad id or delay, or a batch above {@link #MAX_BATCH} throws and stores nothing. Messages of one
- * batch keep their list order among themselves (per partition where the backend partitions), as if offered one by
- * one. A batch is atomic per partition: if a backend fails part-way, the call throws after the partitions that
- * answered kept their messages; retrying {@link #offerAll(Map, Duration)} with the same ids is then safe, as ids
- * deduplicate.
+ * {@code SendMessageBatch}, {@code ReceiveMessage} with {@code MaxNumberOfMessages} and {@code DeleteMessageBatch}), so
+ * a thread with one call in flight moves many messages per round trip. Each batch is checked whole before anything is
+ * stored: a null element, a value the codec rejects, a bad id or delay, or a batch above {@link #MAX_BATCH} throws and
+ * stores nothing. Messages of one batch keep their list order among themselves (per partition where the backend
+ * partitions), as if offered one by one. A batch is atomic per partition: if a backend fails part-way, the call throws
+ * after the partitions that answered kept their messages; retrying {@link #offerAll(Map, Duration)} with the same ids
+ * is then safe, as ids deduplicate.
  *
  * <h2>Values and their size</h2>
  * A queue with a {@link Codec} stores each value as the bytes the codec makes of it: a consumer receives a decoded

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The dependency between a contract and its SPI runs one way, SPI to API: no compiled class of
- * {@code io.clockwork.queue} names a type of {@code io.clockwork.queue.spi}, and none of
- * {@code io.clockwork.schedule} one of {@code io.clockwork.schedule.spi}. It reads the class files' bytes, where every type a class uses is named in its
- * constant pool (imports, fully qualified names and descriptors alike).
+ * {@code io.clockwork.queue} names a type of {@code io.clockwork.queue.spi}, and none of {@code io.clockwork.schedule}
+ * one of {@code io.clockwork.schedule.spi}. It reads the class files' bytes, where every type a class uses is named in
+ * its constant pool (imports, fully qualified names and descriptors alike).
  */
 class ApiImportsNoSpiTest {
 

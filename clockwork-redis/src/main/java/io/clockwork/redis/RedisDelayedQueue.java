@@ -36,9 +36,9 @@ import java.util.concurrent.CompletionStage;
  *   scheduled messages scored by due time in server milliseconds ({@code TIME} inside the scripts), one of
  *   in-flight messages scored by visibility deadline, one of dead letters, a hash of each message's state and
  *   payload in one value, and one of death reasons (see {@link KeyLayout}). "Ready" is simply the prefix of the
- *   schedule whose score is at most now, so nothing needs to be moved when a message falls due: no transfer task, and a consumer arriving
- *   after a long absence sees everything due at once. Expired deliveries are moved back on the consumer's path,
- *   a bounded number per call.</li>
+ *   schedule whose score is at most now, so nothing needs to be moved when a message falls due: no transfer task,
+ *   and a consumer arriving after a long absence sees everything due at once. Expired deliveries are moved back on
+ *   the consumer's path, a bounded number per call.</li>
  *   <li><b>FIFO within a due time</b>: members are {@code <16-hex-digit sequence><id>}, and a sorted set orders equal
  *   scores bytewise, so equal due times come out in sequence (offer) order. Every scheduling (offer, retry,
  *   reschedule, requeue) takes a new sequence number and a scheduled message is delivered at most once, so that
@@ -65,9 +65,9 @@ import java.util.concurrent.CompletionStage;
  *   polls compare with it rounded down.</li>
  * </ul>
  * <p>This class is the façade: it checks arguments ({@code QueueSupport}), routes ids to partitions
- * ({@link Partitions}), calls the scripts ({@link QueueScripts}, typed replies), pushes wake-ups ({@link Signals})
- * and hands polls to {@link PollLoop}, offers to {@link Offers} and {@link OfferBatches}, acks to {@link Acks} and what reads
- * every partition to {@link AllPartitions}; {@link RedisQueueBuilder} connects and checks the server.
+ * ({@link Partitions}), calls the scripts ({@link QueueScripts}, typed replies), pushes wake-ups ({@link Signals}) and
+ * hands polls to {@link PollLoop}, offers to {@link Offers} and {@link OfferBatches}, acks to {@link Acks} and what
+ * reads every partition to {@link AllPartitions}; {@link RedisQueueBuilder} connects and checks the server.
  *
  * References: Redisson {@code RedissonDelayedQueue} (what to avoid); Amazon SQS visibility timeouts and dead-letter
  * queues (the delivery model); Redis docs on {@code EVALSHA}, script effects replication and Cluster hash tags.

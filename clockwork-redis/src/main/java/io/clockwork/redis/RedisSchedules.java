@@ -31,11 +31,11 @@ import static io.clockwork.redis.ScriptArgs.arg;
  *
  * <h2>Design</h2>
  * A schedule lives in the partition its name hashes to, in four keys of that partition's hash tag
- * ({@link KeyLayout.Key#SCHED_DEF} and the three after it): its definition (rule, misfire policy, spread), its
- * message (the tail every occurrence carries), its state ({@code <version> <paused> <next> <last> <outstanding>}) and its place in a sorted
- * set of when a scheduler should next look at it. Its occurrences' ids, {@code <name>@<fire ms>}, get a suffix
- * {@code ~<n>} (the smallest n that works) when needed to hash to the same partition, so that one script stores them
- * and moves the schedule atomically.
+ * ({@link KeyLayout.Key#SCHED_DEF} and the three after it): its definition (rule, misfire policy, spread), its message
+ * (the tail every occurrence carries), its state ({@code <version> <paused> <next> <last> <outstanding>}) and its place
+ * in a sorted set of when a scheduler should next look at it. Its occurrences' ids, {@code <name>@<fire ms>}, get a
+ * suffix {@code ~<n>} (the smallest n that works) when needed to hash to the same partition, so that one script stores
+ * them and moves the schedule atomically.
  * <ul>
  *   <li><b>A pass</b> ({@link #fireDue()}): per partition, {@code sched_due.lua} returns the schedules due by the
  *   server's clock with their definitions, states and that clock; the client plans each one's fire times

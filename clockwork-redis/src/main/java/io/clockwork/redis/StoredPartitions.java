@@ -8,12 +8,13 @@ import java.util.List;
  * {@link RedisQueueBuilder#build()}.
  *
  * <p>An id's partition is a hash of the id modulo the count, so a client with another count files messages where the
- * others never look (a producer with 4 partitions and a consumer with 1 leave three quarters of the messages
- * stranded). The first client to create a queue therefore stores the count in the queue's config hash
- * ({@code open.lua}); every later client reads it: a client that asked for the same count, or for none, uses it; one
- * that asked for another fails at build. A queue whose stored count is gone (its config hash deleted or evicted)
- * while its data remains has none: a client that names a count stores it, and one that does not gets 1 if partition
- * 1 never held a message, else an error asking for the count (guessing wrong would strand messages). Every build also adds the queue's name to the registry of queues.
+ * others never look (a producer with 4 partitions and a consumer with 1 leave three quarters of the messages stranded).
+ * The first client to create a queue therefore stores the count in the queue's config hash ({@code open.lua}); every
+ * later client reads it: a client that asked for the same count, or for none, uses it; one that asked for another fails
+ * at build. A queue whose stored count is gone (its config hash deleted or evicted) while its data remains has none: a
+ * client that names a count stores it, and one that does not gets 1 if partition 1 never held a message, else an error
+ * asking for the count (guessing wrong would strand messages). Every build also adds the queue's name to the registry
+ * of queues.
  */
 final class StoredPartitions {
 

@@ -26,8 +26,8 @@ import static io.clockwork.benchmarks.queue.HarnessReport.range;
 import static io.clockwork.benchmarks.queue.HarnessReport.ratio;
 
 /**
- * The delayed-queue benchmarks: Clockwork's {@code RedisDelayedQueue} against Redisson's {@code RDelayedQueue} on the same
- * {@code redis-server}, in the same run. Scenarios (all on real servers this harness starts on free loopback ports
+ * The delayed-queue benchmarks: Clockwork's {@code RedisDelayedQueue} against Redisson's {@code RDelayedQueue} on the
+ * same {@code redis-server}, in the same run. Scenarios (all on real servers this harness starts on free loopback ports
  * and kills at the end):
  * <ol>
  *   <li><b>offer</b>: offers per second from 4 producer threads, delay 1 h (nothing falls due meanwhile);</li>
