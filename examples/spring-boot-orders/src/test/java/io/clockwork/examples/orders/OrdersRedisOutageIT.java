@@ -37,8 +37,12 @@ class OrdersRedisOutageIT {
 
     private static final int COUNT = 400;
     /** Longer than the outage and the restart together, so that a retried cancel can still come in time. */
-    private static final Duration DEADLINE = Duration.ofSeconds(8);
-    private static final Duration OUTAGE = Duration.ofSeconds(2);
+    private static final Duration DEADLINE = Duration.ofSeconds(10);
+    /**
+     * Long enough that some payments fall after the client has seen the connection drop, even on a busy machine:
+     * a cancel sent before that is written to the dropped connection and replayed once Redis is back.
+     */
+    private static final Duration OUTAGE = Duration.ofSeconds(4);
 
     private static RedisServerProcess redis;
 
