@@ -105,7 +105,7 @@ class InMemoryWorkerTest extends WorkerContract {
             start(Worker.builder(q, job -> {
                 most.accumulateAndGet(now.incrementAndGet(), Math::max);
                 threads.add(Thread.currentThread().getName());
-                Thread.sleep(1);
+                Thread.sleep(1); // a handler's real work, so that handlers overlap
                 now.decrementAndGet();
                 done.incrementAndGet();
             }).concurrency(3).prefetch(10).executor(pool));

@@ -244,6 +244,7 @@ public abstract class WorkerContract {
         DelayedQueue<String> q = queue(b -> { });
         q.offer("slow", "v", Duration.ZERO);
         Recorder events = new Recorder();
+        // a handler's real work: its run time is what the listener hears
         start(Worker.builder(q, job -> Thread.sleep(50)).listener(events));
         Await.until("acked", LIMIT, () -> events.acked() == 1);
         assertThat(events.handled).hasSize(1);
@@ -369,7 +370,7 @@ public abstract class WorkerContract {
         Recorder events = new Recorder();
         JobHandler<String> slow = job -> {
             runs.incrementAndGet();
-            Thread.sleep(visibility.toMillis() * 3);
+            Thread.sleep(visibility.toMillis() * 3); // real work that outlives the lease, which the heartbeat extends
         };
         start(Worker.builder(q, slow).concurrency(2).listener(events));
         start(Worker.builder(otherClientOf(q), slow).concurrency(2).listener(events));
@@ -462,7 +463,7 @@ public abstract class WorkerContract {
         };
         JobHandler<String> work = job -> {
             if (Math.floorMod(job.id().hashCode(), 50) == 0) {
-                Thread.sleep(1);
+                Thread.sleep(1); // some handlers take real time, so jobs overlap and finish out of order
             }
         };
         List<FlakyQueue<String>> clients = Collections.synchronizedList(new ArrayList<>());
