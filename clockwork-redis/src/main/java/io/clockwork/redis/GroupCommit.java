@@ -51,7 +51,6 @@ final class GroupCommit {
     }
 
     private final ScriptRunner runner;
-    private final Connections connections;
     private final Partitions partitions;
     private final Retries retries;
     private final byte[] maxAttemptsArg;
@@ -65,10 +64,9 @@ final class GroupCommit {
      * @param maxAttemptsArg ARGV[1] of the partition scripts ({@link ScriptArgs#settingsArg})
      * @param visibilityArg  the visibility timeout in ms, as poll.lua takes it
      */
-    GroupCommit(ScriptRunner runner, Connections connections, Partitions partitions, Retries retries,
+    GroupCommit(ScriptRunner runner, Partitions partitions, Retries retries,
                 byte[] maxAttemptsArg, byte[] visibilityArg) {
         this.runner = runner;
-        this.connections = connections;
         this.partitions = partitions;
         this.retries = retries;
         this.maxAttemptsArg = maxAttemptsArg;
@@ -250,8 +248,7 @@ final class GroupCommit {
         for (int p = 0; p < result.length; p++) {
             byte[][] k = partitions.keys(script, p);
             result[p] = new Batcher<>(max, MAX_IN_FLIGHT, batch -> {
-                RedisFuture<List<Object>> f = connections.commands().evalsha(script.sha(), script.output(), k,
-                        argsOf.apply(batch));
+                RedisFuture<List<Object>> f = runner.send(script, k, argsOf.apply(batch));
                 return f.thenAccept(reply -> split.complete(batch, reply));
             });
         }

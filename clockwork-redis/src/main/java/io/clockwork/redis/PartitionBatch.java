@@ -22,16 +22,14 @@ import static io.clockwork.redis.ScriptArgs.arg;
 final class PartitionBatch {
 
     private final ScriptRunner runner;
-    private final Connections connections;
     private final Partitions partitions;
     private final byte[] maxAttemptsArg;
     /** How long offer.lua keeps an offer call's places for its retries ({@link ScriptArgs#placedWindow}), ms. */
     private final long placedWindowMs;
 
-    PartitionBatch(ScriptRunner runner, Connections connections, Partitions partitions, byte[] maxAttemptsArg,
+    PartitionBatch(ScriptRunner runner, Partitions partitions, byte[] maxAttemptsArg,
                    long placedWindowMs) {
         this.runner = runner;
-        this.connections = connections;
         this.partitions = partitions;
         this.maxAttemptsArg = maxAttemptsArg;
         this.placedWindowMs = placedWindowMs;
@@ -180,8 +178,7 @@ final class PartitionBatch {
                 }
                 args[p] = a.toArray(new byte[0][]);
                 try {
-                    f = connections.commands().<List<Object>>evalsha(script.sha(), script.output(),
-                            partitions.keys(script, p), args[p]).toCompletableFuture();
+                    f = runner.<List<Object>>send(script, partitions.keys(script, p), args[p]).toCompletableFuture();
                 } catch (RuntimeException e) {
                     f = CompletableFuture.failedFuture(e);
                 }

@@ -52,9 +52,9 @@ final class QueueScripts {
         this.maxAttemptsArg = ScriptArgs.settingsArg(options, partitions.count(), compactAfter,
                 Duration.ofMillis(placedWindowMs));
         this.retries = new Retries(runner, partitions);
-        this.groups = new GroupCommit(runner, connections, partitions, retries, maxAttemptsArg,
+        this.groups = new GroupCommit(runner, partitions, retries, maxAttemptsArg,
                 arg(options.visibilityTimeout().toMillis()));
-        this.batches = new PartitionBatch(runner, connections, partitions, maxAttemptsArg, placedWindowMs);
+        this.batches = new PartitionBatch(runner, partitions, maxAttemptsArg, placedWindowMs);
     }
 
     /** Loads every script into the server, so that the first calls need no {@code SCRIPT LOAD}. */
@@ -80,6 +80,11 @@ final class QueueScripts {
     /** @return how many times {@code SCRIPT LOAD} was sent */
     long loads() {
         return runner.loads();
+    }
+
+    /** @return whether the operations run as the library's functions; false: as scripts */
+    boolean functions() {
+        return runner.functions();
     }
 
     /** Runs a script on partition p with the keys it takes, retrying transient failures ({@link ScriptRunner}). */
@@ -284,8 +289,7 @@ final class QueueScripts {
         byte[][] args = {maxAttemptsArg, arg(id)};
         CompletableFuture<Long> first;
         try {
-            first = connections.commands().<Long>evalsha(Script.CANCEL.sha(), Script.CANCEL.output(),
-                    partitions.keys(Script.CANCEL, p), args).toCompletableFuture();
+            first = runner.<Long>send(Script.CANCEL, partitions.keys(Script.CANCEL, p), args).toCompletableFuture();
         } catch (RuntimeException e) {
             first = CompletableFuture.failedFuture(e);
         }

@@ -489,6 +489,11 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return scripts.loads();
     }
 
+    /** @return whether the operations run as functions ({@code FCALL}); false: as scripts ({@code EVALSHA}) */
+    boolean runsFunctions() {
+        return scripts.functions();
+    }
+
     /** @return how many dedicated blocking connections are open */
     int blockingConnections() {
         return signals.openConnections();

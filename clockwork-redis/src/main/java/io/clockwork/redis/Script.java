@@ -143,11 +143,20 @@ enum Script {
         if (!m.find()) {
             return text;
         }
+        return text.substring(0, m.start()) + String.join("", helpers(text).values()) + text.substring(m.end());
+    }
+
+    /**
+     * @param text a script's text
+     * @return the helpers it needs, each once, every helper after the ones it includes: name to text without its
+     *         include line
+     */
+    static Map<String, String> helpers(String text) {
         Map<String, String> helpers = new LinkedHashMap<>();
         for (String name : includes(text)) {
             include(name, helpers, new HashSet<>());
         }
-        return text.substring(0, m.start()) + String.join("", helpers.values()) + text.substring(m.end());
+        return helpers;
     }
 
     /**

@@ -19,9 +19,15 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Runs the queue's scripts: {@code EVALSHA} with a deadline, {@code SCRIPT LOAD} once per script and again after
- * {@code NOSCRIPT}, retries after connection trouble for as long as configured, and turns Lettuce's errors into
- * {@link RedisQueueException}s that name the queue, the server and the operation. Thread-safe.
+ * Runs the queue's scripts: as functions of the {@link FunctionLibrary} ({@code FCALL}), or where the server has no
+ * Functions (before Redis 7.0) or its user may not load them, as scripts ({@code EVALSHA}); with a deadline; loads the
+ * library (on every master) or a script once and again when the server answers that it lacks it (a {@code FUNCTION
+ * FLUSH} or {@code SCRIPT FLUSH}, a restart without persistence, a new node); retries after connection trouble for
+ * as long as configured; and turns Lettuce's errors into {@link RedisQueueException}s that name the queue, the
+ * server and the operation. Thread-safe.
+ *
+ * <p>Which form runs is decided once, when the first load meets a server: {@code FUNCTION LOAD} refused as an
+ * unknown command or for want of permission switches this runner to scripts for good, and says so in the log.
  *
  * <p>Only transient failures are retried: no connection, no reply in time, a server still loading its data after a
  * restart, a busy server or a cluster failover. A script error is a bug and fails at once. A retried operation may
@@ -32,6 +38,14 @@ final class ScriptRunner {
 
     private static final System.Logger LOG = System.getLogger(ScriptRunner.class.getName());
     private static final long MAX_BACKOFF_MS = 500;
+    /** FUNCTION (any subcommand) or FCALL, as Redis quotes a command it does not know or does not allow. */
+    private static final java.util.regex.Pattern FUNCTION_COMMAND =
+            java.util.regex.Pattern.compile("(?i)['`](function(\\|[a-z]+)?|fcall(_ro)?)['`]");
+    /**
+     * How many times one call loads the code it finds missing before it fails: each load is followed at once by the
+     * call, so only flushes arriving faster than a round trip exhaust it.
+     */
+    private static final int MAX_LOADS_PER_CALL = 10;
 
     private final Connections connections;
     private final String queueName;
@@ -39,6 +53,8 @@ final class ScriptRunner {
     private final long retryNanos;
     private final Ticker ticker;
     private final LongAdder loads = new LongAdder();
+    /** True while the library's functions are used; false once the server turned out to have none for us. */
+    private volatile boolean functions = true;
 
     /**
      * @param connections    where to run
@@ -56,8 +72,23 @@ final class ScriptRunner {
         this.retryNanos = retryFor.toNanos();
     }
 
-    /** Loads every script once, best effort: a server that is down now gets them after {@code NOSCRIPT}. */
+    /**
+     * Loads the library, or every script where functions cannot be used, best effort: a server that is down now
+     * gets them when a call finds them missing.
+     */
     void preload() {
+        if (functions) {
+            try {
+                loadLibrary();
+                if (functions) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "queue '" + queueName + "': cannot load the function library"
+                        + " now (" + e + "); it loads on first use", e);
+                return;
+            }
+        }
         for (Script s : Script.values()) {
             try {
                 load(s);
@@ -74,7 +105,12 @@ final class ScriptRunner {
         return timeoutNanos;
     }
 
-    /** @return how many times this runner sent {@code SCRIPT LOAD} */
+    /** @return whether calls run as functions ({@code FCALL}); false: as scripts ({@code EVALSHA}) */
+    boolean functions() {
+        return functions;
+    }
+
+    /** @return how many times this runner loaded the library on a server or sent {@code SCRIPT LOAD} */
     long loads() {
         return loads.sum();
     }
@@ -178,8 +214,11 @@ final class ScriptRunner {
                     first = null;
                     try {
                         return new Reply<>(f.get(), false);
-                    } catch (RedisNoScriptException e) {
-                        // Not run: the server forgot the script. once() loads it and runs this call alone.
+                    } catch (RuntimeException e) {
+                        if (!isMissing(e) && !switchesToScripts(e)) {
+                            throw e;
+                        }
+                        // Not run: the server lacks the code. once() loads it and runs this call alone.
                         return new Reply<>(once(script, keys, args), false);
                     }
                 }
@@ -215,11 +254,18 @@ final class ScriptRunner {
      * @return the reply's stage, for callers that want to know when it was sent (it never needs to be awaited)
      */
     java.util.concurrent.CompletionStage<Object> fireAndForget(Script script, byte[][] keys, byte[]... args) {
-        RedisClusterAsyncCommands<byte[], byte[]> commands = connections.commands();
-        RedisFuture<Object> f = commands.evalsha(script.sha(), script.output(), keys, args);
+        RedisFuture<Object> f = send(script, keys, args);
         f.whenComplete((r, e) -> {
-            if (e instanceof RedisNoScriptException) {
-                commands.scriptLoad(script.body()).thenRun(loads::increment);
+            if (e instanceof RuntimeException re && (isMissing(re) || switchesToScripts(re))) {
+                Thread loader = new Thread(() -> {
+                    try {
+                        load(script);
+                    } catch (RuntimeException le) {
+                        LOG.log(System.Logger.Level.DEBUG, () -> "queue '" + queueName + "': load failed: " + le);
+                    }
+                }, "clockwork-load-" + queueName);
+                loader.setDaemon(true);
+                loader.start(); // not on Lettuce's event loop, which must never wait for a reply
             } else if (e != null) {
                 LOG.log(System.Logger.Level.DEBUG, () -> "queue '" + queueName + "': " + script.fileName()
                         + " failed: " + e);
@@ -228,23 +274,105 @@ final class ScriptRunner {
         return f;
     }
 
+    /**
+     * Sends one call of a script without waiting: {@code FCALL} of its function, or {@code EVALSHA} where this
+     * runner uses scripts. A caller that sends for itself (a group commit, a batch) hands a failure the server
+     * answered with "missing" ({@link #isMissing}) to {@link #runAfter}, which loads the code and runs the call again.
+     *
+     * @param script the script
+     * @param keys   its keys
+     * @param args   its arguments
+     * @param <T>    the reply type
+     * @return the reply's future
+     */
+    <T> RedisFuture<T> send(Script script, byte[][] keys, byte[]... args) {
+        RedisClusterAsyncCommands<byte[], byte[]> commands = connections.commands();
+        return functions ? commands.fcall(FunctionLibrary.functionName(script), script.output(), keys, args)
+                : commands.evalsha(script.sha(), script.output(), keys, args);
+    }
+
+    /**
+     * @param e a call's failure
+     * @return whether the server did not run the call because it lacks the code: {@code NOSCRIPT}, or a function
+     *         not found (after {@code FUNCTION FLUSH}, on a new node, or on a restart without persistence)
+     */
+    static boolean isMissing(RuntimeException e) {
+        return e instanceof RedisNoScriptException || (e instanceof RedisCommandExecutionException
+                && String.valueOf(e.getMessage()).startsWith("ERR Function not found"));
+    }
+
     private <T> T once(Script script, byte[][] keys, byte[]... args) {
-        try {
-            return await(connections.commands().evalsha(script.sha(), script.output(), keys, args));
-        } catch (RedisNoScriptException e) {
-            // The server forgot the script (restart, failover, SCRIPT FLUSH): teach it again, then run it.
-            load(script);
-            return await(connections.commands().evalsha(script.sha(), script.output(), keys, args));
+        for (int loads = 0; ; loads++) {
+            try {
+                return await(send(script, keys, args));
+            } catch (RuntimeException e) {
+                if (loads == MAX_LOADS_PER_CALL || (!isMissing(e) && !switchesToScripts(e))) {
+                    throw e;
+                }
+                // Not run: the server lacks the code (flushed, restarted, a new node): teach it again, then run it.
+                load(script);
+            }
         }
     }
 
+    /** Loads what a call of script needs: the library on every master, or the one script. */
     private void load(Script script) {
+        if (functions) {
+            loadLibrary();
+            if (functions) {
+                return;
+            }
+        }
         String sha = await(connections.commands().scriptLoad(script.body()));
         loads.increment();
         if (!script.sha().equalsIgnoreCase(sha)) {
             throw new IllegalStateException("server digests " + script.fileName() + " as " + sha + ", expected "
                     + script.sha());
         }
+    }
+
+    /**
+     * Loads the library on every master that lacks it; a master that has it answers that it exists, which is
+     * success. A server without Functions, or a user not allowed to load them, switches this runner to scripts.
+     */
+    private void loadLibrary() {
+        for (Connections.Master m : connections.masters()) {
+            try {
+                await(m.commands().functionLoad(FunctionLibrary.text()));
+                loads.increment();
+            } catch (RuntimeException e) {
+                if (String.valueOf(e.getMessage()).contains("already exists")) {
+                    continue;
+                }
+                if (switchesToScripts(e)) {
+                    return;
+                }
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Switches to scripts if e says the server has no Functions or the user may not use them.
+     *
+     * @return whether it did (or had already)
+     */
+    private boolean switchesToScripts(RuntimeException e) {
+        if (!functions) {
+            return e instanceof RedisCommandExecutionException && isUnusable(e);
+        }
+        if (!(e instanceof RedisCommandExecutionException) || !isUnusable(e)) {
+            return false;
+        }
+        functions = false;
+        LOG.log(System.Logger.Level.INFO, () -> "queue '" + queueName + "' on " + connections.where()
+                + ": runs its operations as scripts (EVALSHA) instead of functions (FCALL): " + e.getMessage());
+        return true;
+    }
+
+    private static boolean isUnusable(RuntimeException e) {
+        String m = String.valueOf(e.getMessage());
+        return (m.startsWith("ERR unknown command") || m.startsWith("NOPERM")) && FUNCTION_COMMAND.matcher(m).find();
     }
 
     /**

@@ -94,32 +94,70 @@ class RedisDelayedQueueRedisIT {
     // ---- scripts ----
 
     @Test
-    void scriptsAreLoadedOnceAndReloadedAfterScriptFlush() throws Exception {
-        redis.call("CONFIG", "RESETSTAT");
-        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), uniqueName("scripts"),
+    void theFunctionLibraryIsLoadedOnceAndAgainAfterFunctionFlush() throws Exception {
+        redis.call("FUNCTION", "FLUSH");
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), uniqueName("functions"),
                 Codec.string()).build());
-        int scripts = Script.values().length;
-        assertThat(q.scriptLoads()).as("preloaded at build").isEqualTo(scripts);
+        assertThat(q.runsFunctions()).as("Redis 7: the operations run as functions").isTrue();
+        assertThat(q.scriptLoads()).as("the library loaded at build").isOne();
+        assertThat(String.valueOf(redis.call("FUNCTION", "LIST"))).contains(FunctionLibrary.NAME);
 
         for (int i = 0; i < 20; i++) {
             q.offer("v" + i, Duration.ZERO);
             assertThat(q.poll(Duration.ZERO).ack()).isTrue();
             q.stats();
         }
-        assertThat(q.scriptLoads()).as("no reloads while the server keeps them").isEqualTo(scripts);
-        String info = (String) redis.call("INFO", "commandstats");
-        Matcher loads = Pattern.compile("cmdstat_script\\|load:calls=(\\d+)").matcher(info);
-        if (loads.find()) { // Redis 7 counts subcommands apart; 6.2 lumps all SCRIPT calls together
-            assertThat(Integer.parseInt(loads.group(1))).isEqualTo(scripts);
-        }
+        assertThat(q.scriptLoads()).as("no reloads while the server keeps it").isOne();
 
-        redis.call("SCRIPT", "FLUSH");
+        redis.call("FUNCTION", "FLUSH");
         String id = q.offer("after flush", Duration.ZERO);
-        assertThat(q.scriptLoads()).as("offer.lua reloaded after NOSCRIPT").isEqualTo(scripts + 1);
+        assertThat(q.scriptLoads()).as("reloaded after 'Function not found'").isEqualTo(2);
         Delivery<String> d = q.poll(Duration.ZERO);
         assertThat(d.id()).isEqualTo(id);
         assertThat(d.ack()).isTrue();
-        assertThat(q.scriptLoads()).as("poll.lua and ack.lua too, each once").isEqualTo(scripts + 3);
+        assertThat(q.scriptLoads()).as("the library holds every operation: no more loads").isEqualTo(2);
+
+        RedisDelayedQueue<String> other = track(RedisDelayedQueue.builder(redis.uri(), uniqueName("functions"),
+                Codec.string()).build());
+        assertThat(other.scriptLoads()).as("a second client finds the library there").isZero();
+    }
+
+    @Test
+    void whereFunctionsAreNotAllowedTheScriptsAreLoadedOnceAndReloadedAfterScriptFlush() throws Exception {
+        redis.call("ACL", "SETUSER", "scripts-only", "on", ">pw", "~*", "&*", "+@all", "-fcall", "-function");
+        try {
+            redis.call("SCRIPT", "FLUSH");
+            redis.call("CONFIG", "RESETSTAT");
+            RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(
+                    "redis://scripts-only:pw@127.0.0.1:" + redis.port(), uniqueName("scripts"), Codec.string())
+                    .build());
+            assertThat(q.runsFunctions()).as("FCALL refused: scripts").isFalse();
+            // open.lua, which the build runs before it preloads, loads itself on meeting NOSCRIPT, then every script.
+            int scripts = Script.values().length + 1;
+            assertThat(q.scriptLoads()).as("preloaded at build").isEqualTo(scripts);
+
+            for (int i = 0; i < 20; i++) {
+                q.offer("v" + i, Duration.ZERO);
+                assertThat(q.poll(Duration.ZERO).ack()).isTrue();
+                q.stats();
+            }
+            assertThat(q.scriptLoads()).as("no reloads while the server keeps them").isEqualTo(scripts);
+            String info = (String) redis.call("INFO", "commandstats");
+            Matcher loads = Pattern.compile("cmdstat_script\\|load:calls=(\\d+)").matcher(info);
+            if (loads.find()) { // Redis 7 counts subcommands apart; 6.2 lumps all SCRIPT calls together
+                assertThat(Integer.parseInt(loads.group(1))).isEqualTo(scripts);
+            }
+
+            redis.call("SCRIPT", "FLUSH");
+            String id = q.offer("after flush", Duration.ZERO);
+            assertThat(q.scriptLoads()).as("offer.lua reloaded after NOSCRIPT").isEqualTo(scripts + 1);
+            Delivery<String> d = q.poll(Duration.ZERO);
+            assertThat(d.id()).isEqualTo(id);
+            assertThat(d.ack()).isTrue();
+            assertThat(q.scriptLoads()).as("poll.lua and ack.lua too, each once").isEqualTo(scripts + 3);
+        } finally {
+            redis.call("ACL", "DELUSER", "scripts-only");
+        }
     }
 
     // ---- time ----
@@ -282,11 +320,8 @@ class RedisDelayedQueueRedisIT {
         int offers = 2 * ids + threads * (ids / (threads / 2));
         assertThat(generated).hasSize(offers - 2 * ids);
         assertThat(q.stats().delayed()).isEqualTo(ids + generated.size());
-        Matcher calls = Pattern.compile("cmdstat_evalsha:calls=(\\d+)").matcher(
-                (String) redis.call("INFO", "commandstats"));
-        assertThat(calls.find()).isTrue();
         // 8 threads offering at once: calls that arrive while one is in flight share the next script call.
-        assertThat(Long.parseLong(calls.group(1))).as("script calls for %d offers", offers).isLessThan(offers);
+        assertThat(scriptCalls()).as("script calls for %d offers", offers).isPositive().isLessThan(offers);
     }
 
     @Test
@@ -329,10 +364,7 @@ class RedisDelayedQueueRedisIT {
                 Offered.Outcome.KEPT, Offered.Outcome.REPLACED, Offered.Outcome.EXTENDED);
         assertThat(q.stats().delayed()).isEqualTo(keys + threads * rounds);
         int offers = 2 * threads * rounds;
-        Matcher calls = Pattern.compile("cmdstat_evalsha:calls=(\\d+)").matcher(
-                (String) redis.call("INFO", "commandstats"));
-        assertThat(calls.find()).isTrue();
-        assertThat(Long.parseLong(calls.group(1))).as("script calls for %d offers", offers).isLessThan(offers);
+        assertThat(scriptCalls()).as("script calls for %d offers", offers).isPositive().isLessThan(offers);
         for (int k = 0; k < keys; k++) {
             assertThat(q.reschedule("k-" + k, Duration.ZERO)).isTrue();
         }
@@ -533,10 +565,15 @@ class RedisDelayedQueueRedisIT {
 
     // ---- batches ----
 
-    private long evalshaCalls() {
-        Matcher calls = Pattern.compile("cmdstat_evalsha:calls=(\\d+)").matcher(
-                (String) redis.call("INFO", "commandstats"));
-        return calls.find() ? Long.parseLong(calls.group(1)) : 0;
+    /** @return the server's script calls since its statistics were reset: {@code FCALL}s and {@code EVALSHA}s */
+    private long scriptCalls() {
+        String info = (String) redis.call("INFO", "commandstats");
+        long total = 0;
+        for (String command : List.of("fcall", "evalsha")) {
+            Matcher calls = Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher(info);
+            total += calls.find() ? Long.parseLong(calls.group(1)) : 0;
+        }
+        return total;
     }
 
     @Test
@@ -554,11 +591,11 @@ class RedisDelayedQueueRedisIT {
         assertThat(touched).hasSize(partitions);
         redis.call("CONFIG", "RESETSTAT");
         assertThat(q.offerAll(batch, Duration.ZERO)).containsExactlyElementsOf(batch.keySet());
-        assertThat(evalshaCalls()).as("offerAll: one offer.lua per partition").isEqualTo(partitions);
+        assertThat(scriptCalls()).as("offerAll: one offer.lua per partition").isEqualTo(partitions);
 
         redis.call("CONFIG", "RESETSTAT");
         List<Delivery<String>> got = q.poll(DelayedQueue.MAX_BATCH, Duration.ZERO);
-        assertThat(evalshaCalls()).as("poll(max): one poll.lua per partition").isEqualTo(partitions);
+        assertThat(scriptCalls()).as("poll(max): one poll.lua per partition").isEqualTo(partitions);
         assertThat(got).extracting(Delivery::id).containsExactlyInAnyOrderElementsOf(batch.keySet());
         // FIFO within a due time holds per partition.
         for (int p = 0; p < partitions; p++) {
@@ -571,7 +608,7 @@ class RedisDelayedQueueRedisIT {
 
         redis.call("CONFIG", "RESETSTAT");
         assertThat(q.ackAll(got)).hasSize(200).containsOnly(true);
-        assertThat(evalshaCalls()).as("ackAll: one ack.lua per partition").isEqualTo(partitions);
+        assertThat(scriptCalls()).as("ackAll: one ack.lua per partition").isEqualTo(partitions);
         assertThat(q.stats().total()).isZero();
     }
 

@@ -248,19 +248,35 @@ class RedisQueueConnectErrorsIT {
     @Test
     void aUserWithoutScriptPermissionsFailsAtBuildNamingTheCommand() {
         RedisServerProcess redis = server();
-        redis.call("ACL", "SETUSER", "noeval", "on", ">pw", "~*", "&*", "+@all", "-evalsha");
-        redis.call("ACL", "SETUSER", "noload", "on", ">pw", "~*", "&*", "+@all", "-script");
+        redis.call("ACL", "SETUSER", "noeval", "on", ">pw", "~*", "&*", "+@all", "-fcall", "-evalsha");
+        redis.call("ACL", "SETUSER", "noload", "on", ">pw", "~*", "&*", "+@all", "-function", "-script");
 
+        // FCALL refused: the client falls back to scripts, and EVALSHA is refused too.
         Failure noEval = buildFails(queue("redis://noeval:pw@127.0.0.1:" + redis.port()));
         assertThat(noEval.error()).hasMessageContaining("the ACL user may not run 'evalsha'")
                 .hasMessageContaining("ACL SETUSER <user> +evalsha")
                 .hasMessageContaining("NOPERM this user has no permissions to run the 'evalsha' command");
 
-        // The scripts are not cached yet (a fresh server), so the first EVALSHA needs SCRIPT LOAD.
+        // Neither the library nor the scripts are on the server yet, and the user may load neither.
+        redis.call("FUNCTION", "FLUSH");
         redis.call("SCRIPT", "FLUSH");
         Failure noLoad = buildFails(queue("redis://noload:pw@127.0.0.1:" + redis.port()));
         assertThat(noLoad.error()).hasMessageContaining("the ACL user may not run 'script|load'")
                 .hasMessageContaining("NOPERM");
+    }
+
+    @Test
+    void aUserWhoMayNotUseFunctionsRunsTheOperationsAsScripts() throws Exception {
+        RedisServerProcess redis = server();
+        redis.call("ACL", "SETUSER", "nofcall", "on", ">pw", "~*", "&*", "+@all", "-fcall");
+        RedisDelayedQueue<String> q = queue("redis://nofcall:pw@127.0.0.1:" + redis.port()).build();
+        open.add(q);
+
+        String id = q.offer("as a script", Duration.ZERO);
+        Delivery<String> d = q.poll(Duration.ofSeconds(5));
+        assertThat(d.id()).isEqualTo(id);
+        assertThat(d.ack()).isTrue();
+        assertThat(q.runsFunctions()).isFalse();
     }
 
     @Test
@@ -270,8 +286,9 @@ class RedisQueueConnectErrorsIT {
         RedisDelayedQueue<String> q = queue("redis://app:pw@127.0.0.1:" + redis.port()).build();
         open.add(q);
         q.offer("before", Duration.ZERO);
+        assertThat(q.runsFunctions()).isTrue();
 
-        redis.call("ACL", "SETUSER", "app", "-evalsha");
+        redis.call("ACL", "SETUSER", "app", "-fcall", "-evalsha");
 
         RedisQueueException e = catchThrowableOfType(() -> q.offer("after", Duration.ZERO),
                 RedisQueueException.class);

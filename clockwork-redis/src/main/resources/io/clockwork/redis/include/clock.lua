@@ -3,9 +3,11 @@
 ]]
 
 -- Replicate effects, not the script, so that writes may follow TIME: the default since Redis 5, a no-op since 7.
+-- per call {
 if redis.replicate_commands then
     redis.replicate_commands()
 end
+-- per call }
 
 -- The server's clock, in whole milliseconds.
 local function now_ms()

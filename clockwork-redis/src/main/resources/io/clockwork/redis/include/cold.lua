@@ -98,7 +98,9 @@ end
 -- call (closures and their upvalues), which scripts that never touch the store (most offers and polls) skip.
 -- count_lost counts a message found with part of its state evicted (lost.lua's lose); a script that only reads the
 -- store (load, peek, live, meta, parse) passes none, and never reaches it.
+-- per call {
 local cold = nil
+-- per call }
 local function build_cold(count_lost)
     local cold_n, ix_level, ix_split -- the store's state, read once per call by cold_load
     local ix_n, ix_n_stored -- ids in the index, and whether the store holds that count (field i)

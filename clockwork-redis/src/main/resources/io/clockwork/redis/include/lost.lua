@@ -6,7 +6,9 @@
   so that it is reported instead of wedging the queue or vanishing without a word.
 ]]
 
+-- per call {
 local lost_now = 0
+-- per call }
 local function lose()
     lost_now = lost_now + 1
     redis.call('INCR', LOST)

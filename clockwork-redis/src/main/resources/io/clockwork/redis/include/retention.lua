@@ -7,9 +7,11 @@
   nothing is trimmed.
 ]]
 -- include: member
+-- per call {
 local RETENTION_AGE, RETENTION_COUNT = string.match(ARGV[1], '^%d+ (%d+) (%d+)')
 RETENTION_AGE = tonumber(RETENTION_AGE)
 RETENTION_COUNT = tonumber(RETENTION_COUNT)
+-- per call }
 local TRIMMED_FIELD = ''
 local TRIM_PER_DEATH = 10
 

@@ -8,7 +8,9 @@
   more. The client trusts an answer only while the record reaches back far enough (ScriptReplies.REVOKED_KEEP).
 ]]
 
+-- per call {
 local REVOKED = string.sub(PENDING, 1, #PENDING - 7) .. 'revoked' -- PENDING is <prefix>pending
+-- per call }
 local REVOKED_KEEP_MS = 120000
 
 -- Records that the deliveries of members (a non-empty list) lost their hold at `now`, and forgets older records.
