@@ -42,7 +42,7 @@ import java.util.concurrent.Future;
  * gets. The order of the four rotates from round to round. Messages are offered as {@link RedisRates} offers them
  * ({@code offerAll} of 100 sharing a due time 1 to 2 hours out, 100-byte values), the background with generated ids;
  * each phase runs {@value #THREADS} threads with 100 calls in flight each; script time is {@code INFO commandstats}'
- * {@code evalsha} usec over the phase. Not thread-safe; a {@code main}.
+ * script usec ({@code fcall} and {@code evalsha}) over the phase. Not thread-safe; a {@code main}.
  *
  * <pre>{@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.queue.CancelCostHarness
  * [--pending 10000000] [--small 1000] [--ops 600000] [--rounds 2]}</pre>
@@ -176,7 +176,7 @@ public final class CancelCostHarness {
             if (done != mine.size()) {
                 throw new IllegalStateException(phase + ": " + done + " of " + mine.size() + " cancels succeeded");
             }
-            long micros = after.get("evalsha")[1] - before.get("evalsha")[1];
+            long micros = ServerTime.scripts(after)[1] - ServerTime.scripts(before)[1];
             usec.put(phase, micros / (double) done); // per cancel, however the client grouped them into calls
         }
         helper("unindex", quarters.get(ONE));

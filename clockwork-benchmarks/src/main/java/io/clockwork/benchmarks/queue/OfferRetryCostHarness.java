@@ -19,7 +19,7 @@ import java.util.concurrent.CompletionStage;
  * {@code include/cold.lua} in clockwork-redis). Script time per message of {@code offerAllAsync} batches of 100
  * generated ids due in an hour, 8 batches in flight, into a queue built without and one built with
  * {@code retryOnConnectionLoss(30 s)}, alternating, on one {@code redis-server} it starts; script time is
- * {@code INFO commandstats}' {@code evalsha} usec over each phase. Each round also prints the stream's size per message
+ * {@code INFO commandstats}' script usec ({@code fcall} and {@code evalsha}) over each phase. Each round also prints the stream's size per message
  * ({@code MEMORY USAGE}; the phase is shorter than the stream's window, so it holds every call's entry). Not
  * thread-safe; a {@code main}.
  *
@@ -94,7 +94,7 @@ public final class OfferRetryCostHarness {
                     try (RedisDelayedQueue<String> q = builder.build()) {
                         server.call("CONFIG", "RESETSTAT");
                         offer(q, values, batches);
-                        long scriptUsec = ServerTime.commandStats(server).get("evalsha")[1];
+                        long scriptUsec = ServerTime.scripts(ServerTime.commandStats(server))[1];
                         if (r >= 0) {
                             usec.get(phase)[r] = scriptUsec / (double) (batches * BATCH);
                         }

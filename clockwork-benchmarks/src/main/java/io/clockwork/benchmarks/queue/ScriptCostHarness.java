@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * What each hot queue operation costs the {@code redis-server}, one operation at a time: the phases run one after
  * another on one standalone server, {@value #THREADS} client threads each, and each phase reads {@code INFO
- * commandstats} (script time: {@code evalsha} usec, which includes the commands a script calls) and the server
+ * commandstats} (script time: {@code fcall} and {@code evalsha} usec, which includes the commands a script calls) and the server
  * process's CPU around itself. Several threads' concurrent calls of one partition may share one script call (the
  * client's group commit), so the table gives the time per script call and per message. Not JMH: a phase is one pass
  * over {@code --messages} messages, after a warm-up pass of the same. Not thread-safe; a command-line program.
@@ -137,7 +137,7 @@ public final class ScriptCostHarness {
         double seconds = (System.nanoTime() - t0) / 1e9;
         long cpuMillis = server.cpuMillis() - cpu0;
         Map<String, long[]> stats = ServerTime.commandStats(server);
-        long[] scripts = stats.getOrDefault("evalsha", new long[2]);
+        long[] scripts = ServerTime.scripts(stats);
         String row = String.format(Locale.ROOT, "| %s | %,d | %.1f | %.1f | %.1f |", name, scripts[0],
                 scripts[1] / (double) Math.max(1, scripts[0]), scripts[1] / (double) n, cpuMillis * 1000.0 / n);
         if (measured) {

@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * What one phase of a harness cost the {@code redis-server}: its scripts' time ({@code INFO commandstats}'
- * {@code evalsha} usec, which includes the commands they call) and its process's CPU time ({@code INFO cpu}: the
+ * {@code fcall} and {@code evalsha} usec, which includes the commands they call) and its process's CPU time ({@code INFO cpu}: the
  * scripts plus reading requests and writing replies), per message, printed as one line. Tells a server-bound phase
  * from a client-bound one: a rate that falls while the server's time per message stays is the client's doing. Not
  * thread-safe: one phase per instance.
@@ -48,12 +48,23 @@ final class ServerTime {
         }
         double wall = (System.nanoTime() - wall0) / 1e9;
         double cpu = cpuSeconds(server) - cpu0;
-        long[] scripts = commandStats(server).getOrDefault("evalsha", new long[2]);
+        long[] scripts = scripts(commandStats(server));
         long calls = scripts[0];
         long scriptUsec = scripts[1];
         System.out.println(String.format(Locale.ROOT, "    %s: server %.1f µs of scripts and %.1f µs of CPU per message"
                 + " (%,d script calls), busy %.0f%% of %.2f s", phase, scriptUsec / (double) messages,
                 cpu * 1e6 / messages, calls, 100 * cpu / wall, wall));
+    }
+
+    /**
+     * @param stats {@link #commandStats} of a server
+     * @return {calls, usec} of the queue's script calls: {@code FCALL} (functions, Redis 7.0+) and {@code EVALSHA}
+     *         (scripts) together
+     */
+    static long[] scripts(Map<String, long[]> stats) {
+        long[] f = stats.getOrDefault("fcall", new long[2]);
+        long[] e = stats.getOrDefault("evalsha", new long[2]);
+        return new long[] {f[0] + e[0], f[1] + e[1]};
     }
 
     /**
