@@ -42,6 +42,7 @@ final class WorkerPoller<V> implements Runnable {
                     return;
                 }
                 n = Math.min(capacity(), DelayedQueue.MAX_BATCH);
+                w.starved = w.running.size() < w.concurrency && w.buffer.isEmpty();
             } catch (InterruptedException e) {
                 return;
             } finally {
@@ -60,17 +61,26 @@ final class WorkerPoller<V> implements Runnable {
                 }
                 continue;
             }
-            accept(got);
+            accept(got, n);
         }
     }
 
     /** Free handlers plus free prefetch slots; the lock is held. */
     private int capacity() {
-        return w.concurrency + w.prefetch - w.running.size() - w.buffer.size();
+        return w.concurrency + w.prefetch.now() - w.running.size() - w.buffer.size();
     }
 
-    private void accept(List<Delivery<V>> deliveries) {
+    /** Buffers what a poll that asked for {@code asked} returned, and lets the prefetch follow it. */
+    private void accept(List<Delivery<V>> deliveries, int asked) {
         if (deliveries.isEmpty()) {
+            if (w.prefetch.adaptive()) {
+                w.lock.lock();
+                try {
+                    w.prefetch.polled(asked, 0, w.starved, w.buffer.size());
+                } finally {
+                    w.lock.unlock();
+                }
+            }
             return;
         }
         long now = w.ticker.read();
@@ -86,6 +96,7 @@ final class WorkerPoller<V> implements Runnable {
         try {
             stopped = !w.polling;
             if (!stopped) {
+                w.prefetch.polled(asked, tasks.size(), w.starved, w.buffer.size());
                 w.buffer.addAll(tasks);
             }
         } finally {
