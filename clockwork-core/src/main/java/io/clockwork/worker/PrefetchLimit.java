@@ -83,7 +83,7 @@ final class PrefetchLimit {
      * @param asked    how many it asked for
      * @param got      how many it returned
      * @param starved  whether a handler sat idle with nothing buffered while it was in flight
-     * @param buffered how many buffered jobs still waited for a handler when it returned
+     * @param buffered how many buffered jobs waited for a busy handler when it returned (beyond the free ones)
      * @return true if the limit changed
      */
     boolean polled(int asked, int got, boolean starved, int buffered) {

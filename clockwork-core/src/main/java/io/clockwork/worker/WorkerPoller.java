@@ -70,13 +70,21 @@ final class WorkerPoller<V> implements Runnable {
         return w.concurrency + w.prefetch.now() - w.running.size() - w.buffer.size();
     }
 
+    /**
+     * Buffered jobs beyond the free handlers: those that wait because every handler is busy (a job a handler just
+     * freed is about to take does not count); the lock is held.
+     */
+    private int waiting() {
+        return Math.max(0, w.buffer.size() - Math.max(0, w.concurrency - w.running.size()));
+    }
+
     /** Buffers what a poll that asked for {@code asked} returned, and lets the prefetch follow it. */
     private void accept(List<Delivery<V>> deliveries, int asked) {
         if (deliveries.isEmpty()) {
             if (w.prefetch.adaptive()) {
                 w.lock.lock();
                 try {
-                    w.prefetch.polled(asked, 0, w.starved, w.buffer.size());
+                    w.prefetch.polled(asked, 0, w.starved, waiting());
                 } finally {
                     w.lock.unlock();
                 }
@@ -96,7 +104,7 @@ final class WorkerPoller<V> implements Runnable {
         try {
             stopped = !w.polling;
             if (!stopped) {
-                w.prefetch.polled(asked, tasks.size(), w.starved, w.buffer.size());
+                w.prefetch.polled(asked, tasks.size(), w.starved, waiting());
                 w.buffer.addAll(tasks);
             }
         } finally {

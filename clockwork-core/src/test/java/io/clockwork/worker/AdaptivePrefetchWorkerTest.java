@@ -55,7 +55,10 @@ class AdaptivePrefetchWorkerTest {
         queues.forEach(DelayedQueue::close);
     }
 
-    /** Counts acks per id and records the worker's holdings and prefetch at each delivery. */
+    /**
+     * Counts acks per id and records the worker's holdings and prefetch at each delivery once it knows the worker
+     * (tests offer their backlog after the worker is built, so that every delivery of it is recorded).
+     */
     private static final class Watcher implements WorkerListener<String> {
         final AtomicReference<Worker<String>> worker = new AtomicReference<>();
         final Map<String, AtomicInteger> acks = new ConcurrentHashMap<>();
@@ -123,10 +126,10 @@ class AdaptivePrefetchWorkerTest {
     @Test
     void underABacklogOfQuickJobsTheDefaultWorkerTakesMoreThanItRunsAndAcksEachOnce() {
         InMemoryDelayedQueue<String> q = queue(Duration.ofSeconds(30));
-        List<String> ids = offer(q, 1000);
         Watcher watcher = new Watcher();
         Worker<String> w = start(Worker.builder(q, job -> { }).concurrency(2), watcher);
-        assertThat(w.toString()).contains("prefetch adaptive (now ").contains(", max 50)");
+        assertThat(w.toString()).contains("prefetch adaptive (now 0, max 50)");
+        List<String> ids = offer(q, 1000);
         Await.until("every message acked", LIMIT, () -> watcher.acks.size() == ids.size());
         Await.until("the queue empty", LIMIT, () -> total(q) == 0);
         assertThat(watcher.acks.keySet()).containsExactlyInAnyOrderElementsOf(ids);
@@ -138,10 +141,10 @@ class AdaptivePrefetchWorkerTest {
     @Test
     void onceTheBacklogDrainsThePrefetchReturnsToZeroAndAnIdleWorkerHoldsOnlyWhatItRuns() {
         InMemoryDelayedQueue<String> q = queue(Duration.ofSeconds(30));
-        offer(q, 1000);
         Watcher watcher = new Watcher();
         Worker<String> w = start(Worker.builder(q, job -> { }).concurrency(2).pollWait(Duration.ofMillis(20)),
                 watcher);
+        offer(q, 1000);
         Await.until("every message acked", LIMIT, () -> watcher.acks.size() == 1000);
         assertThat(watcher.mostPrefetch.get()).as("grew under the backlog").isPositive();
         Await.until("the prefetch back at 0 on an idle queue", LIMIT, () -> w.prefetchNow() == 0);
@@ -158,9 +161,9 @@ class AdaptivePrefetchWorkerTest {
     @Test
     void anExplicitPrefetchOfZeroNeverHoldsMoreThanTheHandlersRun() {
         InMemoryDelayedQueue<String> q = queue(Duration.ofSeconds(30));
-        List<String> ids = offer(q, 1000);
         Watcher watcher = new Watcher();
         Worker<String> w = start(Worker.builder(q, job -> { }).concurrency(2).prefetch(0), watcher);
+        List<String> ids = offer(q, 1000);
         Await.until("every message acked", LIMIT, () -> watcher.acks.size() == ids.size());
         assertThat(watcher.acks.values()).allSatisfy(n -> assertThat(n.get()).isOne());
         assertThat(watcher.mostHeld.get()).isBetween(1, 2);
