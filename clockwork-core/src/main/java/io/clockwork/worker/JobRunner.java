@@ -129,7 +129,8 @@ final class JobRunner<V> {
                 w.starved = true;
             }
             if (!started || grew || w.shuttingDown) {
-                w.changed.signalAll(); // capacity freed; a turnover frees none, and waking the poller would cost
+                // capacity freed, or more prefetch slots; a turnover alone frees none, and waking the poller costs
+                w.changed.signalAll();
             }
         } finally {
             w.lock.unlock();

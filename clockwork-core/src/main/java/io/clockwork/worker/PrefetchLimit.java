@@ -21,8 +21,8 @@ package io.clockwork.worker;
  * Growth needs a handler that finished while more was due, so a slow handler never makes the worker hoard
  * messages that other consumers could take: a full first poll says only that messages are due, not that the
  * handlers will soon want more. Short polls halve the limit, so an idle queue brings it back to 0 within a few
- * poll waits; the decrease by one under a backlog of slow jobs returns buffered messages to the queue's other
- * consumers, while the doubling on starvation restores the limit as soon as handlers outrun the polls.
+ * poll waits; the decrease by one under a backlog of slow jobs leaves more of it to the queue's other consumers,
+ * while the doubling on starvation restores the limit as soon as handlers outrun the polls.
  */
 final class PrefetchLimit {
 

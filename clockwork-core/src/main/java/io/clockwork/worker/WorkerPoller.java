@@ -13,9 +13,9 @@ import static io.clockwork.worker.WorkerTask.BUFFERED;
 
 /**
  * A {@link Worker}'s poller: the loop of its poller thread, which takes messages for free handlers and free
- * prefetch slots ({@link DelayedQueue#poll(int, java.time.Duration)}), buffers them, and starts buffered jobs on
- * free handlers. Thread-safe: it works on the worker's state under the worker's lock; {@link #dispatch()} runs on
- * the poller and on handler threads.
+ * prefetch slots ({@link DelayedQueue#poll(int, java.time.Duration)}), buffers them, tells an adaptive prefetch how
+ * each poll went ({@link PrefetchLimit#polled}), and starts buffered jobs on free handlers. Thread-safe: it works on
+ * the worker's state under the worker's lock; {@link #dispatch()} runs on the poller and on handler threads.
  *
  * @param <V> the value type
  */
