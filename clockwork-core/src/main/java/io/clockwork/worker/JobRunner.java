@@ -15,9 +15,10 @@ import static io.clockwork.worker.WorkerTask.TO_ACK;
 
 /**
  * Runs a {@link Worker}'s jobs and settles each one's outcome: the handler, then an ack (queued for the acker, or,
- * without prefetch, {@link DelayedQueue#ackAndPoll} taking the next job on the same thread), a retry or a dead letter
- * by the {@link RetryPolicy}, a release of a job that never started, or nothing after a lost lease. Thread-safe:
- * each job's end is decided by one compare-and-set on its state, and the worker's state is changed under its lock.
+ * while the prefetch is 0, {@link DelayedQueue#ackAndPoll} taking the next job on the same thread), a retry or a
+ * dead letter by the {@link RetryPolicy}, a release of a job that never started, or nothing after a lost lease.
+ * Thread-safe: each job's end is decided by one compare-and-set on its state, and the worker's state is changed
+ * under its lock.
  *
  * @param <V> the value type
  */
@@ -30,8 +31,8 @@ final class JobRunner<V> {
     }
 
     /**
-     * Runs on a handler thread: the handler, then the outcome; without prefetch, then the next job the ack took in
-     * the same call (see {@link #turnover}), and so on while one is ready.
+     * Runs on a handler thread: the handler, then the outcome; while the prefetch is 0, then the next job the ack
+     * took in the same call (see {@link #turnover}), and so on while one is ready.
      */
     void run(WorkerTask<V> first) {
         WorkerTask<V> t = first;
@@ -57,7 +58,7 @@ final class JobRunner<V> {
         }
         WorkerTask<V> next = null;
         if (failure == null) {
-            if (w.prefetch == 0 && w.polling && !t.leaseLost && t.state.compareAndSet(RUNNING, SETTLING)) {
+            if (w.prefetch.now() == 0 && w.polling && !t.leaseLost && t.state.compareAndSet(RUNNING, SETTLING)) {
                 next = turnover(t);
             } else if (t.state.compareAndSet(RUNNING, TO_ACK)) {
                 w.ackLoop.queueAck(t);
@@ -69,7 +70,7 @@ final class JobRunner<V> {
     }
 
     /**
-     * Without prefetch, a handler that finished acks its job and takes the next in one call
+     * While the prefetch is 0, a handler that finished acks its job and takes the next in one call
      * ({@link DelayedQueue#ackAndPoll}): no hand-off to the acker and the poller, one round trip per job. If the
      * backend fails, the ack goes to the acker (which retries it with backoff) and the poller takes the next.
      *
@@ -106,7 +107,8 @@ final class JobRunner<V> {
 
     /**
      * Ends t's turn on its handler thread and, when the worker still polls, starts {@code next} in its place (else
-     * hands next back at once).
+     * hands next back at once). A next job is evidence of a backlog for an adaptive prefetch; a handler left with
+     * nothing buffered to start is a starved one.
      *
      * @return next, started; or null
      */
@@ -122,8 +124,13 @@ final class JobRunner<V> {
                 w.running.add(next);
                 started = true;
             }
-            if (!started || w.shuttingDown) {
-                w.changed.signalAll(); // capacity freed; a turnover frees none, and waking the poller would cost
+            boolean grew = next != null && w.prefetch.turnoverTookNext();
+            if (!started && w.buffer.isEmpty()) {
+                w.starved = true;
+            }
+            if (!started || grew || w.shuttingDown) {
+                // capacity freed, or more prefetch slots; a turnover alone frees none, and waking the poller costs
+                w.changed.signalAll();
             }
         } finally {
             w.lock.unlock();

@@ -29,11 +29,21 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li><b>Threads</b>: a poller takes messages with {@link DelayedQueue#poll(int, Duration)}, as many as there are
  *   free handlers plus free prefetch slots ({@code prefetch} 0: one per free handler), so at most
  *   {@code concurrency + prefetch} deliveries are held; {@code concurrency} handlers run at once, on the worker's own
- *   threads or on the caller's {@link Executor}; an acker acks what the handlers finished with
- *   {@link DelayedQueue#ackAll(List)}, sending at once whatever has gathered while its previous call was in flight
- *   (no linger, so acks are grouped under load and never wait when idle); a heartbeat extends every held delivery
- *   ({@link Delivery#extend(Duration)}) once a third of the queue's visibility timeout has passed since its lease
- *   began or was last extended.</li>
+ *   threads or on the caller's {@link Executor}; with a prefetch above 0, an acker acks what the handlers finished
+ *   with {@link DelayedQueue#ackAll(List)}, sending at once whatever has gathered while its previous call was in
+ *   flight (no linger, so acks are grouped under load and never wait when idle); with prefetch 0, a handler that
+ *   finished acks its job and takes the next in one call ({@link DelayedQueue#ackAndPoll}); a heartbeat extends
+ *   every held delivery, prefetched ones included ({@link Delivery#extend(Duration)}), once a third of the queue's
+ *   visibility timeout has passed since its lease began or was last extended.</li>
+ *   <li><b>Prefetch</b>: one set on the builder stays as set. Unset, it adapts to the load ({@code PrefetchLimit}):
+ *   it starts at 0, the cheapest and quickest path while messages trickle in, and doubles (to at least
+ *   {@code concurrency}, at most {@link #MAX_ADAPTIVE_PREFETCH} and {@link #ADAPTIVE_PREFETCH_PER_HANDLER} per
+ *   handler) when a handler that finished finds more due ({@code ackAndPoll} returned a next message) or, above 0,
+ *   when a handler sat idle with nothing buffered while a poll that then came back full was in flight; it halves
+ *   when a poll comes back short (fewer were due than it asked for), so an idle queue brings it back to 0 within a
+ *   few polls; and it drops by one when a full poll returns while buffered jobs still wait for handlers, so slow
+ *   handlers do not hoard messages other consumers could take. A backlog of quick jobs thus gets batched polls and
+ *   acks without any setting.</li>
  *   <li><b>Outcomes</b>: a handler that returns normally is acked; one that throws is retried after the
  *   {@link RetryPolicy}'s delay (or the delay of a {@link RetryLater} it threw) with its error recorded
  *   ({@link Delivery#nack(Duration, String)}), or dead-lettered with {@code "class: message"} as the reason
@@ -67,8 +77,23 @@ public final class Worker<V> implements AutoCloseable {
     public static final int DEFAULT_CONCURRENCY = 1;
     /** Largest handler count. */
     public static final int MAX_CONCURRENCY = 10_000;
-    /** Default prefetch: 0, a message is taken only for a free handler. */
+    /**
+     * Where the default, adaptive prefetch starts and returns to when the queue is idle: 0, a message is taken only
+     * for a free handler. Also the explicit prefetch that keeps a worker there under any load.
+     */
     public static final int DEFAULT_PREFETCH = 0;
+    /**
+     * Most messages the adaptive prefetch holds beyond running handlers: 100, what one {@link DelayedQueue#ackAll}
+     * call of the acker carries. A round trip shared by that many jobs is already a small part of each job's cost, so
+     * a larger buffer would only keep more messages from the queue's other consumers.
+     */
+    public static final int MAX_ADAPTIVE_PREFETCH = 100;
+    /**
+     * Most messages the adaptive prefetch holds per handler: 25. A worker with few handlers drains its buffer slowly,
+     * and what it buffers no other consumer can take, so the adaptive limit is the lower of
+     * {@link #MAX_ADAPTIVE_PREFETCH} and this times {@code concurrency}.
+     */
+    public static final int ADAPTIVE_PREFETCH_PER_HANDLER = 25;
     /** Default longest wait of one poll: 1 s, which also bounds how long a shutdown waits for the poller. */
     public static final Duration DEFAULT_POLL_WAIT = Duration.ofSeconds(1);
     /** Longest poll wait accepted: 1 min. */
@@ -85,7 +110,8 @@ public final class Worker<V> implements AutoCloseable {
     final DelayedQueue<V> queue;
     final JobHandler<V> handler;
     final int concurrency;
-    final int prefetch;
+    /** The prefetch set, or the adaptive one; its current value is read without the lock, changed under it. */
+    final PrefetchLimit prefetch;
     final RetryPolicy retry;
     final WorkerEvents<V> events;
     final Executor executor;
@@ -108,6 +134,8 @@ public final class Worker<V> implements AutoCloseable {
     final Set<WorkerTask<V>> running = ConcurrentHashMap.newKeySet();
     int acking;
     boolean polling = true;
+    /** Whether a handler sat idle with nothing buffered since the poller last asked for messages. */
+    boolean starved;
     boolean stopAcker;
 
     /** Every delivery held: buffered, running or awaiting its ack; what the heartbeat extends. */
@@ -130,7 +158,8 @@ public final class Worker<V> implements AutoCloseable {
         this.queue = b.queue;
         this.handler = b.handler;
         this.concurrency = b.concurrency != 0 ? b.concurrency : DEFAULT_CONCURRENCY;
-        this.prefetch = b.prefetch >= 0 ? b.prefetch : DEFAULT_PREFETCH;
+        this.prefetch = b.prefetch >= 0 ? PrefetchLimit.fixed(b.prefetch)
+                : PrefetchLimit.adaptive(concurrency, adaptivePrefetchMax(concurrency));
         this.retry = b.retry != null ? b.retry : RetryPolicy.DEFAULT;
         this.ticker = b.ticker != null ? b.ticker : Ticker.system();
         this.pollWait = b.pollWait != null ? b.pollWait : DEFAULT_POLL_WAIT;
@@ -183,6 +212,29 @@ public final class Worker<V> implements AutoCloseable {
     /** @return how many deliveries the worker holds: prefetched, running, or awaiting their ack */
     public int held() {
         return held.size();
+    }
+
+    /** @return the prefetch now: the one set, or the adaptive one's current value */
+    int prefetchNow() {
+        return prefetch.now();
+    }
+
+    /** @return how many prefetched deliveries wait for a free handler */
+    int buffered() {
+        lock.lock();
+        try {
+            return buffer.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The largest adaptive prefetch of a worker with {@code concurrency} handlers: the lower of
+     * {@link #MAX_ADAPTIVE_PREFETCH} and {@link #ADAPTIVE_PREFETCH_PER_HANDLER} per handler.
+     */
+    static int adaptivePrefetchMax(int concurrency) {
+        return Math.min(MAX_ADAPTIVE_PREFETCH, ADAPTIVE_PREFETCH_PER_HANDLER * concurrency);
     }
 
     /**
@@ -289,9 +341,18 @@ public final class Worker<V> implements AutoCloseable {
         }
 
         /**
+         * Fixes the prefetch; unset, it adapts to the load. Adaptive, it starts at 0 (one message per free handler,
+         * each finished handler acking and taking the next in one {@link DelayedQueue#ackAndPoll} call), grows
+         * by doubling, to at least {@code concurrency}, when finished handlers find more messages due or sit idle
+         * while a full poll is in flight, halves when a poll comes back short, and drops by one when a full poll
+         * returns while prefetched jobs still wait; it never exceeds the lower of {@link #MAX_ADAPTIVE_PREFETCH}
+         * and {@link #ADAPTIVE_PREFETCH_PER_HANDLER} times {@code concurrency}. Set it to fix the trade-off: 0 holds
+         * only what runs (no batched acks); more takes batches and acks in batches, at the price of messages held
+         * that other consumers cannot take.
+         *
          * @param prefetch how many messages to hold beyond those running, taken in the same polls, in
-         *                 [0, {@link DelayedQueue#MAX_BATCH}]; default 0 (one message per free handler). Prefetched
-         *                 messages are in flight: the heartbeat extends them, and a shutdown hands them back at once.
+         *                 [0, {@link DelayedQueue#MAX_BATCH}]; default adaptive. Prefetched messages are in flight:
+         *                 the heartbeat extends them, and a shutdown hands them back at once.
          * @return this builder
          */
         public Builder<V> prefetch(int prefetch) {

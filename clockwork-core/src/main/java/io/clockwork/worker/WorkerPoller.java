@@ -13,9 +13,9 @@ import static io.clockwork.worker.WorkerTask.BUFFERED;
 
 /**
  * A {@link Worker}'s poller: the loop of its poller thread, which takes messages for free handlers and free
- * prefetch slots ({@link DelayedQueue#poll(int, java.time.Duration)}), buffers them, and starts buffered jobs on
- * free handlers. Thread-safe: it works on the worker's state under the worker's lock; {@link #dispatch()} runs on
- * the poller and on handler threads.
+ * prefetch slots ({@link DelayedQueue#poll(int, java.time.Duration)}), buffers them, tells an adaptive prefetch how
+ * each poll went ({@link PrefetchLimit#polled}), and starts buffered jobs on free handlers. Thread-safe: it works on
+ * the worker's state under the worker's lock; {@link #dispatch()} runs on the poller and on handler threads.
  *
  * @param <V> the value type
  */
@@ -42,6 +42,7 @@ final class WorkerPoller<V> implements Runnable {
                     return;
                 }
                 n = Math.min(capacity(), DelayedQueue.MAX_BATCH);
+                w.starved = w.running.size() < w.concurrency && w.buffer.isEmpty();
             } catch (InterruptedException e) {
                 return;
             } finally {
@@ -60,17 +61,34 @@ final class WorkerPoller<V> implements Runnable {
                 }
                 continue;
             }
-            accept(got);
+            accept(got, n);
         }
     }
 
     /** Free handlers plus free prefetch slots; the lock is held. */
     private int capacity() {
-        return w.concurrency + w.prefetch - w.running.size() - w.buffer.size();
+        return w.concurrency + w.prefetch.now() - w.running.size() - w.buffer.size();
     }
 
-    private void accept(List<Delivery<V>> deliveries) {
+    /**
+     * Buffered jobs beyond the free handlers: those that wait because every handler is busy (a job a handler just
+     * freed is about to take does not count); the lock is held.
+     */
+    private int waiting() {
+        return Math.max(0, w.buffer.size() - Math.max(0, w.concurrency - w.running.size()));
+    }
+
+    /** Buffers what a poll that asked for {@code asked} returned, and lets the prefetch follow it. */
+    private void accept(List<Delivery<V>> deliveries, int asked) {
         if (deliveries.isEmpty()) {
+            if (w.prefetch.adaptive()) {
+                w.lock.lock();
+                try {
+                    w.prefetch.polled(asked, 0, w.starved, waiting());
+                } finally {
+                    w.lock.unlock();
+                }
+            }
             return;
         }
         long now = w.ticker.read();
@@ -86,6 +104,7 @@ final class WorkerPoller<V> implements Runnable {
         try {
             stopped = !w.polling;
             if (!stopped) {
+                w.prefetch.polled(asked, tasks.size(), w.starved, waiting());
                 w.buffer.addAll(tasks);
             }
         } finally {

@@ -27,11 +27,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Consuming a due backlog, as users run it: Clockwork's {@link Worker} (concurrency 4, without and with prefetch; a
- * handler that does nothing; acks included) against four threads calling Redisson's {@code RBlockingQueue.poll()}
- * one element at a time (no ack exists), each on a backlog of {@code --backlog} due 100-byte values on one
- * {@code redis-server}, in the same run, the rivals alternating every round. Redisson's destination list is filled
- * directly (as if its transfer task had already moved everything), so it pays nothing for the transfer. A last row,
+ * Consuming a due backlog, as users run it: Clockwork's {@link Worker} (concurrency 4; its default, adaptive
+ * prefetch, an explicit prefetch 0 and an explicit {@code --prefetch}; a handler that does nothing; acks included)
+ * against four threads calling Redisson's {@code RBlockingQueue.poll()} one element at a time (no ack exists), each
+ * on a backlog of {@code --backlog} due 100-byte values on one {@code redis-server}, in the same run, the rivals
+ * alternating every round. Redisson's destination list is filled directly (as if its transfer task had already moved
+ * everything), so it pays nothing for the transfer. A last row,
  * {@code lettuce-ping}, is the same number of bare {@code PING} round trips from as many threads on one Lettuce
  * connection: the ceiling of any consumer that waits for one round trip per message (no prefetch) on this client and
  * machine. Reports the median of the rounds' drain rates and the ratio to Redisson's. Not thread-safe; a
@@ -67,8 +68,8 @@ public final class WorkerHarness {
             System.out.println("# worker on a due backlog of " + backlog + " (redis " + servers.version() + ", "
                     + Runtime.getRuntime().availableProcessors() + " cores, JDK " + System.getProperty("java.version")
                     + ")");
-            List<String> rivals = List.of("clockwork-worker-prefetch-0", "clockwork-worker-prefetch-" + prefetch,
-                    "redisson-poll", "lettuce-ping");
+            List<String> rivals = List.of("clockwork-worker-default", "clockwork-worker-prefetch-0",
+                    "clockwork-worker-prefetch-" + prefetch, "redisson-poll", "lettuce-ping");
             for (int r = 0; r < opts.getInt("rounds"); r++) {
                 List<String> order = new ArrayList<>(rivals);
                 Collections.rotate(order, r);
@@ -80,8 +81,8 @@ public final class WorkerHarness {
                     } else if (rival.startsWith("lettuce")) {
                         rate = pings(server.uri(), backlog, concurrency);
                     } else {
-                        rate = clockwork(server.uri(), backlog, concurrency, rival.endsWith("-0") ? 0 : prefetch,
-                                value);
+                        int p = rival.endsWith("-default") ? -1 : rival.endsWith("-0") ? 0 : prefetch;
+                        rate = clockwork(server.uri(), backlog, concurrency, p, value);
                     }
                     rates.computeIfAbsent(rival, k -> new ArrayList<>()).add(rate);
                     System.out.println(String.format(Locale.ROOT, "  round %d %s: %,.0f messages/s", r, rival, rate));
@@ -98,7 +99,10 @@ public final class WorkerHarness {
                         median(l) / theirs))));
     }
 
-    /** Fills a queue with due messages, then times a worker draining it (counted on the acks). */
+    /**
+     * Fills a queue with due messages, then times a worker draining it (counted on the acks); {@code prefetch} -1
+     * leaves the prefetch unset (adaptive).
+     */
     private static double clockwork(String uri, int backlog, int concurrency, int prefetch, String value)
             throws Exception {
         try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(uri, "worker-bench", Codec.string()).build()) {
@@ -115,8 +119,8 @@ public final class WorkerHarness {
                 }
             };
             long t0 = System.nanoTime();
-            Worker<String> w = Worker.builder(q, job -> { }).concurrency(concurrency).prefetch(prefetch)
-                    .listener(counter).build();
+            Worker.Builder<String> b = Worker.builder(q, job -> { }).concurrency(concurrency).listener(counter);
+            Worker<String> w = (prefetch < 0 ? b : b.prefetch(prefetch)).build();
             try {
                 if (!all.await(10, TimeUnit.MINUTES)) {
                     throw new IllegalStateException("worker acked only " + acked.get() + " of " + backlog);
