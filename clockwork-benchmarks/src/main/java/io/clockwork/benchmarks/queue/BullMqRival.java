@@ -155,6 +155,7 @@ public final class BullMqRival {
      */
     static Run add(RedisServers.Server server, String queue, int producers, long delayMs, double warmupSeconds,
                    double seconds) {
+        Objects.requireNonNull(queue, "queue");
         positive("producers", producers);
         if (!(seconds > 0) || !(warmupSeconds >= 0) || delayMs < 0) {
             throw new IllegalArgumentException("seconds must be > 0, warmupSeconds and delayMs >= 0: " + seconds
@@ -176,6 +177,7 @@ public final class BullMqRival {
      * @return the timed part
      */
     static Run addCount(RedisServers.Server server, String queue, int producers, long delayMs, int count) {
+        Objects.requireNonNull(queue, "queue");
         positive("producers", producers);
         positive("count", count);
         if (delayMs < 0) {
@@ -210,6 +212,7 @@ public final class BullMqRival {
      * @return the timed part
      */
     static Run drain(RedisServers.Server server, String queue, int backlog, int concurrency, boolean keepCompleted) {
+        Objects.requireNonNull(queue, "queue");
         positive("backlog", backlog);
         positive("concurrency", concurrency);
         List<String> args = new ArrayList<>(List.of("drain", "--queue", queue, "--backlog", Integer.toString(backlog),
