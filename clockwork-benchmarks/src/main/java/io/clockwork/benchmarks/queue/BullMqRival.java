@@ -25,8 +25,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * BullMQ, the Node.js queue on Redis, as a rival of Clockwork's Redis queue on the same {@code redis-server} in the same
- * run: its Node program ({@link BullMqInstall}; BullMQ and ioredis pinned exactly in its lock file) run in one of two
+ * BullMQ, the Node.js queue on Redis, as a rival of Clockwork's Redis queue on the same {@code redis-server} in the
+ * same run: its Node program ({@link BullMqInstall}; BullMQ and ioredis pinned exactly in its lock file) run in one of two
  * modes against a server on 127.0.0.1, and what the timed part cost the server. Stateless and thread-safe, but the
  * figures of runs on one server at once are meaningless.
  * <ul>
@@ -339,7 +339,10 @@ public final class BullMqRival {
     private static String tail(Path err) {
         try {
             String s = Files.readString(err, StandardCharsets.UTF_8).strip();
-            return s.isEmpty() ? "(nothing on stderr)" : s.length() <= 2000 ? s : "..." + s.substring(s.length() - 2000);
+            if (s.isEmpty()) {
+                return "(nothing on stderr)";
+            }
+            return s.length() <= 2000 ? s : "..." + s.substring(s.length() - 2000);
         } catch (IOException e) {
             return "(stderr unreadable: " + e + ")";
         }
@@ -393,8 +396,8 @@ public final class BullMqRival {
                     server.call("FLUSHALL");
                     Run run = drain(server, backlog, concurrency);
                     runs.computeIfAbsent(concurrency, k -> new ArrayList<>()).add(run);
-                    System.out.println("  round " + r + " c" + concurrency + ": " + run.summary() + " (" + run.versions()
-                            + ")");
+                    System.out.println("  round " + r + " c" + concurrency + ": " + run.summary() + " ("
+                            + run.versions() + ")");
                 }
             }
         }
