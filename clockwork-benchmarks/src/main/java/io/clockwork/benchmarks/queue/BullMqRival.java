@@ -26,9 +26,9 @@ import java.util.regex.Pattern;
 
 /**
  * BullMQ, the Node.js queue on Redis, as a rival of Clockwork's Redis queue on the same {@code redis-server} in the
- * same run: its Node program ({@link BullMqInstall}; BullMQ and ioredis pinned exactly in its lock file) run in one of two
- * modes against a server on 127.0.0.1, and what the timed part cost the server. Stateless and thread-safe, but the
- * figures of runs on one server at once are meaningless.
+ * same run: its Node program ({@link BullMqInstall}; BullMQ and ioredis pinned exactly in its lock file) run in one of
+ * two modes against a server on 127.0.0.1, and what the timed part cost the server. Stateless and thread-safe, but
+ * the figures of runs on one server at once are meaningless.
  * <ul>
  *   <li><b>add</b>: producers (async loops in one Node process, one {@code queue.add} in flight each, as threads
  *   calling a blocking {@code offer}) adding 100-byte string jobs, for a time after a warm-up, or a fixed count;</li>
