@@ -44,6 +44,8 @@ final class HarnessOptions {
         DEFAULTS.put("cluster-producers", "4");
         DEFAULTS.put("cluster-consumers", "8");
         DEFAULTS.put("redis-server", "redis-server");
+        // The offer scenario's BullMQ column (on: when node and npm are on the PATH; off: never).
+        DEFAULTS.put("bullmq", "on");
         DEFAULTS.put("out", "");
         DEFAULTS.put("compact-after", "");
         // Headline figures in JMH's JSON result shape, so that `clockwork bench queue` reports and charts them like

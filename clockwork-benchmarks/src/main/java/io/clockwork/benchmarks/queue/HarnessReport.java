@@ -60,6 +60,39 @@ final class HarnessReport {
         line("");
     }
 
+    /**
+     * A table of what each rival's messages cost the server, over all its windows: redis-server CPU per message (from
+     * /proc) and its scripts' time ({@code evalsha}, {@code eval}, {@code fcall} and {@code fcall_ro} of INFO
+     * commandstats) per call and per message.
+     */
+    void serverCostTable(Map<String, List<Window>> results, boolean offers, String what) {
+        line("| queue | redis-server CPU µs/" + what + " | script calls/" + what + " | µs/script call | script µs/"
+                + what + " |");
+        line("|---|---:|---:|---:|---:|");
+        for (Map.Entry<String, List<Window>> e : results.entrySet()) {
+            double cpuMicros = 0;
+            long messages = 0;
+            long calls = 0;
+            long usec = 0;
+            for (Window w : e.getValue()) {
+                double perSec = offers ? w.offeredPerSec : w.takenPerSec;
+                long n = offers ? Math.round(perSec * seconds) : w.messages;
+                cpuMicros += perSec > 0 ? w.redisCpuPct / 100 * 1e6 / perSec * n : 0;
+                messages += n;
+                for (String c : List.of("evalsha", "eval", "fcall", "fcall_ro")) {
+                    long[] s = w.commands.getOrDefault(c, new long[2]);
+                    calls += s[0];
+                    usec += s[1];
+                }
+            }
+            long msgs = Math.max(1, messages);
+            line(String.format(Locale.ROOT, "| %s | %.1f | %.2f | %s | %.1f |", e.getKey(), cpuMicros / msgs,
+                    calls / (double) msgs, calls == 0 ? "-" : String.format(Locale.ROOT, "%.1f", usec / (double) calls),
+                    usec / (double) msgs));
+        }
+        line("");
+    }
+
     void addProfile(String scenario, Map<String, List<Window>> results, boolean offers) {
         for (Map.Entry<String, List<Window>> e : results.entrySet()) {
             long messages = 0;
@@ -96,7 +129,8 @@ final class HarnessReport {
             int n = e.getValue().size();
             long msgs = Math.max(1, messages);
             StringBuilder sb = new StringBuilder();
-            sb.append("- ").append(scenario).append(" / ").append(e.getKey()).append(": JVM CPU ")
+            sb.append("- ").append(scenario).append(" / ").append(e.getKey())
+                    .append(e.getKey().equals(BullMqRival.NAME) ? ": Node CPU " : ": JVM CPU ")
                     .append(String.format(Locale.ROOT, "%.0f%%", jvm / n)).append(", redis-server CPU ")
                     .append(String.format(Locale.ROOT, "%.0f%%", redis / n));
             if (perServer != null && perServer.length > 1) {

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,7 +31,9 @@ import static io.clockwork.benchmarks.queue.HarnessReport.ratio;
  * same {@code redis-server}, in the same run. Scenarios (all on real servers this harness starts on free loopback ports
  * and kills at the end):
  * <ol>
- *   <li><b>offer</b>: offers per second from 4 producer threads, delay 1 h (nothing falls due meanwhile);</li>
+ *   <li><b>offer</b>: offers per second from 4 producer threads, delay 1 h (nothing falls due meanwhile); BullMQ
+ *   beside them when Node.js is installed ({@link BullMqRival}: 4 async loops in one Node process, each with one
+ *   {@code queue.add} in flight), else a line in the report says why its column is missing;</li>
  *   <li><b>delivery</b>: end-to-end messages per second, producers offering messages due at once (delay 0) and
  *   consumers taking them (Clockwork: {@code poll} + {@code ack}; Redisson: {@code poll} of the destination
  *   queue), producers never more than {@code --max-backlog} ahead;</li>
@@ -218,10 +221,27 @@ public final class QueueHarness {
     private void offer(boolean batch) throws Exception {
         String scenario = batch ? "offer-batch" : "offer";
         System.out.println("# " + scenario);
+        String noBullMq = batch ? "" : bullMqUnavailable();
         Map<String, List<Window>> results = new LinkedHashMap<>();
         for (int r = 0; r < i("rounds"); r++) {
-            for (String rival : order(r)) {
+            List<String> rivals = new ArrayList<>(order(0));
+            if (noBullMq == null) {
+                rivals.add(BullMqRival.NAME);
+            }
+            if (r % 2 == 1) {
+                Collections.reverse(rivals);
+            }
+            for (String rival : rivals) {
                 flush(main);
+                if (rival.equals(BullMqRival.NAME)) {
+                    BullMqRival.Run run = BullMqRival.add(main, "offer-" + queueSeq.incrementAndGet(),
+                            i("offer-producers"), HOUR_MS, d("warmup"), d("seconds"));
+                    report.apis.put(scenario + "/" + rival, "`queue.add(name, 100-byte string, {delay})`, one in "
+                            + "flight per async loop (" + run.versions() + ")");
+                    results.computeIfAbsent(rival, k -> new ArrayList<>()).add(run.window());
+                    System.out.println("  round " + r + " " + rival + ": " + fmt(run.perSecond()) + " offers/s");
+                    continue;
+                }
                 try (QueueRival q = create(rival, "offer")) {
                     report.apis.put(scenario + "/" + rival, q.api(batch, i("batch"), false));
                     Workload w = new Workload(q, i("offer-producers"), 0, HOUR_MS, HOUR_MS, 0, 0, 1000)
@@ -238,9 +258,14 @@ public final class QueueHarness {
         report.line(batch ? "### 1b. Offer throughput, batch API (" + i("offer-producers") + " producer threads, "
                 + i("batch") + " values per call or in flight per thread, delay 1 h)"
                 : "### 1. Offer throughput (" + i("offer-producers") + " producer threads, delay 1 h, one message per "
-                + "call)");
+                + "call" + (noBullMq == null ? "; BullMQ: as many async loops in one Node process" : "") + ")");
         report.line("");
+        if (!batch && noBullMq != null) {
+            report.line("BullMQ column skipped: " + noBullMq);
+            report.line("");
+        }
         report.throughputTable(scenario, "offers/s", results, true);
+        report.serverCostTable(results, true, "offer");
         results.forEach((rival, l) -> report.headline(batch ? "offerBatch" : "offer", rival, "thrpt", median(l, true),
                 "ops/s"));
         report.addProfile(scenario, results, true);
@@ -274,6 +299,23 @@ public final class QueueHarness {
         report.throughputTable(scenario, "offers/s", results, true);
         results.forEach((rival, l) -> report.headline("offerAsync", rival, "thrpt", median(l, true), "ops/s"));
         report.addProfile(scenario, results, true);
+    }
+
+    /** @return null if the BullMQ rival runs in this run, else why not (said in the report, never a made-up figure) */
+    private String bullMqUnavailable() {
+        if (!opts.get("bullmq").equals("on")) {
+            return "--bullmq " + opts.get("bullmq");
+        }
+        String why = BullMqRival.unavailable();
+        if (why != null) {
+            return why;
+        }
+        try {
+            BullMqInstall.get();
+            return null;
+        } catch (RuntimeException e) {
+            return "its Node program could not be installed: " + e.getMessage();
+        }
     }
 
     private Workload deliveryWorkload(QueueRival q, int producers, int consumers) {
@@ -498,7 +540,7 @@ public final class QueueHarness {
             for (int r = 0; r < i("rounds"); r++) {
                 List<String> order = new ArrayList<>(names);
                 if (r % 2 == 1) {
-                    java.util.Collections.reverse(order);
+                    Collections.reverse(order);
                 }
                 for (String config : order) {
                     List<RedisServers.Server> where = config.equals(clusterP) ? nodes : List.of(single);

@@ -48,14 +48,23 @@ final class RedisServers implements AutoCloseable {
 
         /** @return user plus system CPU time of the process so far, in milliseconds (from /proc) */
         long cpuMillis() {
-            try {
-                String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
-                return ticks * 10; // USER_HZ is 100 on Linux
-            } catch (IOException | RuntimeException e) {
-                return -1;
-            }
+            return RedisServers.cpuMillis(process.pid());
+        }
+    }
+
+    /**
+     * @param pid a process on this machine
+     * @return its user plus system CPU time so far, in milliseconds, from {@code /proc/<pid>/stat} (10 ms steps);
+     *         -1 if unreadable (no such process, or no /proc)
+     */
+    static long cpuMillis(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            return ticks * 10; // USER_HZ is 100 on Linux
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
     }
 

@@ -96,7 +96,7 @@ final class Window {
     }
 
     /** @return {busy ticks, all ticks} of all cores since boot, from /proc/stat; {-1, -1} if unreadable */
-    private static long[] machineTicks() {
+    static long[] machineTicks() {
         try {
             String cpu = Files.readAllLines(Path.of("/proc/stat")).get(0);
             String[] f = cpu.trim().split("\\s+");
