@@ -29,6 +29,9 @@ public @interface ClockworkListener {
     /** @return handlers running at once; 0 (the default): {@code clockwork.worker.concurrency} */
     int concurrency() default 0;
 
-    /** @return messages taken ahead of free handlers; -1 (the default): {@code clockwork.worker.prefetch} */
+    /**
+     * @return messages taken ahead of free handlers; -1 (the default): {@code clockwork.worker.prefetch}, and where
+     *         that is unset the Worker's adaptive prefetch
+     */
     int prefetch() default -1;
 }

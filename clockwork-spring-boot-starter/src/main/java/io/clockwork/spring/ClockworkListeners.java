@@ -99,10 +99,14 @@ public final class ClockworkListeners implements SmartLifecycle {
         }
         ClockworkProperties.WorkerProperties w = properties.getWorker();
         int concurrency = e.annotation().concurrency() > 0 ? e.annotation().concurrency() : w.getConcurrency();
-        int prefetch = e.annotation().prefetch() >= 0 ? e.annotation().prefetch() : w.getPrefetch();
+        Integer prefetch = e.annotation().prefetch() >= 0 ? Integer.valueOf(e.annotation().prefetch())
+                : w.getPrefetch();
         String name = e.method().getDeclaringClass().getSimpleName() + "." + e.method().getName();
         Worker.Builder<V> builder = Worker.builder(queue, handler).name(name).concurrency(concurrency)
-                .prefetch(prefetch).retryPolicy(retryPolicy(w.getRetry()));
+                .retryPolicy(retryPolicy(w.getRetry()));
+        if (prefetch != null) {
+            builder.prefetch(prefetch); // else the Worker's adaptive prefetch
+        }
         List<WorkerListener<V>> heard = new ArrayList<>();
         for (ClockworkQueueDecorator d : decorators) {
             d.customize(queue, builder);

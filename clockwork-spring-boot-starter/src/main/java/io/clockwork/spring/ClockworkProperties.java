@@ -223,8 +223,11 @@ public class ClockworkProperties {
 
         /** Handlers running at once per listener, unless its annotation sets concurrency. */
         private int concurrency = 1;
-        /** Messages a worker takes ahead of free handlers (0: one per free handler), unless the annotation sets it. */
-        private int prefetch = 0;
+        /**
+         * Messages a worker takes ahead of free handlers (0: one per free handler), unless the annotation sets it;
+         * unset: the Worker's adaptive prefetch (none at low load, batches under a backlog).
+         */
+        private Integer prefetch;
         /** How long running handlers may finish at shutdown before they are interrupted. */
         private Duration shutdownTimeout = Duration.ofSeconds(30);
         /**
@@ -242,11 +245,11 @@ public class ClockworkProperties {
             this.concurrency = concurrency;
         }
 
-        public int getPrefetch() {
+        public Integer getPrefetch() {
             return prefetch;
         }
 
-        public void setPrefetch(int prefetch) {
+        public void setPrefetch(Integer prefetch) {
             this.prefetch = prefetch;
         }
 

@@ -75,7 +75,8 @@ class ClockworkAutoConfigurationTest {
             assertThat(listener.orders).containsExactly(new Order("o-1", 1999));
             assertThat(listener.jobIds).containsExactly(id + ":r");
             assertThat(context.getBean(ClockworkListeners.class).workers()).hasSize(2)
-                    .anySatisfy(w -> assertThat(w.toString()).contains("concurrency 2"));
+                    .anySatisfy(w -> assertThat(w.toString()).contains("concurrency 2"))
+                    .allSatisfy(w -> assertThat(w.toString()).as("no prefetch set: adaptive").contains("adaptive"));
         });
     }
 
@@ -178,7 +179,8 @@ class ClockworkAutoConfigurationTest {
     void queueAndWorkerPropertiesBind() {
         runner.withUserConfiguration(ListenerApp.class).withPropertyValues(
                 "clockwork.queues.orders.visibility-timeout=7s", "clockwork.queues.orders.max-attempts=3",
-                "clockwork.worker.concurrency=3", "clockwork.worker.retry.initial-delay=250ms",
+                "clockwork.worker.concurrency=3", "clockwork.worker.prefetch=5",
+                "clockwork.worker.retry.initial-delay=250ms",
                 "clockwork.worker.shutdown-timeout=5s", "clockwork.health.dead-letter-threshold=10").run(context -> {
                     ClockworkProperties p = context.getBean(ClockworkProperties.class);
                     assertThat(p.getQueues().get("orders").getVisibilityTimeout()).isEqualTo(Duration.ofSeconds(7));
@@ -188,7 +190,8 @@ class ClockworkAutoConfigurationTest {
                     assertThat(orders.visibilityTimeout()).isEqualTo(Duration.ofSeconds(7));
                     assertThat(orders.maxAttempts()).isEqualTo(3);
                     assertThat(context.getBean(ClockworkListeners.class).workers())
-                            .anySatisfy(w -> assertThat(w.toString()).contains("concurrency 3"));
+                            .anySatisfy(w -> assertThat(w.toString()).contains("concurrency 3"))
+                            .allSatisfy(w -> assertThat(w.toString()).contains("prefetch 5"));
                 });
     }
 
@@ -199,7 +202,7 @@ class ClockworkAutoConfigurationTest {
         assertThat(q.getVisibilityTimeout()).isEqualTo(QueueOptions.DEFAULT_VISIBILITY_TIMEOUT);
         assertThat(q.getMaxAttempts()).isEqualTo(QueueOptions.DEFAULT_MAX_ATTEMPTS);
         assertThat(p.getWorker().getConcurrency()).isEqualTo(Worker.DEFAULT_CONCURRENCY);
-        assertThat(p.getWorker().getPrefetch()).isEqualTo(Worker.DEFAULT_PREFETCH);
+        assertThat(p.getWorker().getPrefetch()).as("unset: the Worker's adaptive prefetch").isNull();
         assertThat(p.getWorker().getShutdownTimeout()).isEqualTo(Worker.DEFAULT_SHUTDOWN_TIMEOUT);
         assertThat(p.getWorker().getPhase()).isEqualTo(ClockworkListeners.DEFAULT_PHASE);
         ClockworkProperties.Retry r = p.getWorker().getRetry();

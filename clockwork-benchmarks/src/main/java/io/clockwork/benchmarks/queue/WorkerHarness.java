@@ -35,8 +35,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * everything), so it pays nothing for the transfer. A last row,
  * {@code lettuce-ping}, is the same number of bare {@code PING} round trips from as many threads on one Lettuce
  * connection: the ceiling of any consumer that waits for one round trip per message (no prefetch) on this client and
- * machine. Reports the median of the rounds' drain rates and the ratio to Redisson's. Not thread-safe; a
- * {@code main}.
+ * machine. With Node.js and npm present, BullMQ's {@code Worker} (concurrency {@code --concurrency} and 50, a no-op
+ * processor, {@code removeOnComplete}) drains the same backlog on the same server ({@link BullMqRival}). Reports the
+ * median of the rounds' drain rates, the ratios to Redisson's and to BullMQ's at the same concurrency, and the
+ * {@code redis-server} process's CPU per message over each drain (from /proc). Not thread-safe; a {@code main}.
  *
  * <pre>{@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.queue.WorkerHarness
  * [--backlog 100000] [--rounds 3] [--concurrency 4] [--prefetch 32]}</pre>
@@ -63,26 +65,40 @@ public final class WorkerHarness {
         int prefetch = opts.getInt("prefetch");
         String value = RedissonFaceHarness.value(0);
         Map<String, List<Double>> rates = new LinkedHashMap<>();
+        Map<String, List<Double>> cpu = new LinkedHashMap<>(); // redis-server CPU µs per message, per round
         try (RedisServers servers = new RedisServers(opts.get("redis-server"))) {
             RedisServers.Server server = servers.standalone();
             System.out.println("# worker on a due backlog of " + backlog + " (redis " + servers.version() + ", "
                     + Runtime.getRuntime().availableProcessors() + " cores, JDK " + System.getProperty("java.version")
                     + ")");
-            List<String> rivals = List.of("clockwork-worker-default", "clockwork-worker-prefetch-0",
-                    "clockwork-worker-prefetch-" + prefetch, "redisson-poll", "lettuce-ping");
+            List<String> rivals = new ArrayList<>(List.of("clockwork-worker-default", "clockwork-worker-prefetch-0",
+                    "clockwork-worker-prefetch-" + prefetch, "redisson-poll", "lettuce-ping"));
+            String noBullMq = BullMqRival.unavailable();
+            if (noBullMq == null) {
+                rivals.add("bullmq-worker-c" + concurrency);
+                rivals.add("bullmq-worker-c50");
+            } else {
+                System.out.println("BullMQ rows skipped: " + noBullMq);
+            }
             for (int r = 0; r < opts.getInt("rounds"); r++) {
                 List<String> order = new ArrayList<>(rivals);
                 Collections.rotate(order, r);
                 for (String rival : order) {
                     server.call("FLUSHALL");
                     double rate;
-                    if (rival.startsWith("redisson")) {
+                    if (rival.startsWith("bullmq")) {
+                        BullMqRival.Run run = BullMqRival.drain(server, backlog,
+                                Integer.parseInt(rival.substring(rival.lastIndexOf('c') + 1)));
+                        rate = run.perSecond();
+                        cpu.computeIfAbsent(rival, k -> new ArrayList<>()).add(run.redisCpuMicrosPerJob());
+                    } else if (rival.startsWith("redisson")) {
                         rate = redisson(server.uri(), backlog, concurrency, value);
                     } else if (rival.startsWith("lettuce")) {
                         rate = pings(server.uri(), backlog, concurrency);
                     } else {
                         int p = rival.endsWith("-default") ? -1 : rival.endsWith("-0") ? 0 : prefetch;
-                        rate = clockwork(server.uri(), backlog, concurrency, p, value);
+                        rate = clockwork(server, backlog, concurrency, p, value, cpu.computeIfAbsent(rival,
+                                k -> new ArrayList<>()));
                     }
                     rates.computeIfAbsent(rival, k -> new ArrayList<>()).add(rate);
                     System.out.println(String.format(Locale.ROOT, "  round %d %s: %,.0f messages/s", r, rival, rate));
@@ -90,22 +106,26 @@ public final class WorkerHarness {
             }
         }
         double theirs = median(rates.get("redisson-poll"));
+        List<Double> bull = rates.get("bullmq-worker-c" + concurrency);
         System.out.println();
         System.out.println("| consumer (" + concurrency + " threads or handlers) | messages/s (median) | rounds "
-                + "| ours/theirs |");
-        System.out.println("|---|---:|---|---:|");
-        rates.forEach((rival, l) -> System.out.println(String.format(Locale.ROOT, "| %s | %,.0f | %s | %s |", rival,
-                median(l), fmt(l), rival.startsWith("redisson-") ? "" : String.format(Locale.ROOT, "%.2fx",
-                        median(l) / theirs))));
+                + "| vs Redisson | vs BullMQ c" + concurrency + " | redis-server CPU µs per message (median) |");
+        System.out.println("|---|---:|---|---:|---:|---:|");
+        rates.forEach((rival, l) -> System.out.println(String.format(Locale.ROOT, "| %s | %,.0f | %s | %s | %s | %s |",
+                rival, median(l), fmt(l), rival.startsWith("redisson-") ? "" : String.format(Locale.ROOT, "%.2fx",
+                        median(l) / theirs), bull == null ? "" : String.format(Locale.ROOT, "%.2fx",
+                        median(l) / median(bull)), cpu.containsKey(rival) ? String.format(Locale.ROOT, "%.1f",
+                        median(cpu.get(rival))) : "")));
     }
 
     /**
      * Fills a queue with due messages, then times a worker draining it (counted on the acks); {@code prefetch} -1
      * leaves the prefetch unset (adaptive).
      */
-    private static double clockwork(String uri, int backlog, int concurrency, int prefetch, String value)
-            throws Exception {
-        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(uri, "worker-bench", Codec.string()).build()) {
+    private static double clockwork(RedisServers.Server server, int backlog, int concurrency, int prefetch,
+                                    String value, List<Double> cpuPerMessage) throws Exception {
+        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(server.uri(), "worker-bench", Codec.string())
+                .build()) {
             for (int done = 0; done < backlog; done += 1000) {
                 q.offerAll(Collections.nCopies(Math.min(1000, backlog - done), value), Duration.ZERO);
             }
@@ -119,13 +139,16 @@ public final class WorkerHarness {
                 }
             };
             long t0 = System.nanoTime();
+            long cpu0 = server.cpuMillis();
             Worker.Builder<String> b = Worker.builder(q, job -> { }).concurrency(concurrency).listener(counter);
             Worker<String> w = (prefetch < 0 ? b : b.prefetch(prefetch)).build();
             try {
                 if (!all.await(10, TimeUnit.MINUTES)) {
                     throw new IllegalStateException("worker acked only " + acked.get() + " of " + backlog);
                 }
-                return backlog / ((System.nanoTime() - t0) / 1e9);
+                double rate = backlog / ((System.nanoTime() - t0) / 1e9);
+                cpuPerMessage.add((server.cpuMillis() - cpu0) * 1000.0 / backlog);
+                return rate;
             } finally {
                 w.shutdown(Duration.ofSeconds(10));
             }
