@@ -84,7 +84,8 @@ class RedisCompactStoreIT {
                 indexed += len;
                 assertThat(len).as(key).isLessThanOrEqualTo(128);
                 if (len > 0) { // ids that differ only in their last byte share a shard, so a shard may be empty
-                    assertThat(redis.call("OBJECT", "ENCODING", key)).as(key).isEqualTo("listpack");
+                    // Redis 7 calls the compact hash encoding listpack, 6.2 ziplist.
+                    assertThat(redis.call("OBJECT", "ENCODING", key)).as(key).isIn("listpack", "ziplist");
                 }
             }
             assertThat(indexed).isEqualTo(count);

@@ -49,17 +49,10 @@ class RedisQueueAclIT {
         throw new AssertionError("no line starting with 'ACL SETUSER' in " + DOC.toAbsolutePath());
     }
 
-    /** @return whether the server has Redis Functions (7.0+); the documented line then grants FCALL, else EVALSHA */
-    private boolean hasFunctions() {
-        String info = (String) redis.call("INFO", "server");
-        int at = info.indexOf("redis_version:") + "redis_version:".length();
-        return Integer.parseInt(info.substring(at, info.indexOf('.', at))) >= 7;
-    }
-
     /** The documented line as the doc says to adapt it to this server: on Redis 6.2, scripts instead of functions. */
     private List<String> aclForThisServer(String user, String queue) throws IOException {
         List<String> args = documentedAcl(user, queue);
-        if (!hasFunctions()) {
+        if (!redis.hasFunctions()) {
             args.replaceAll(a -> a.equals("+fcall") ? "+evalsha" : a.equals("+function|load") ? "+script|load" : a);
         }
         return args;
@@ -76,7 +69,7 @@ class RedisQueueAclIT {
                 .partitions(2).maxAttempts(1).visibilityTimeout(Duration.ofSeconds(30))
                 .compactAfter(Duration.ofMinutes(1)).retryOnConnectionLoss(Duration.ofSeconds(5)).build()) {
             String id = q.offer("a", Duration.ZERO);
-            assertThat(q.runsFunctions()).as("functions where the server has them").isEqualTo(hasFunctions());
+            assertThat(q.runsFunctions()).as("functions where the server has them").isEqualTo(redis.hasFunctions());
             // Placed in the compact store, its place recorded for a retry (the placed stream).
             String far = q.offer("far", Duration.ofHours(1));
             assertThat(redis.call("EXISTS", KeyLayout.prefix("orders", new PartitionSelector(2).partitionOf(far))

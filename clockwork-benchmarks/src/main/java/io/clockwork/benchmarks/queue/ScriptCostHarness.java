@@ -24,7 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * over {@code --messages} messages, after a warm-up pass of the same. Not thread-safe; a command-line program.
  *
  * <pre>{@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.queue.ScriptCostHarness \
- *     [--messages 100000] [--redis-server redis-server]}</pre>
+ *     [--messages 100000] [--redis-server redis-server] [--code functions|scripts]}</pre>
+ * {@code --code scripts} runs the queue as a user refused {@code FCALL} and {@code FUNCTION}, so its code runs as
+ * scripts ({@code EVALSHA}), as on Redis 6.2.
  */
 public final class ScriptCostHarness {
 
@@ -33,10 +35,12 @@ public final class ScriptCostHarness {
     private static final Duration HOUR = Duration.ofHours(1);
 
     private final RedisServers.Server server;
+    private final String uri;
     private final List<String> rows = new ArrayList<>();
 
-    private ScriptCostHarness(RedisServers.Server server) {
+    private ScriptCostHarness(RedisServers.Server server, String uri) {
         this.server = server;
+        this.uri = uri;
     }
 
     /** One operation on one message; {@code i} numbers the messages of a phase, {@code state} is the thread's. */
@@ -47,19 +51,30 @@ public final class ScriptCostHarness {
     public static void main(String[] args) throws Exception {
         int messages = 100_000;
         String binary = "redis-server";
+        String code = "functions";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--messages" -> messages = Integer.parseInt(args[++i]);
                 case "--redis-server" -> binary = args[++i];
+                case "--code" -> code = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: --messages N, --redis-server PATH");
+                        + "; options: --messages N, --redis-server PATH, --code functions|scripts");
             }
+        }
+        if (!code.equals("functions") && !code.equals("scripts")) {
+            throw new IllegalArgumentException("--code must be functions or scripts, was " + code);
         }
         try (RedisServers servers = new RedisServers(binary)) {
             RedisServers.Server server = servers.standalone();
+            String uri = server.uri();
+            if (code.equals("scripts")) {
+                // A user refused FCALL and FUNCTION runs the same code as scripts, as on Redis 6.2.
+                server.call("ACL", "SETUSER", "scripts", "on", ">pw", "~*", "&*", "+@all", "-fcall", "-function");
+                uri = "redis://scripts:pw@127.0.0.1:" + server.port;
+            }
             System.out.println("redis-server " + servers.version() + ", " + THREADS + " client threads, "
-                    + messages + " messages per phase, 100-byte payloads, 1 partition");
-            ScriptCostHarness h = new ScriptCostHarness(server);
+                    + messages + " messages per phase, 100-byte payloads, 1 partition, the queue's code as " + code);
+            ScriptCostHarness h = new ScriptCostHarness(server, uri);
             h.run(messages, false);
             h.rows.clear();
             h.run(messages, true);
@@ -73,9 +88,9 @@ public final class ScriptCostHarness {
 
     private void run(int n, boolean measured) throws Exception {
         String suffix = measured ? "m" : "w";
-        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(server.uri(), "cost-" + suffix, Codec.string())
+        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(uri, "cost-" + suffix, Codec.string())
                 .build();
-             RedisDelayedQueue<String> flat = RedisDelayedQueue.builder(server.uri(), "cost-flat-" + suffix,
+             RedisDelayedQueue<String> flat = RedisDelayedQueue.builder(uri, "cost-flat-" + suffix,
                      Codec.string()).compactAfter(QueueRival.PER_MESSAGE).build()) {
             phase("offer, due in 1 h (compact store)", n, measured, (i, s) -> q.offer(PAYLOAD, HOUR));
             phase("offer, due in 1 h (per-message layout)", n, measured, (i, s) -> flat.offer(PAYLOAD, HOUR));
