@@ -27,6 +27,7 @@ import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** A partitioned {@link RedisDelayedQueue} on a real 3-master Redis Cluster, through a shared cluster client. */
 @ExtendWith(RedisClusterExtension.class)
@@ -50,6 +51,52 @@ class RedisDelayedQueueClusterIT {
     void cleanUp() {
         background.shutdownNow();
         client.shutdown();
+    }
+
+    @Test
+    void everyMasterGetsTheFunctionLibraryAndGetsItAgainAfterAFlush() throws Exception {
+        assumeTrue(cluster.nodes().get(0).hasFunctions(), "Redis Functions need Redis 7.0");
+        String name = "library";
+        int partitions = 6;
+        Set<RedisServerProcess> masters = new HashSet<>();
+        for (int p = 0; p < partitions; p++) {
+            masters.add(cluster.masterForSlot(SlotHash.getSlot(
+                    (KeyLayout.prefix(name, p) + "pending").getBytes(StandardCharsets.UTF_8))));
+        }
+        assertThat(masters).as("masters holding a partition").hasSizeGreaterThanOrEqualTo(2);
+        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(client, name, Codec.string())
+                .partitions(partitions).build()) {
+            assertThat(q.runsFunctions()).isTrue();
+            for (RedisServerProcess m : masters) {
+                assertThat(String.valueOf(m.call("FUNCTION", "LIST"))).as("library on %s", m)
+                        .contains(FunctionLibrary.NAME);
+            }
+            for (RedisServerProcess m : masters) {
+                m.call("FUNCTION", "FLUSH");
+            }
+            long loads = q.scriptLoads();
+            Set<String> offered = new HashSet<>();
+            for (int i = 0; i < 60; i++) {
+                offered.add(q.offer("v" + i, Duration.ZERO)); // generated ids: spread over the partitions
+            }
+            Set<String> acked = new HashSet<>();
+            for (Delivery<String> d : q.poll(60, Duration.ofSeconds(5))) {
+                assertThat(d.ack()).isTrue();
+                acked.add(d.id());
+            }
+            while (acked.size() < offered.size()) {
+                Delivery<String> d = q.poll(Duration.ofSeconds(5));
+                assertThat(d).as("message %d of %d", acked.size() + 1, offered.size()).isNotNull();
+                assertThat(d.ack()).isTrue();
+                acked.add(d.id());
+            }
+            assertThat(acked).isEqualTo(offered);
+            assertThat(q.scriptLoads() - loads).as("loaded again on each flushed master, once")
+                    .isEqualTo(masters.size());
+            for (RedisServerProcess m : masters) {
+                assertThat(String.valueOf(m.call("FUNCTION", "LIST"))).contains(FunctionLibrary.NAME);
+            }
+        }
     }
 
     @Test
