@@ -183,7 +183,7 @@ local known = {}
 if #check > 0 then
     known = redis.call('HMGET', META, unpack(check))
 end
-local base = redis.call('INCRBY', SEQ, m) - m
+local base = redis.call('INCRBY', SEQ, m == 1 and '1' or m) - m -- a number argument costs a float format
 local result = {}
 local scored = {'+inf', KEEP_MEMBER}
 local states = {KEEP_FIELD, KEEP_VALUE}
@@ -219,7 +219,7 @@ local heads = {} -- [1] PENDING's, [2] the cold store's: false once read and emp
 local function read_head(which)
     if heads[which] == nil then
         if which == 1 then
-            local head = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+            local head = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', '0', '1')
             heads[1] = head[2] and tonumber(head[2]) or false
         else
             heads[2] = cold_head() or false
@@ -352,7 +352,7 @@ for j = 1, m do
             scored[n + 3] = due_s
             scored[n + 4] = hex .. id -- (string.format's %s would cut an id or payload at a zero byte)
             states[n + 3] = id
-            states[n + 4] = 'D ' .. attempts .. ' ' .. hex .. tail
+            states[n + 4] = (attempts == 0 and 'D 0 ' or 'D ' .. attempts .. ' ') .. hex .. tail
             n = n + 2
         end
         if not waking then

@@ -90,7 +90,7 @@ end
 
 -- The earliest due time in the store, or nil: when a poller must next promote.
 local function cold_head()
-    local c = redis.call('ZRANGE', CHUNKS, 0, 0, 'WITHSCORES')
+    local c = redis.call('ZRANGE', CHUNKS, '0', '0', 'WITHSCORES')
     return c[2] and tonumber(c[2])
 end
 

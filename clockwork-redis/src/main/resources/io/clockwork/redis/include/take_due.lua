@@ -7,7 +7,7 @@
 -- time is cold_due, or an expiring delivery), or -1 if none.
 local function next_event_in(now, cold_due)
     local result = -1
-    local p = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+    local p = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', '0', '1')
     if p[2] then
         result = math.max(0, tonumber(p[2]) - now)
     end
@@ -18,7 +18,7 @@ local function next_event_in(now, cold_due)
             result = c
         end
     end
-    local f = redis.call('ZRANGEBYSCORE', INFLIGHT, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+    local f = redis.call('ZRANGEBYSCORE', INFLIGHT, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', '0', '1')
     if f[2] then
         local d = math.max(0, tonumber(f[2]) - now)
         if result < 0 or d < result then
@@ -39,7 +39,7 @@ local function take_due(n, sweep_limit, visibility_ms)
         cold_store(lose).promote(now, PROMOTE_LIMIT)
         first = cold_head()
     end
-    local heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now, 'LIMIT', 0, n + 1)
+    local heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now, 'LIMIT', '0', n == 1 and '2' or n + 1)
     local k = math.min(n, #heads)
     local result = {0, -1, 0, 0}
     local taken = 0
@@ -48,7 +48,7 @@ local function take_due(n, sweep_limit, visibility_ms)
         for i = 1, k do
             ids[i] = id_of(heads[i])
         end
-        redis.call('ZREMRANGEBYRANK', PENDING, 0, k - 1)
+        redis.call('ZREMRANGEBYRANK', PENDING, '0', k == 1 and '0' or k - 1)
         local metas = redis.call('HMGET', META, unpack(ids))
         local visible_until = string.format('%d', now + visibility_ms) -- one conversion for all k scores
         local scored = {'+inf', KEEP_MEMBER}

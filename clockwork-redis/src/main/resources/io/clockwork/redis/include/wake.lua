@@ -7,7 +7,7 @@ local function wake()
     if SIGNAL then
         -- At most one token: trim only when one was already there (usually nobody took it yet).
         if redis.call('LPUSH', SIGNAL, '1') > 1 then
-            redis.call('LTRIM', SIGNAL, 0, 0)
+            redis.call('LTRIM', SIGNAL, '0', '0')
         end
         return 0
     end
