@@ -13,7 +13,10 @@ import io.clockwork.engine.TimerEntry;
  */
 final class KafkaTimerEntry extends TimerEntry implements Runnable {
 
-    /** The deadline that marks a direct entry: wheel deadlines are never negative. */
+    /**
+     * The deadline that marks a direct entry: a wheel entry's deadline is never -1 (it is non-negative, or the
+     * complement of a delay of seconds while the owner has yet to date it).
+     */
     private static final long DIRECT = -1L;
 
     final TimerTask task;

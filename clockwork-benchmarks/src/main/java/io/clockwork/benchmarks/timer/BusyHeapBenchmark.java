@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
 public class BusyHeapBenchmark {
 
     /** The rival; see {@link Rivals}. */
-    @Param({Rivals.CLOCKWORK, Rivals.KAFKA, Rivals.NETTY})
+    @Param({Rivals.CLOCKWORK, Rivals.CLOCKWORK_KAFKA, Rivals.KAFKA, Rivals.NETTY})
     public String timer;
 
     /** Timers pending in the background. */
