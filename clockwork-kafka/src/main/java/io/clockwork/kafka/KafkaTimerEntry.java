@@ -40,11 +40,19 @@ final class KafkaTimerEntry extends TimerEntry implements Runnable {
         return deadline() == DIRECT;
     }
 
-    /** Cancels this schedule if it is still pending; any thread. */
-    void cancel() {
-        if (transition(CANCELLED) && !isDirect()) {
-            timer.core().entryCancelled();
+    /**
+     * Cancels this schedule if it is still pending; any thread.
+     *
+     * @return true if this call cancelled it
+     */
+    boolean cancel() {
+        if (transition(CANCELLED)) {
+            if (!isDirect()) {
+                timer.core().entryCancelled();
+            }
+            return true;
         }
+        return false;
     }
 
     /** Runs the task on the task thread; what it throws is logged, never propagated. */
