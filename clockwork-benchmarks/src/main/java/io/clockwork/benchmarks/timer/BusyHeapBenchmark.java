@@ -69,7 +69,7 @@ public class BusyHeapBenchmark {
 
     Residents heap;
     TimerRival rival;
-    final List<TimerRival> open = new ArrayList<>();
+    final List<TimerRival> opened = new ArrayList<>();
 
     /** Builds the residents, then opens the rival (and its neighbours) and fills their backgrounds. */
     @Setup(Level.Trial)
@@ -85,7 +85,7 @@ public class BusyHeapBenchmark {
         }
         for (String name : names) {
             TimerRival r = Rivals.open(name);
-            open.add(r);
+            opened.add(r);
             Workloads.fillBackground(r.lane(0), pending);
             if (name.equals(timer)) {
                 rival = r;
@@ -96,10 +96,10 @@ public class BusyHeapBenchmark {
     /** Closes the rivals and checks that the residents are still all there. */
     @TearDown(Level.Trial)
     public void close() {
-        for (TimerRival r : open) {
+        for (TimerRival r : opened) {
             r.close();
         }
-        open.clear();
+        opened.clear();
         heap.verify();
     }
 
