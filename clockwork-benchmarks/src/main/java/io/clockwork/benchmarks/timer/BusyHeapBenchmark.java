@@ -27,7 +27,10 @@ import java.util.concurrent.TimeUnit;
  * every reference store; young collections scan the remembered sets of a larger old generation. How much a timer
  * loses there depends on how many objects and reference stores it makes per operation, which is the point of this
  * variant. The residents ({@link Residents}) are built before the rival, survive the whole trial, and are touched
- * by no benchmark thread, so every rival pays the same for them.
+ * by no benchmark thread, so every rival pays the same for them. A full collection after the setup settles the
+ * residents and the background timers in the old generation: promoting 30,000,000 new objects takes young pauses of
+ * half a second for several seconds, which would otherwise fall in the warm-up of one fork and the measurement of
+ * the next, depending on the machine's load.
  *
  * <p>With {@code -p neighbours=all} the JVM is busier still: every rival of {@link #NEIGHBOURS} is open, each with
  * {@code pending} timers of its own and its threads running (Netty's worker ticking, Kafka's and our face's reapers,
@@ -91,6 +94,7 @@ public class BusyHeapBenchmark {
                 rival = r;
             }
         }
+        System.gc();
     }
 
     /** Closes the rivals and checks that the residents are still all there. */
