@@ -108,7 +108,16 @@ public final class TimerCore<E extends TimerEntry> extends TimerCoreFields<E> {
         this(name, ticker, tickNanos, wheelSize, originNanos, maxPending, sequencer, false, runner);
     }
 
-    private TimerCore(String name, Ticker ticker, long tickNanos, int wheelSize, long originNanos, long maxPending,
+    /**
+     * @param originNanos            the ticker reading that is wheel time zero; tick boundaries fall on
+     *                               {@code origin + k * tick} (the Kafka face uses it to keep Kafka's tick grid)
+     * @param sequencer              {@link TimerEntry#UNSHARED} if no other thread can reach an entry before it is
+     *                               scheduled, else {@link TimerEntry#SHARED}
+     * @param ownerDatesFarDeadlines true to let {@link #schedule} leave the dating of far deadlines to the owner, as
+     *                               in {@link #TimerCore(String, Ticker, long, int, long, boolean, Consumer)};
+     *                               {@link #scheduleAt} always dates at the call
+     */
+    public TimerCore(String name, Ticker ticker, long tickNanos, int wheelSize, long originNanos, long maxPending,
               MpscInbox.Sequencer<TimerEntry> sequencer, boolean ownerDatesFarDeadlines, Consumer<? super E> runner) {
         super(name, ticker, tickNanos, wheelSize, originNanos, maxPending, sequencer, ownerDatesFarDeadlines);
         this.runner = runner;

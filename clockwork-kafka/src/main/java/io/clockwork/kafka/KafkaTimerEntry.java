@@ -13,7 +13,10 @@ import io.clockwork.engine.TimerEntry;
  */
 final class KafkaTimerEntry extends TimerEntry implements Runnable {
 
-    /** The deadline that marks a direct entry: wheel deadlines are never negative. */
+    /**
+     * The deadline that marks a direct entry: a wheel entry's deadline is never -1 (it is non-negative, or the
+     * complement of a delay of seconds while the owner has yet to date it).
+     */
     private static final long DIRECT = -1L;
 
     final TimerTask task;
@@ -37,11 +40,19 @@ final class KafkaTimerEntry extends TimerEntry implements Runnable {
         return deadline() == DIRECT;
     }
 
-    /** Cancels this schedule if it is still pending; any thread. */
-    void cancel() {
-        if (transition(CANCELLED) && !isDirect()) {
-            timer.core().entryCancelled();
+    /**
+     * Cancels this schedule if it is still pending; any thread.
+     *
+     * @return true if this call cancelled it
+     */
+    boolean cancel() {
+        if (transition(CANCELLED)) {
+            if (!isDirect()) {
+                timer.core().entryCancelled();
+            }
+            return true;
         }
+        return false;
     }
 
     /** Runs the task on the task thread; what it throws is logged, never propagated. */

@@ -28,6 +28,13 @@ import java.util.function.Consumer;
  * earlier task arrives. Expired tasks run on one task thread, named {@code "executor-" + executorName} as in Kafka,
  * fed through a second intrusive inbox: expiring a task allocates nothing.
  *
+ * <p>An {@code add} dates its task with a clock read, the largest part of its cost, except on a timer that a
+ * {@link SystemTimerReaper} drives on system time: there, as {@link io.clockwork.timer.WheelTimer} does, a task whose
+ * delay is at least {@link TimerCore#ownerDatedDelayNanos()} (14.3 s with the default 1 ms tick) is dated by the
+ * reaper when it files the task, a few milliseconds after the {@code add}. Request timeouts, added by the million
+ * and nearly always cancelled within seconds, are such delays, and most are cancelled before they are ever dated. A
+ * timer driven by hand dates every task at {@code add}: nothing bounds when its next {@code advanceClock} comes.
+ *
  * <h2>Semantics kept from Kafka</h2>
  * <ul>
  *   <li>Nothing expires unless someone calls {@link #advanceClock}: loop on it, or wrap this timer in a
@@ -46,7 +53,9 @@ import java.util.function.Consumer;
  * <h2>Differences</h2>
  * <ul>
  *   <li>A task never runs early: it expires in the tick of its deadline or the next. (Kafka's buckets start at the
- *       floor of the deadline, so a task may run up to one tick early.)</li>
+ *       floor of the deadline, so a task may run up to one tick early.) A task the reaper dates (above) may run
+ *       later than that by the reaper's longest sleep plus four ticks (about 14 ms with a 1 ms tick), under 1/1000
+ *       of its delay.</li>
  *   <li>{@code tickMs} and {@code wheelSize} accept what Kafka accepts ({@code >= 1}). The engine keeps
  *       power-of-two levels of 2 to 64 buckets and as many levels as cover every delay, so {@code wheelSize} is
  *       rounded up to a power of two in that range (20 becomes 32). This changes the memory layout only: when a
@@ -87,6 +96,8 @@ public class SystemTimer implements Timer {
     private final Thread taskThread;
     private volatile boolean taskThreadParked;
     private volatile boolean taskThreadStopping;
+    /** True once a {@link SystemTimerReaper} drives this timer: far tasks are then dated by the reaper (see above). */
+    private volatile boolean reaped;
 
     /**
      * Creates a timer as Kafka's does: 1 ms tick, wheel size 20, system time. Its task thread starts at once and,
@@ -145,9 +156,10 @@ public class SystemTimer implements Timer {
         long phaseNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(Math.floorMod(startMs, tickMs)), tickNanos - 1);
         long origin = ticker.read() - phaseNanos;
         Consumer<KafkaTimerEntry> toTaskThread = this::handToTaskThread;
-        // SHARED: add() binds the task to its entry before scheduling it, so a cancel may come first.
+        // SHARED: add() binds the task to its entry before scheduling it, so a cancel may come first. Owner dating is
+        // possible only on a ticker that moves with real time; add() uses it only once a reaper drives the timer.
         this.core = new TimerCore<>(executorName, ticker, tickNanos, engineWheelSize(wheelSize), origin,
-                Long.MAX_VALUE, TimerEntry.SHARED, toTaskThread);
+                Long.MAX_VALUE, TimerEntry.SHARED, ticker == Ticker.system(), toTaskThread);
         Thread t = new Thread(this::runTasks, SYSTEM_TIMER_THREAD_PREFIX + executorName);
         t.setDaemon(false); // as Kafka's KafkaThread.nonDaemon
         this.taskThread = t;
@@ -188,6 +200,17 @@ public class SystemTimer implements Timer {
         }
         KafkaTimerEntry entry = new KafkaTimerEntry(timerTask, this);
         long delayNanos = TimeUnit.MILLISECONDS.toNanos(timerTask.delayMs); // saturates
+        if (reaped && delayNanos >= core.ownerDatedDelayNanos()) {
+            // Far from due: the reaper dates it (class comment), so no clock is read here.
+            timerTask.bind(entry);
+            try {
+                core.schedule(entry, delayNanos);
+            } catch (IllegalStateException stopped) {
+                timerTask.unbind(entry);
+                throw closedError();
+            }
+            return;
+        }
         long deadline = core.deadlineAfter(delayNanos);
         boolean due = delayNanos <= 0 || core.isDueOnArrival(deadline);
         if (due) {
@@ -304,6 +327,14 @@ public class SystemTimer implements Timer {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Lets {@link #add} leave the dating of far tasks to the caller of {@link #advanceClock}: called by a
+     * {@link SystemTimerReaper}, whose thread calls it without pause until the timer closes.
+     */
+    void drivenByReaper() {
+        reaped = true;
     }
 
     /** @return true once closed and the task thread has ended (visible for testing, as in Kafka) */

@@ -11,6 +11,9 @@ import java.util.Objects;
  * closes the wrapped timer. Where Kafka adds a no-op task to cut the reaper's wait short, this class interrupts
  * the reaper thread, which ends its wait at once.
  *
+ * <p>A {@link SystemTimer} it drives is told so, and leaves the dating of its far tasks to the reaper thread (see
+ * {@link SystemTimer}): the reaper takes in new tasks within milliseconds, however long its wait.
+ *
  * <p>As in Kafka's {@code ShutdownableThread}, the reaper is not a daemon thread, and an exception other than an
  * interrupt thrown by the wrapped timer's {@code advanceClock} is logged and ends the reaper thread.
  */
@@ -36,6 +39,9 @@ public class SystemTimerReaper implements Timer {
     public SystemTimerReaper(String reaperThreadName, Timer timer) {
         this.timer = Objects.requireNonNull(timer, "timer must not be null");
         Objects.requireNonNull(reaperThreadName, "reaperThreadName must not be null");
+        if (timer instanceof SystemTimer) {
+            ((SystemTimer) timer).drivenByReaper();
+        }
         this.reaper = new Thread(this::reap, reaperThreadName);
         reaper.setDaemon(false);
         reaper.start();

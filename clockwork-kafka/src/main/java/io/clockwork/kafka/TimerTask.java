@@ -1,5 +1,7 @@
 package io.clockwork.kafka;
 
+import io.clockwork.engine.TimerEntry;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -9,15 +11,17 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Subclasses implement {@link #run()}. A task is bound to at most one schedule at a time: {@link Timer#add}
  * binds it to a new schedule and cancels the one it had, so adding the same task again keeps only the newest
- * schedule (on whichever timer). {@link #cancel()} unbinds it; a bound schedule that has not yet been taken to
- * run then never runs.
+ * schedule (on whichever timer). {@link #cancel()} cancels the schedule it is bound to; one that has not yet
+ * been taken to run then never runs.
  *
- * <p>{@link #isCancelled()} is Kafka's definition: true while the task is bound to no schedule, that is before
- * its first {@code add} and after {@code cancel()} — even a cancel that came after the task ran. A task that ran
- * (or whose timer closed before it ran) stays bound, so it reads as not cancelled.
+ * <p>{@link #isCancelled()} is Kafka's definition: true while the task has no schedule, that is before its first
+ * {@code add} and after {@code cancel()} — even a cancel that came after the task ran. A task that ran (or whose
+ * timer closed before it ran) keeps its schedule, so it reads as not cancelled.
  *
  * <p>Binding costs one atomic swap; the schedule itself is the timer's wheel node, so an {@code add} allocates
- * one object.
+ * one object. A cancel costs one CAS, on the schedule's state, as a {@code WheelTimer} timeout's does: a task
+ * whose schedule is cancelled has none, so it stays bound to that schedule until it is added again. Only a cancel
+ * that finds its schedule no longer pending (it ran, or its timer closed) unbinds the task, with a second CAS.
  */
 public abstract class TimerTask implements Runnable {
 
@@ -49,24 +53,31 @@ public abstract class TimerTask implements Runnable {
     }
 
     /**
-     * Cancels the task's current schedule, if any, and unbinds the task. O(1), lock-free, from any thread. A task
-     * already taken to run is not stopped; a task not yet taken never runs (unless it is added again).
+     * Cancels the task's current schedule, if any, so that the task has none. O(1), lock-free, from any thread. A
+     * task already taken to run is not stopped; a task not yet taken never runs (unless it is added again).
      */
     public void cancel() {
-        KafkaTimerEntry e = (KafkaTimerEntry) ENTRY.getAndSet(this, (KafkaTimerEntry) null);
-        if (e != null) {
-            e.cancel();
+        KafkaTimerEntry e = entry;
+        if (e != null && !e.cancel()) {
+            // It ran, was abandoned or was cancelled already: unbind, so that it reads as cancelled from now on.
+            ENTRY.compareAndSet(this, e, (KafkaTimerEntry) null);
         }
     }
 
     /**
-     * Tells whether the task is bound to no schedule, as Kafka defines it: true before the first
-     * {@link Timer#add add} and after {@link #cancel()}; false while scheduled and after it ran.
+     * Tells whether the task has no schedule, as Kafka defines it: true before the first {@link Timer#add add} and
+     * after {@link #cancel()}; false while scheduled and after it ran.
      *
      * @return true if the task has no schedule
      */
     public boolean isCancelled() {
-        return entry == null;
+        KafkaTimerEntry e = entry;
+        return e == null || e.state() == TimerEntry.CANCELLED;
+    }
+
+    /** @return the schedule this task is bound to, or null (visible for testing) */
+    KafkaTimerEntry entry() {
+        return entry;
     }
 
     /**

@@ -109,6 +109,39 @@ class SystemTimerReaperTest {
     }
 
     @Test
+    void aReaperDatesFarTasksWhenItTakesThemNeverBeforeTheAdd() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        SystemTimer held = new SystemTimer("held") {
+            @Override
+            public boolean advanceClock(long timeoutMs) throws InterruptedException {
+                release.await(); // the reaper takes nothing in until the test lets it
+                return super.advanceClock(timeoutMs);
+            }
+        };
+        try (Timer timer = new SystemTimerReaper("held-reaper", held)) {
+            long hourNanos = TimeUnit.HOURS.toNanos(1);
+            RecordingTask far = new RecordingTask(TimeUnit.HOURS.toMillis(1), Ticker.system());
+            RecordingTask near = new RecordingTask(1_000, Ticker.system());
+
+            timer.add(far);
+            timer.add(near);
+            assertThat(~far.entry().deadline()).as("a far task is left undated: add reads no clock for it")
+                    .isEqualTo(hourNanos);
+            assertThat(near.entry().deadline()).as("a task of seconds is dated at add").isNotNegative();
+            assertThat(timer.size()).isEqualTo(2);
+
+            long lower = held.core().deadlineAfter(hourNanos);
+            release.countDown();
+            Await.until("the reaper dates the far task", () -> far.entry().deadline() >= 0);
+            long upper = held.core().deadlineAfter(hourNanos);
+            assertThat(far.entry().deadline()).as("dated by the reaper, after it took the task")
+                    .isBetween(lower, upper);
+            far.cancel();
+            assertThat(timer.size()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void closeStopsTheReaperAndClosesTheWrappedTimerOnce() throws Exception {
         CountingTimer wrapped = new CountingTimer();
         SystemTimerReaper reaper = new SystemTimerReaper("reaper", wrapped);

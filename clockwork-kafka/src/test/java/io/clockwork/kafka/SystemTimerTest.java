@@ -443,6 +443,32 @@ class SystemTimerTest {
     }
 
     @Test
+    void aCancelAfterCloseMakesTheTaskReadAsCancelled() {
+        SystemTimer timer = manualTimer(1, 20);
+        RecordingTask pending = new RecordingTask(5, ticker);
+        timer.add(pending);
+        timer.close();
+
+        pending.cancel();
+
+        assertThat(pending.isCancelled()).as("as in Kafka, a cancel after close unbinds the task").isTrue();
+    }
+
+    @Test
+    void aTimerDrivenByHandDatesFarTasksAtAdd() {
+        SystemTimer timer = track(new SystemTimer("by-hand"));
+        long hourNanos = TimeUnit.HOURS.toNanos(1);
+        RecordingTask far = new RecordingTask(TimeUnit.HOURS.toMillis(1), Ticker.system());
+
+        long lower = timer.core().deadlineAfter(hourNanos);
+        timer.add(far);
+        long upper = timer.core().deadlineAfter(hourNanos);
+
+        // Nothing bounds when advanceClock next runs, so the add itself must date the task.
+        assertThat(far.entry().deadline()).as("dated at add").isBetween(lower, upper);
+    }
+
+    @Test
     void closeLetsTasksAlreadyHandedOverFinish() {
         SystemTimer timer = manualTimer(1, 20);
         CompletableFuture<Void> release = new CompletableFuture<>();

@@ -85,6 +85,48 @@ class BenchmarkSetupTest {
     }
 
     @ParameterizedTest
+    @MethodSource("busyNeighbours")
+    void busyHeapWithEveryNeighbourOpensAllAndMeasuresTheNamedOne(String timer) {
+        BusyHeapBenchmark benchmark = new BusyHeapBenchmark();
+        benchmark.timer = timer;
+        benchmark.pending = 1_000;
+        benchmark.residents = 0;
+        benchmark.neighbours = "all";
+        benchmark.open();
+        try {
+            assertThat(benchmark.opened).extracting(TimerRival::name)
+                    .containsExactlyElementsOf(BusyHeapBenchmark.NEIGHBOURS);
+            assertThat(benchmark.opened).allSatisfy(r -> assertThat(r.pending()).as("%s", r).isEqualTo(1_000));
+            assertThat(benchmark.rival.name()).isEqualTo(timer);
+            BusyHeapBenchmark.Producer producer = new BusyHeapBenchmark.Producer();
+            producer.open(benchmark);
+            assertThat(benchmark.oneProducer(producer)).isTrue();
+        } finally {
+            benchmark.close();
+        }
+    }
+
+    static List<String> busyNeighbours() {
+        return BusyHeapBenchmark.NEIGHBOURS;
+    }
+
+    @Test
+    void busyJvmLoopIsACopyOfItsOwnThatMakesPairs() throws Exception {
+        try (TimerRival rival = Rivals.open(Rivals.CLOCKWORK_KAFKA)) {
+            java.util.function.LongUnaryOperator loop = BusyJvmHarness.isolatedLoop(rival.lane(1));
+            assertThat(loop.getClass().getName()).isEqualTo(PairLoop.class.getName());
+            assertThat(loop.getClass()).as("loaded by a class loader of its own").isNotSameAs(PairLoop.class);
+            assertThat(loop.applyAsLong(TimeUnit.MILLISECONDS.toNanos(1))).isGreaterThanOrEqualTo(1_024);
+            assertThat(rival.pending()).as("every pair cancelled").isZero();
+        }
+    }
+
+    @Test
+    void busyJvmHarnessRunsEveryRivalInOneJvm() throws Exception {
+        BusyJvmHarness.main(new String[] {"--pending", "1000", "--warmup", "0", "--rounds", "1", "--millis", "1"});
+    }
+
+    @ParameterizedTest
     @MethodSource("rivals")
     void nodeLayoutIsKnown(String timer) {
         assertThat(RetainedBytesHarness.nodeLayout(timer)).doesNotContain("?");
