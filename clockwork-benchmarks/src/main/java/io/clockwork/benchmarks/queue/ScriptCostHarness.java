@@ -109,6 +109,9 @@ public final class ScriptCostHarness {
                 Delivery<String> d = (Delivery<String>) s[0];
                 if (d == null) {
                     d = q.poll(Duration.ZERO);
+                    if (d == null) {
+                        return; // the other threads' turnovers took the last messages
+                    }
                 }
                 AckAndPoll<String> r = q.ackAndPoll(d);
                 s[0] = r.next();

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Producer and consumer threads driving one {@link QueueRival}: producers offer values (each value is the
+ * Producer and consumer threads driving one {@link QueueRival}: producers offer 100-byte values (each carries the
  * {@link System#nanoTime()} at which it is meant to fall due: the instant before the offer call plus its delay) in a
  * closed loop or at a fixed rate, never more than {@code maxBacklog} ahead of the consumers; consumers take and, if
  * asked, record lateness (time taken minus intended due time, one clock: everything runs in this JVM). The harness
@@ -136,7 +136,7 @@ final class Workload {
             long delayMs = minDelayMs == maxDelayMs ? minDelayMs : rnd.nextLong(minDelayMs, maxDelayMs + 1);
             long t0 = System.nanoTime();
             if (batch > 1) {
-                String due = Long.toString(t0 + TimeUnit.MILLISECONDS.toNanos(delayMs));
+                String due = value(t0 + TimeUnit.MILLISECONDS.toNanos(delayMs));
                 try {
                     if (async) {
                         rival.offerAsync(java.util.Collections.nCopies(batch, due), delayMs);
@@ -150,7 +150,7 @@ final class Workload {
                 continue;
             }
             try {
-                rival.offer(Long.toString(t0 + TimeUnit.MILLISECONDS.toNanos(delayMs)), delayMs);
+                rival.offer(value(t0 + TimeUnit.MILLISECONDS.toNanos(delayMs)), delayMs);
                 offered.increment();
             } catch (RuntimeException e) {
                 failed(e);
@@ -201,8 +201,20 @@ final class Workload {
         }
     }
 
+    /**
+     * @param dueNanos when the message is meant to fall due, on {@link System#nanoTime()}'s clock
+     * @return a 100-byte value that carries it: the number, ':', then padding (every rival stores the same size)
+     */
+    static String value(long dueNanos) {
+        StringBuilder b = new StringBuilder(100).append(dueNanos).append(':');
+        while (b.length() < 100) {
+            b.append('x');
+        }
+        return b.toString();
+    }
+
     private void record(int index, String v, long now) {
-        long due = Long.parseLong(v);
+        long due = Long.parseLong(v, 0, v.indexOf(':'), 10);
         if (due >= recordFrom && due <= recordUntil) {
             long[] s = samples.get(index);
             int n = sampleCounts[index];
