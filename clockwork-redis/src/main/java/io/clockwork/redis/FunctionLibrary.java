@@ -1,14 +1,12 @@
 package io.clockwork.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -20,15 +18,16 @@ import java.util.regex.Pattern;
  * so both forms run the same code. Immutable and thread-safe.
  *
  * <p>Why: a script run by {@code EVALSHA} executes its whole text on every call, so every helper it includes is
- * created anew each time (a closure per {@code local function}, and its constants); a library's top level runs once,
- * at load. The library declares, at its top level, {@code KEYS}, {@code ARGV} and every key name the scripts use
+ * created anew each time (a closure per {@code local function}, and its constants); a library's top level runs once, at
+ * load. The library declares, at its top level, {@code KEYS}, {@code ARGV} and every key name the scripts use
  * ({@code PENDING}, {@code META}, ...) as shared locals, then every helper once, then registers one function per
  * script. Each function first sets {@code KEYS}, {@code ARGV} and its own key names from its arguments, runs the
  * per-call part of each helper it includes, then the script's body. The helpers see the call's values through those
- * shared locals: Redis runs one function at a time, so one call's values never meet another's. A helper's per-call
- * part is the block between the lines {@code -- per call {} and {@code -- per call }}: state that must start fresh
- * each call (a count of this call's losses) or that derives from the call's keys and arguments (key names built from
- * {@code PENDING}, settings read from {@code ARGV[1]}). In the {@code EVALSHA} form those lines simply run in place.
+ * shared locals: Redis runs one function at a time, so one call's values never meet another's. A helper's per-call part
+ * is the block between the lines <code>-- per call &#123;</code> and <code>-- per call &#125;</code>: state that must
+ * start fresh each call (a count of this call's losses) or that derives from the call's keys and arguments (key names
+ * built from {@code PENDING}, settings read from {@code ARGV[1]}). In the {@code EVALSHA} form those lines simply run
+ * in place.
  *
  * <p>The library's name and its functions' names carry a digest of every script's body, so clients of different
  * versions on one server each load and call their own library, and a server that holds a client's library holds
@@ -58,6 +57,8 @@ final class FunctionLibrary {
     /** The library's name on the server. */
     static final String NAME = "clockwork_" + VERSION;
 
+    /** Each script's function name, by {@link Script#ordinal()}: named once, not on every call. */
+    private static final String[] FUNCTION_NAMES = names();
     private static final String TEXT = build();
 
     private FunctionLibrary() {
@@ -73,7 +74,15 @@ final class FunctionLibrary {
      * @return the name of its function in this library
      */
     static String functionName(Script script) {
-        return "cw_" + VERSION + "_" + script.name().toLowerCase(java.util.Locale.ROOT);
+        return FUNCTION_NAMES[script.ordinal()];
+    }
+
+    private static String[] names() {
+        String[] names = new String[Script.values().length];
+        for (Script s : Script.values()) {
+            names[s.ordinal()] = "cw_" + VERSION + "_" + s.name().toLowerCase(Locale.ROOT);
+        }
+        return names;
     }
 
     private static String build() {
@@ -190,18 +199,5 @@ final class FunctionLibrary {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-1 is required of every JVM", e);
         }
-    }
-
-    /** @return the names of the library's functions, in {@link Script} order */
-    static List<String> functionNames() {
-        List<String> names = new ArrayList<>();
-        for (Script s : Script.values()) {
-            names.add(functionName(s));
-        }
-        return names;
-    }
-
-    static byte[] bytes() {
-        return TEXT.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -16,7 +16,9 @@ import java.util.function.Supplier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Pattern;
 
 /**
  * Runs the queue's scripts: as functions of the {@link FunctionLibrary} ({@code FCALL}), or where the server has no
@@ -26,8 +28,8 @@ import java.util.concurrent.atomic.LongAdder;
  * as long as configured; and turns Lettuce's errors into {@link RedisQueueException}s that name the queue, the
  * server and the operation. Thread-safe.
  *
- * <p>Which form runs is decided once, when the first load meets a server: {@code FUNCTION LOAD} refused as an
- * unknown command or for want of permission switches this runner to scripts for good, and says so in the log.
+ * <p>Functions run until the server refuses them: {@code FUNCTION} or {@code FCALL} answered as an unknown command or
+ * for want of permission switches this runner to scripts for good, and it says so in the log.
  *
  * <p>Only transient failures are retried: no connection, no reply in time, a server still loading its data after a
  * restart, a busy server or a cluster failover. A script error is a bug and fails at once. A retried operation may
@@ -39,8 +41,7 @@ final class ScriptRunner {
     private static final System.Logger LOG = System.getLogger(ScriptRunner.class.getName());
     private static final long MAX_BACKOFF_MS = 500;
     /** FUNCTION (any subcommand) or FCALL, as Redis quotes a command it does not know or does not allow. */
-    private static final java.util.regex.Pattern FUNCTION_COMMAND =
-            java.util.regex.Pattern.compile("(?i)['`](function(\\|[a-z]+)?|fcall(_ro)?)['`]");
+    private static final Pattern FUNCTION_COMMAND = Pattern.compile("(?i)['`](function(\\|[a-z]+)?|fcall(_ro)?)['`]");
     /**
      * How many times one call loads the code it finds missing before it fails: each load is followed at once by the
      * call, so only flushes arriving faster than a round trip exhaust it.
@@ -55,6 +56,8 @@ final class ScriptRunner {
     private final LongAdder loads = new LongAdder();
     /** True while the library's functions are used; false once the server turned out to have none for us. */
     private volatile boolean functions = true;
+    /** Whether a fire-and-forget call's load of missing code is under way (one loader thread at a time). */
+    private final AtomicBoolean loading = new AtomicBoolean();
 
     /**
      * @param connections    where to run
@@ -178,8 +181,8 @@ final class ScriptRunner {
     }
 
     /**
-     * Runs a script whose first attempt is made by someone else (a {@link Batcher} coalescing concurrent calls into
-     * one script call): if that attempt fails with {@code NOSCRIPT} the script is loaded and the call runs alone;
+     * Runs a script whose first attempt is made by someone else (a {@link Batcher} coalescing concurrent calls into one
+     * script call): if that attempt finds the code missing ({@link #isMissing}) it is loaded and the call runs alone;
      * after a transient failure it is retried alone (with {@code args}) like {@link #run}, for at most
      * {@code retryNanos} in all.
      *
@@ -256,12 +259,15 @@ final class ScriptRunner {
     java.util.concurrent.CompletionStage<Object> fireAndForget(Script script, byte[][] keys, byte[]... args) {
         RedisFuture<Object> f = send(script, keys, args);
         f.whenComplete((r, e) -> {
-            if (e instanceof RuntimeException re && (isMissing(re) || switchesToScripts(re))) {
+            if (e instanceof RuntimeException re && (isMissing(re) || switchesToScripts(re))
+                    && loading.compareAndSet(false, true)) {
                 Thread loader = new Thread(() -> {
                     try {
                         load(script);
                     } catch (RuntimeException le) {
                         LOG.log(System.Logger.Level.DEBUG, () -> "queue '" + queueName + "': load failed: " + le);
+                    } finally {
+                        loading.set(false);
                     }
                 }, "clockwork-load-" + queueName);
                 loader.setDaemon(true);
