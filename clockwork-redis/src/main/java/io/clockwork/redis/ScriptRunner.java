@@ -56,6 +56,9 @@ final class ScriptRunner {
     private final LongAdder loads = new LongAdder();
     /** True while the library's functions are used; false once the server turned out to have none for us. */
     private volatile boolean functions = true;
+    private final Object loadLock = new Object();
+    /** Loads finished through {@link #load(Script, long)}; written under loadLock. */
+    private volatile long loadsDone;
     /** Whether a fire-and-forget call's load of missing code is under way (one loader thread at a time). */
     private final AtomicBoolean loading = new AtomicBoolean();
 
@@ -309,6 +312,7 @@ final class ScriptRunner {
 
     private <T> T once(Script script, byte[][] keys, byte[]... args) {
         for (int loads = 0; ; loads++) {
+            long seen = loadsDone;
             try {
                 return await(send(script, keys, args));
             } catch (RuntimeException e) {
@@ -316,7 +320,21 @@ final class ScriptRunner {
                     throw e;
                 }
                 // Not run: the server lacks the code (flushed, restarted, a new node): teach it again, then run it.
+                load(script, seen);
+            }
+        }
+    }
+
+    /**
+     * Loads what a call of script needs, unless another thread finished a load since the call was sent ({@code seen}
+     * is {@link #loadsDone} read before sending): one load at a time, so that callers who all find the code missing
+     * at once (after a flush) send one {@code FUNCTION LOAD}, which compiles the whole library, not one each.
+     */
+    private void load(Script script, long seen) {
+        synchronized (loadLock) {
+            if (loadsDone == seen) {
                 load(script);
+                loadsDone++;
             }
         }
     }
