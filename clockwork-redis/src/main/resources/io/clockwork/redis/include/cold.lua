@@ -94,24 +94,33 @@ local function cold_head()
     return c[2] and tonumber(c[2])
 end
 
--- The store's functions, built by the first cold_store() of a call: creating them costs several microseconds a
--- call (closures and their upvalues), which scripts that never touch the store (most offers and polls) skip.
+-- The store's functions (cold_built), made by the first cold_store() that needs them: creating them costs several
+-- microseconds (closures and their upvalues), which scripts that never touch the store (most offers and polls) skip.
+-- A script creates them on each call that uses the store; a function library once, at its first such call, and then
+-- only starts each call with begin (per-call state afresh). cold is the store for this call: nil until cold_store().
 -- count_lost counts a message found with part of its state evicted (lost.lua's lose); a script that only reads the
 -- store (load, peek, live, meta, parse) passes none, and never reaches it.
 -- per call {
 local cold = nil
 -- per call }
-local function build_cold(count_lost)
+local cold_built = nil
+local function build_cold()
+    local count_lost
     local cold_n, ix_level, ix_split -- the store's state, read once per call by cold_load
     local ix_n, ix_n_stored -- ids in the index, and whether the store holds that count (field i)
     -- Chunks this call appends to: window number -> {name, length, earliest due or nil, whether its score must be
     -- written}; entries buffered per chunk name ({chunk, entry...}); how many (indexed already, counted by cold_flush).
-    local cold_open = {}
-    local cold_buffer = {}
-    local cold_added = 0
-    local ix_added = 0 -- of cold_added, those indexed
-    local ix_buffer = {} -- index writes of this call, per shard key: {id, chunk name, ...}
-    local ix_hashes = {} -- group key -> hash, for this call
+    local cold_open, cold_buffer, cold_added
+    local ix_added -- of cold_added, those indexed
+    local ix_buffer -- index writes of this call, per shard key: {id, chunk name, ...}
+    local ix_hashes -- group key -> hash, for this call
+
+    -- Starts a call: nothing read, nothing buffered yet.
+    local function begin(lost)
+        count_lost = lost
+        cold_n, ix_level, ix_split, ix_n, ix_n_stored = nil, nil, nil, nil, nil
+        cold_open, cold_buffer, cold_added, ix_added, ix_buffer, ix_hashes = {}, {}, 0, 0, {}, {}
+    end
 
     local function cold_load()
         if cold_n == nil then
@@ -467,7 +476,7 @@ local function build_cold(count_lost)
         return moved
     end
     return {
-        load = cold_load, state = function() return ix_level, ix_split end, added = function() return cold_added end,
+        begin = begin, load = cold_load, state = function() return ix_level, ix_split end, added = function() return cold_added end,
         add = cold_add, flush = cold_flush, peek = cold_peek, find = cold_find, remove = cold_remove,
         meta = cold_meta, parse = parse_entry, promote = promote, chunk_key = chunk_key, shard_key = shard_key,
         live = cold_live,
@@ -476,7 +485,11 @@ end
 
 local function cold_store(count_lost)
     if cold == nil then
-        cold = build_cold(count_lost)
+        if cold_built == nil then
+            cold_built = build_cold()
+        end
+        cold_built.begin(count_lost)
+        cold = cold_built
     end
     return cold
 end
