@@ -166,6 +166,32 @@ class RedisDelayedQueueRedisIT {
         }
     }
 
+    @Test
+    void queuesWithDifferentSettingsOnOneServerEachKeepTheirOwnInEveryCall() throws Exception {
+        // The library keeps what it read from a call's settings and keys between calls; each call must still use its
+        // own: two queues whose calls alternate, one dead-lettering after 1 attempt, the other after 3.
+        RedisDelayedQueue<String> once = track(RedisDelayedQueue.builder(redis.uri(), uniqueName("once"),
+                Codec.string()).maxAttempts(1).build());
+        RedisDelayedQueue<String> thrice = track(RedisDelayedQueue.builder(redis.uri(), uniqueName("thrice"),
+                Codec.string()).maxAttempts(3).build());
+        once.offer("a", Duration.ZERO);
+        thrice.offer("b", Duration.ZERO);
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            Delivery<String> d = thrice.poll(Duration.ofSeconds(5));
+            assertThat(d.attempt()).isEqualTo(attempt);
+            assertThat(d.nack(Duration.ZERO)).isTrue();
+            Delivery<String> o = once.poll(Duration.ZERO);
+            if (attempt == 1) {
+                assertThat(o.nack(Duration.ZERO)).isTrue();
+            } else {
+                assertThat(o).as("dead after its one attempt").isNull();
+            }
+            assertThat(once.stats().dead()).isOne();
+        }
+        assertThat(thrice.stats().dead()).as("dead after its third attempt").isOne();
+        assertThat(thrice.poll(Duration.ZERO)).isNull();
+    }
+
     // ---- time ----
 
     @Test

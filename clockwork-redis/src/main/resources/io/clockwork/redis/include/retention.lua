@@ -7,10 +7,16 @@
   nothing is trimmed.
 ]]
 -- include: member
+local RETENTION_AGE
+local RETENTION_COUNT
+local retention_of -- the settings word they were read from: a function library reads them again when it changes
 -- per call {
-local RETENTION_AGE, RETENTION_COUNT = string.match(ARGV[1], '^%d+ (%d+) (%d+)')
-RETENTION_AGE = tonumber(RETENTION_AGE)
-RETENTION_COUNT = tonumber(RETENTION_COUNT)
+if ARGV[1] ~= retention_of then
+    retention_of = ARGV[1]
+    RETENTION_AGE, RETENTION_COUNT = string.match(ARGV[1], '^%d+ (%d+) (%d+)')
+    RETENTION_AGE = tonumber(RETENTION_AGE)
+    RETENTION_COUNT = tonumber(RETENTION_COUNT)
+end
 -- per call }
 local TRIMMED_FIELD = ''
 local TRIM_PER_DEATH = 10

@@ -8,8 +8,13 @@
   more. The client trusts an answer only while the record reaches back far enough (ScriptReplies.REVOKED_KEEP).
 ]]
 
+local REVOKED
+local revoked_of -- the PENDING key REVOKED was built for: a function library builds it when that changes
 -- per call {
-local REVOKED = string.sub(PENDING, 1, #PENDING - 7) .. 'revoked' -- PENDING is <prefix>pending
+if PENDING ~= revoked_of then
+    revoked_of = PENDING
+    REVOKED = string.sub(PENDING, 1, #PENDING - 7) .. 'revoked' -- PENDING is <prefix>pending
+end
 -- per call }
 local REVOKED_KEEP_MS = 120000
 
