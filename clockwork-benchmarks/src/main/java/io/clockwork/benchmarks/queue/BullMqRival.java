@@ -143,6 +143,27 @@ public final class BullMqRival {
     }
 
     /**
+     * @param option a harness's {@code --bullmq} option, {@code on} or {@code off}
+     * @return null if the rival runs in this run (installed now if it was not), else why not: a report says so, never
+     *         a made-up figure
+     */
+    static String unavailableIn(String option) {
+        if (!option.equals("on")) {
+            return "--bullmq " + option;
+        }
+        String why = unavailable();
+        if (why != null) {
+            return why;
+        }
+        try {
+            BullMqInstall.get();
+            return null;
+        } catch (RuntimeException e) {
+            return "its Node program could not be installed: " + e.getMessage();
+        }
+    }
+
+    /**
      * Measures adds for a time after a warm-up.
      *
      * @param server        the server

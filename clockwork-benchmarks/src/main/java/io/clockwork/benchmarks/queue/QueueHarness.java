@@ -221,7 +221,7 @@ public final class QueueHarness {
     private void offer(boolean batch) throws Exception {
         String scenario = batch ? "offer-batch" : "offer";
         System.out.println("# " + scenario);
-        String noBullMq = batch ? "" : bullMqUnavailable();
+        String noBullMq = batch ? "" : BullMqRival.unavailableIn(opts.get("bullmq"));
         Map<String, List<Window>> results = new LinkedHashMap<>();
         for (int r = 0; r < i("rounds"); r++) {
             List<String> rivals = new ArrayList<>(order(0));
@@ -299,23 +299,6 @@ public final class QueueHarness {
         report.throughputTable(scenario, "offers/s", results, true);
         results.forEach((rival, l) -> report.headline("offerAsync", rival, "thrpt", median(l, true), "ops/s"));
         report.addProfile(scenario, results, true);
-    }
-
-    /** @return null if the BullMQ rival runs in this run, else why not (said in the report, never a made-up figure) */
-    private String bullMqUnavailable() {
-        if (!opts.get("bullmq").equals("on")) {
-            return "--bullmq " + opts.get("bullmq");
-        }
-        String why = BullMqRival.unavailable();
-        if (why != null) {
-            return why;
-        }
-        try {
-            BullMqInstall.get();
-            return null;
-        } catch (RuntimeException e) {
-            return "its Node program could not be installed: " + e.getMessage();
-        }
     }
 
     private Workload deliveryWorkload(QueueRival q, int producers, int consumers) {
@@ -534,7 +517,7 @@ public final class QueueHarness {
             configs.put(single1, () -> QueueRival.clockwork(single.uri(), "c-" + queueSeq.incrementAndGet(), 1));
             configs.put(singleP, () -> QueueRival.clockwork(single.uri(), "c-" + queueSeq.incrementAndGet(),
                     partitions));
-            configs.put(clusterP, () -> QueueRival.clockworkCluster(seeds, balancedName(masters, partitions),
+            configs.put(clusterP, () -> QueueRival.clockworkCluster(seeds, RedisServers.balancedName(() -> "c-" + queueSeq.incrementAndGet(), masters, partitions),
                     partitions));
             names = new ArrayList<>(configs.keySet());
             for (int r = 0; r < i("rounds"); r++) {
@@ -583,31 +566,6 @@ public final class QueueHarness {
         }
         report.line("");
         report.addProfile(scenario, results, false);
-    }
-
-    /**
-     * A fresh queue name whose partitions' hash slots spread evenly over the masters (this harness gives master i
-     * the slots [i * 16384 / masters, (i + 1) * 16384 / masters)), so that no master holds more partitions than
-     * another by chance of the name.
-     */
-    private String balancedName(int masters, int partitions) {
-        while (true) {
-            String name = "c-" + queueSeq.incrementAndGet();
-            int[] per = new int[masters];
-            for (int p = 0; p < partitions; p++) {
-                int slot = io.lettuce.core.cluster.SlotHash.getSlot("cw:{" + name + ":" + p + "}:pending");
-                int master = 0;
-                while (slot >= (master + 1) * 16384 / masters) {
-                    master++;
-                }
-                per[master]++;
-            }
-            int min = Arrays.stream(per).min().orElse(0);
-            int max = Arrays.stream(per).max().orElse(0);
-            if (max - min <= (partitions % masters == 0 ? 0 : 1)) {
-                return name;
-            }
-        }
     }
 
     // ---------------------------------------------------------------- measurement

@@ -1,5 +1,7 @@
 package io.clockwork.benchmarks.queue;
 
+import io.lettuce.core.cluster.SlotHash;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,9 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -91,6 +95,36 @@ final class RedisServers implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A queue name, the first from {@code names} whose partitions' hash slots spread evenly over the masters of a
+     * cluster formed here (master i holds the slots [i * 16384 / masters, (i + 1) * 16384 / masters)), so that no
+     * master holds more partitions than another by chance of the name.
+     *
+     * @param names      fresh names to try
+     * @param masters    the cluster's masters
+     * @param partitions the queue's partitions
+     * @return the name
+     */
+    static String balancedName(Supplier<String> names, int masters, int partitions) {
+        while (true) {
+            String name = names.get();
+            int[] per = new int[masters];
+            for (int p = 0; p < partitions; p++) {
+                int slot = SlotHash.getSlot("cw:{" + name + ":" + p + "}:pending");
+                int master = 0;
+                while (slot >= (master + 1) * SLOTS / masters) {
+                    master++;
+                }
+                per[master]++;
+            }
+            int min = Arrays.stream(per).min().orElse(0);
+            int max = Arrays.stream(per).max().orElse(0);
+            if (max - min <= (partitions % masters == 0 ? 0 : 1)) {
+                return name;
+            }
         }
     }
 
