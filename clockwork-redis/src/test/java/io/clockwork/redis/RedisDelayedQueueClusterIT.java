@@ -47,6 +47,17 @@ class RedisDelayedQueueClusterIT {
                 .collect(Collectors.toList()));
     }
 
+    /** @return the masters holding the queue's partitions, at least two of them (else the test would prove less) */
+    private Set<RedisServerProcess> mastersOf(String name, int partitions) {
+        Set<RedisServerProcess> masters = new HashSet<>();
+        for (int p = 0; p < partitions; p++) {
+            masters.add(cluster.masterForSlot(SlotHash.getSlot(
+                    (KeyLayout.prefix(name, p) + "pending").getBytes(StandardCharsets.UTF_8))));
+        }
+        assertThat(masters).as("masters holding a partition").hasSizeGreaterThanOrEqualTo(2);
+        return masters;
+    }
+
     @AfterEach
     void cleanUp() {
         background.shutdownNow();
@@ -58,12 +69,7 @@ class RedisDelayedQueueClusterIT {
         assumeTrue(cluster.nodes().get(0).hasFunctions(), "Redis Functions need Redis 7.0");
         String name = "library";
         int partitions = 6;
-        Set<RedisServerProcess> masters = new HashSet<>();
-        for (int p = 0; p < partitions; p++) {
-            masters.add(cluster.masterForSlot(SlotHash.getSlot(
-                    (KeyLayout.prefix(name, p) + "pending").getBytes(StandardCharsets.UTF_8))));
-        }
-        assertThat(masters).as("masters holding a partition").hasSizeGreaterThanOrEqualTo(2);
+        Set<RedisServerProcess> masters = mastersOf(name, partitions);
         try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(client, name, Codec.string())
                 .partitions(partitions).build()) {
             assertThat(q.runsFunctions()).isTrue();
@@ -103,12 +109,7 @@ class RedisDelayedQueueClusterIT {
     void partitionsSpreadOverTheMastersAndDeliverEveryMessageOnce() throws Exception {
         int partitions = 6;
         String name = "spread";
-        Set<RedisServerProcess> masters = new HashSet<>();
-        for (int p = 0; p < partitions; p++) {
-            masters.add(cluster.masterForSlot(SlotHash.getSlot(
-                    (KeyLayout.prefix(name, p) + "pending").getBytes(StandardCharsets.UTF_8))));
-        }
-        assertThat(masters).as("masters holding a partition").hasSizeGreaterThanOrEqualTo(2);
+        Set<RedisServerProcess> masters = mastersOf(name, partitions);
 
         try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(client, name, Codec.string())
                 .partitions(partitions).recheckInterval(Duration.ofMinutes(1)).build()) {
