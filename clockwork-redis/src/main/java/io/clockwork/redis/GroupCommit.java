@@ -26,8 +26,13 @@ final class GroupCommit {
 
     /** Most offers or acks one group-commit script call carries. */
     private static final int MAX_GROUP = 64;
-    /** Most group-commit script calls of one kind in flight per partition (see {@link Batcher}). */
-    static final int MAX_IN_FLIGHT = 4;
+    /**
+     * Most group-commit script calls of one kind in flight per partition (see {@link Batcher}). Two: with more callers
+     * than that, the others' calls go together in the next script call, which costs the server about as much as a
+     * call of one (the script's own cost, not its messages', dominates); four blocking producers on one partition
+     * then cost the server a quarter less CPU per offer than with four calls in flight (docs/benchmarks.md).
+     */
+    static final int MAX_IN_FLIGHT = 2;
 
     /**
      * One call of a group commit: its own per-message arguments, completed with its own reply, shaped as the reply

@@ -105,4 +105,29 @@ class OfferScriptIT {
         assertThat(dueNow).isBetween(now - 1000, now + 60_000);
         assertThat(dueLater - dueNow).isBetween(3_600_000L, 3_600_001L);
     }
+
+    /**
+     * Fresh messages with one delay (the usual call, which offer.lua runs without its general path): each stored
+     * under its own sequence in due order, counted, and a poller woken only by a message due now or earlier than
+     * the head a blocked poller may be waiting for.
+     */
+    @Test
+    void freshMessagesWithOneDelayAreStoredAndWakeOnlyWhenEarlierThanTheHead() {
+        String prefix = KeyLayout.prefix("fresh", 0);
+        String never = "5 1209600000 100000 -1 0"; // compactAfter -1: the per-message layout only
+        assertThat(offer("fresh", never, "60000", "*", "a", ":x", "b", ":y")).containsExactly(1L, 1L, 0L);
+        assertThat(redis.call("LPOP", prefix + "signal")).as("the first messages wake").isEqualTo("1");
+        assertThat(offer("fresh", never, "120000", "*", "c", ":z")).containsExactly(1L, 0L);
+        assertThat(redis.call("LLEN", prefix + "signal")).as("later than the head: no wake").isEqualTo(0L);
+        assertThat(offer("fresh", never, "1000", "*", "d", ":w")).containsExactly(1L, 0L);
+        assertThat(redis.call("LPOP", prefix + "signal")).as("earlier than the head").isEqualTo("1");
+        assertThat(offer("fresh", never, "0", "*", "e", ":v")).containsExactly(1L, 0L);
+        assertThat(redis.call("LPOP", prefix + "signal")).as("due now").isEqualTo("1");
+        assertThat(redis.call("ZRANGEBYSCORE", prefix + "pending", "-inf", "(+inf")).isEqualTo(List.of(
+                "0000000000000005e", "0000000000000004d", "0000000000000001a", "0000000000000002b",
+                "0000000000000003c"));
+        assertThat(redis.call("HGET", prefix + "meta", "b")).isEqualTo("D 0 0000000000000002:y");
+        assertThat(redis.call("HGET", prefix + "counters", "offered")).isEqualTo("5");
+        assertThat(redis.call("GET", prefix + "seq")).isEqualTo("5");
+    }
 }

@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,22 +23,39 @@ import java.util.concurrent.atomic.AtomicInteger;
  * commandstats} (script time: {@code fcall} and {@code evalsha} usec, which includes the commands a script calls) and the server
  * process's CPU around itself. Several threads' concurrent calls of one partition may share one script call (the
  * client's group commit), so the table gives the time per script call and per message. Not JMH: a phase is one pass
- * over {@code --messages} messages, after a warm-up pass of the same. Not thread-safe; a command-line program.
+ * over {@code --messages} messages, after a warm-up pass of the same; each of {@code --rounds} rounds runs every phase
+ * with the queue's code as functions and then as scripts, and the table gives the medians, so that the two forms meet
+ * the same hours of a shared machine. Each round also measures the floor of any call ({@link #calibrate}). Not
+ * thread-safe; a command-line program.
  *
  * <pre>{@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.queue.ScriptCostHarness \
- *     [--messages 100000] [--redis-server redis-server] [--code functions|scripts]}</pre>
- * {@code --code scripts} runs the queue as a user refused {@code FCALL} and {@code FUNCTION}, so its code runs as
- * scripts ({@code EVALSHA}), as on Redis 6.2.
+ *     [--messages 100000] [--rounds 3] [--redis-server redis-server] [--code functions|scripts|both] [--commands]}</pre>
+ * Scripts: the queue runs as a user refused {@code FCALL} and {@code FUNCTION}, so its code runs as scripts
+ * ({@code EVALSHA}), as on Redis 6.2. {@code --commands} also prints, per phase, each command's calls and
+ * microseconds per message (the commands a script calls are counted too), to show where a script's time goes.
  */
 public final class ScriptCostHarness {
 
     private static final int THREADS = 4;
     private static final String PAYLOAD = "x".repeat(100);
     private static final Duration HOUR = Duration.ofHours(1);
+    /** Calls a function makes in the calibration row that measures what one {@code redis.call} costs. */
+    private static final int CALLS = 8;
+    /** Two functions that measure the floor of every call in the same run: one empty, one that only calls TIME. */
+    private static final String CALIBRATION = "#!lua name=cw_calibration\n"
+            + "redis.register_function('cw_calibration_empty', function() return 0 end)\n"
+            + "redis.register_function('cw_calibration_time', function()\n"
+            + "    for _ = 1, " + CALLS + " do redis.call('TIME') end\n"
+            + "    return 0\n"
+            + "end)\n";
 
     private final RedisServers.Server server;
     private final String uri;
-    private final List<String> rows = new ArrayList<>();
+    /** Per phase name, in run order: {script µs per call, per message, server CPU µs per message} per round. */
+    private final Map<String, List<double[]>> results = new LinkedHashMap<>();
+    /** Per round: what one redis.call costs besides its command ({@link #calibrate}). */
+    private final List<double[]> perCall = new ArrayList<>();
+    private boolean commands;
 
     private ScriptCostHarness(RedisServers.Server server, String uri) {
         this.server = server;
@@ -50,44 +69,89 @@ public final class ScriptCostHarness {
 
     public static void main(String[] args) throws Exception {
         int messages = 100_000;
+        int rounds = 3;
         String binary = "redis-server";
-        String code = "functions";
+        String code = "both";
+        boolean commands = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--messages" -> messages = Integer.parseInt(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--redis-server" -> binary = args[++i];
                 case "--code" -> code = args[++i];
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: --messages N, --redis-server PATH, --code functions|scripts");
+                case "--commands" -> commands = true;
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + "; options: --messages N,"
+                        + " --rounds N, --redis-server PATH, --code functions|scripts|both, --commands");
             }
         }
-        if (!code.equals("functions") && !code.equals("scripts")) {
-            throw new IllegalArgumentException("--code must be functions or scripts, was " + code);
+        List<String> forms = switch (code) {
+            case "functions" -> List.of("functions");
+            case "scripts" -> List.of("scripts");
+            case "both" -> List.of("functions", "scripts");
+            default -> throw new IllegalArgumentException("--code must be functions, scripts or both, was " + code);
+        };
+        if (rounds < 1 || messages < 1) {
+            throw new IllegalArgumentException("--rounds and --messages must be at least 1");
         }
         try (RedisServers servers = new RedisServers(binary)) {
             RedisServers.Server server = servers.standalone();
-            String uri = server.uri();
-            if (code.equals("scripts")) {
-                // A user refused FCALL and FUNCTION runs the same code as scripts, as on Redis 6.2.
-                server.call("ACL", "SETUSER", "scripts", "on", ">pw", "~*", "&*", "+@all", "-fcall", "-function");
-                uri = "redis://scripts:pw@127.0.0.1:" + server.port;
-            }
+            // A user refused FCALL and FUNCTION runs the same code as scripts, as on Redis 6.2.
+            server.call("ACL", "SETUSER", "scripts", "on", ">pw", "~*", "&*", "+@all", "-fcall", "-function");
             System.out.println("redis-server " + servers.version() + ", " + THREADS + " client threads, "
-                    + messages + " messages per phase, 100-byte payloads, 1 partition, the queue's code as " + code);
-            ScriptCostHarness h = new ScriptCostHarness(server, uri);
-            h.run(messages, false);
-            h.rows.clear();
-            h.run(messages, true);
-            System.out.println();
-            System.out.println("| operation | script calls | script µs per call | script µs per message"
-                    + " | server CPU µs per message |");
-            System.out.println("|---|---:|---:|---:|---:|");
-            h.rows.forEach(System.out::println);
+                    + messages + " messages per phase, 100-byte payloads, 1 partition, " + rounds
+                    + " rounds of " + forms + " in turn, medians");
+            Map<String, ScriptCostHarness> harnesses = new LinkedHashMap<>();
+            for (String form : forms) {
+                String uri = form.equals("scripts") ? "redis://scripts:pw@127.0.0.1:" + server.port : server.uri();
+                ScriptCostHarness h = new ScriptCostHarness(server, uri);
+                h.commands = commands;
+                h.run(messages, form + "-w", false);
+                harnesses.put(form, h);
+            }
+            for (int r = 0; r < rounds; r++) {
+                for (Map.Entry<String, ScriptCostHarness> e : harnesses.entrySet()) {
+                    System.out.println("round " + r + ", " + e.getKey() + ":");
+                    e.getValue().run(messages, e.getKey() + "-" + r, true);
+                    e.getValue().calibrate(messages);
+                }
+            }
+            printTable(harnesses);
         }
     }
 
-    private void run(int n, boolean measured) throws Exception {
-        String suffix = measured ? "m" : "w";
+    /** One table: per operation, the median over the rounds of script µs per message and per call, per code form. */
+    private static void printTable(Map<String, ScriptCostHarness> harnesses) {
+        StringBuilder head = new StringBuilder("| operation |");
+        StringBuilder rule = new StringBuilder("|---|");
+        for (String form : harnesses.keySet()) {
+            head.append(" script µs per message, ").append(form).append(" | per call | server CPU µs per message |");
+            rule.append("---:|---:|---:|");
+        }
+        System.out.println();
+        System.out.println(head);
+        System.out.println(rule);
+        ScriptCostHarness first = harnesses.values().iterator().next();
+        for (String name : first.results.keySet()) {
+            StringBuilder row = new StringBuilder("| " + name + " |");
+            for (ScriptCostHarness h : harnesses.values()) {
+                List<double[]> rs = h.results.get(name);
+                row.append(String.format(Locale.ROOT, " %.1f | %.1f | %.1f |", median(rs, 1), median(rs, 0),
+                        median(rs, 2)));
+            }
+            System.out.println(row);
+        }
+        for (Map.Entry<String, ScriptCostHarness> e : harnesses.entrySet()) {
+            System.out.println(String.format(Locale.ROOT, "%s: one redis.call costs a function or script %.2f µs"
+                    + " besides its command's own time (median)", e.getKey(), median(e.getValue().perCall, 0)));
+        }
+    }
+
+    private static double median(List<double[]> rows, int column) {
+        double[] v = rows.stream().mapToDouble(r -> r[column]).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    private void run(int n, String suffix, boolean measured) throws Exception {
         try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(uri, "cost-" + suffix, Codec.string())
                 .build();
              RedisDelayedQueue<String> flat = RedisDelayedQueue.builder(uri, "cost-flat-" + suffix,
@@ -125,8 +189,42 @@ public final class ScriptCostHarness {
         }
     }
 
+    /**
+     * The floor any call pays on this server in this run, for reading the rows above on a shared machine whose speed
+     * varies from hour to hour: an empty function, and what a {@code redis.call} costs a function besides its command's
+     * own time (a function making {@value #CALLS} TIME calls, less the empty one and TIME's own usec, per call).
+     */
+    private void calibrate(int n) throws Exception {
+        server.call("FUNCTION", "LOAD", "REPLACE", CALIBRATION);
+        Queue<Resp> connections = new ConcurrentLinkedQueue<>();
+        try {
+            double empty = phase("an empty function (the floor of any call)", n, true,
+                    (i, s) -> connection(s, connections).call("FCALL", "cw_calibration_empty", "0"))[0];
+            double[] time = phase(CALLS + " TIME calls in a function", n, true,
+                    (i, s) -> connection(s, connections).call("FCALL", "cw_calibration_time", "0"));
+            double call = (time[0] - empty - time[1]) / CALLS;
+            perCall.add(new double[] {call});
+            System.out.println(String.format(Locale.ROOT, "one redis.call costs a function %.2f µs besides its"
+                    + " command's own time", call));
+        } finally {
+            connections.forEach(Resp::close);
+            server.call("FUNCTION", "DELETE", "cw_calibration");
+        }
+    }
+
+    /** The thread's own admin connection (state[0]), opened at its first call. */
+    private Resp connection(Object[] state, Queue<Resp> all) {
+        if (state[0] == null) {
+            Resp r = new Resp(server.port, 120_000);
+            all.add(r);
+            state[0] = r;
+        }
+        return (Resp) state[0];
+    }
+
     /** Runs n operations from THREADS threads, each taking the next message number, and records the server's cost. */
-    private void phase(String name, int n, boolean measured, Op op) throws Exception {
+    /** @return script µs per message, and the usec of the TIME commands scripts called per message */
+    private double[] phase(String name, int n, boolean measured, Op op) throws Exception {
         server.call("CONFIG", "RESETSTAT");
         long cpu0 = server.cpuMillis();
         long t0 = System.nanoTime();
@@ -159,8 +257,17 @@ public final class ScriptCostHarness {
         String row = String.format(Locale.ROOT, "| %s | %,d | %.1f | %.1f | %.1f |", name, scripts[0],
                 scripts[1] / (double) Math.max(1, scripts[0]), scripts[1] / (double) n, cpuMillis * 1000.0 / n);
         if (measured) {
-            rows.add(row);
+            results.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {
+                scripts[1] / (double) Math.max(1, scripts[0]), scripts[1] / (double) n, cpuMillis * 1000.0 / n});
             System.out.println(String.format(Locale.ROOT, "%s: %,.0f messages/s", row, n / seconds));
+            if (commands) {
+                stats.entrySet().stream()
+                        .sorted((a, b) -> Long.compare(b.getValue()[1], a.getValue()[1]))
+                        .forEach(e -> System.out.println(String.format(Locale.ROOT,
+                                "    %-24s %6.2f calls %6.2f µs per message", e.getKey(),
+                                e.getValue()[0] / (double) n, e.getValue()[1] / (double) n)));
+            }
         }
+        return new double[] {scripts[1] / (double) n, stats.getOrDefault("time", new long[2])[1] / (double) n};
     }
 }
