@@ -99,6 +99,36 @@ class QueueCommandIT {
     }
 
     @Test
+    void promoteMakesADelayedMessageReadyAndFailsOnAnUnknownOne() {
+        Cli.Result ok = queue("promote", "order-2");
+        assertThat(ok.exit()).as(ok.err()).isZero();
+        assertThat(ok.out()).contains("promoted order-2");
+        assertThat(queue("stats").out()).containsPattern("delayed +1\\b").containsPattern("ready +1\\b");
+        Cli.Result missing = queue("promote", "order-1", "order-9");
+        assertThat(missing.exit()).isEqualTo(1);
+        assertThat(missing.out()).contains("promoted order-1");
+        assertThat(missing.err()).contains("not promoted order-9: unknown, in flight, dead or gone");
+    }
+
+    @Test
+    void pauseHoldsDeliveriesForEveryClientUntilResume() throws InterruptedException {
+        assertThat(queue("promote", "order-1").exit()).isZero();
+        Cli.Result paused = queue("pause");
+        assertThat(paused.exit()).as(paused.err()).isZero();
+        assertThat(paused.out()).contains("paused orders");
+        assertThat(queue("stats").out()).containsPattern("paused +yes");
+        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(uri, "orders", Codec.string()).build()) {
+            assertThat(q.isPaused()).isTrue();
+            assertThat(q.poll(Duration.ZERO)).isNull();
+            Cli.Result resumed = queue("resume");
+            assertThat(resumed.exit()).as(resumed.err()).isZero();
+            assertThat(resumed.out()).contains("resumed orders");
+            assertThat(q.poll(Duration.ofSeconds(5))).isNotNull().extracting(d -> d.id()).isEqualTo("order-1");
+        }
+        assertThat(queue("stats").out()).containsPattern("paused +no");
+    }
+
+    @Test
     void requeueDeadMakesItReadyAndPurgeDeadNeedsYes() throws InterruptedException {
         Cli.Result requeued = queue("requeue-dead", "bad-1");
         assertThat(requeued.exit()).as(requeued.err()).isZero();
@@ -127,7 +157,8 @@ class QueueCommandIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"stats", "peek", "list", "cancel order-1", "requeue-dead bad-1", "requeue-dead --all",
+    @ValueSource(strings = {"stats", "peek", "list", "cancel order-1", "promote order-1", "pause", "resume",
+        "requeue-dead bad-1", "requeue-dead --all",
         "purge-dead --yes"})
     void unknownQueueIsAFailureInOneLineAndCreatesNothing(String command, RedisServerProcess redis) {
         List<String> before = DemoCommandRedisIT.keys(redis);

@@ -197,6 +197,22 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
+    /** {@inheritDoc} In-process the pause lasts as long as this instance. */
+    @Override
+    public void pause() {
+        guard.pause(true);
+    }
+
+    @Override
+    public void resume() {
+        guard.pause(false);
+    }
+
+    @Override
+    public boolean isPaused() {
+        return guard.isPaused();
+    }
+
     /**
      * {@inheritDoc}
      *

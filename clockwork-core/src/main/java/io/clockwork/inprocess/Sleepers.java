@@ -26,7 +26,8 @@ final class Sleepers {
     /**
      * A poll is about to sleep until {@code wake}; it must look at the inbox after this. Lock holder only.
      *
-     * @param wake when it wakes at the latest, in wheel time
+     * @param wake when it wakes at the latest, in wheel time; {@link Long#MIN_VALUE} for a poll of a paused queue,
+     *             which no message is owed to (its resume wakes every poll itself)
      */
     void enter(long wake) {
         count++; // only the lock holder writes: no update is lost

@@ -68,6 +68,8 @@ final class StoreGuard {
     private final HandOvers handOvers;
     private final Ticker.Watch watch;
     private volatile boolean closed;
+    /** Written under the lock ({@link #pause}); read by polls under it and by {@link #isPaused} without it. */
+    private volatile boolean paused;
 
     StoreGuard(QueueSupport<?> support, Ticker ticker) {
         this.support = support;
@@ -276,14 +278,15 @@ final class StoreGuard {
             // The call's own first reading serves its first pass: a message that fell due since is not owed to it.
             long now = fresh ? advance(ADVANCE_LIMIT, start) : advance();
             fresh = false;
-            Item m = store.poll(now);
+            boolean held = paused; // a paused queue takes nothing: its polls sleep out their wait or until resume
+            Item m = held ? null : store.poll(now);
             if (m != null) {
                 if (store.hasReady()) {
                     changed.signal(); // pass the baton: one signal per ready message may have woken only us
                 }
                 return m;
             }
-            if (store.delayToNextEvent(now) == 0) {
+            if (!held && store.delayToNextEvent(now) == 0) {
                 // A slice of a large promotion or cascade is done and more is left, which may hold a due message:
                 // let a waiting producer in between slices, then take the next one.
                 if (lock.getHoldCount() == 1) {
@@ -304,8 +307,9 @@ final class StoreGuard {
             }
             // On the system ticker this sleeps until the store's next event; on a ticker that jumps, its watch wakes
             // us at each jump, and a real-time timeout merely re-checks.
-            long sleep = Math.min(remaining, store.delayToNextEvent(now));
-            sleepers.enter(store.due(now, sleep));
+            // Paused: no message wakes us, only resume (Long.MIN_VALUE: producers need not signal, see Sleepers).
+            long sleep = held ? remaining : Math.min(remaining, store.delayToNextEvent(now));
+            sleepers.enter(held ? Long.MIN_VALUE : store.due(now, sleep));
             try {
                 if (!handOvers.hasOffers()) { // after publishing ourselves (see Sleepers)
                     changed.awaitNanos(sleep);
@@ -317,6 +321,38 @@ final class StoreGuard {
                 return null;
             }
         }
+    }
+
+    /**
+     * Pauses or resumes the queue's polls ({@link io.clockwork.queue.DelayedQueue#pause()}); a resume wakes every
+     * sleeping poll. Idempotent.
+     *
+     * @param pause true to pause, false to resume
+     * @throws IllegalStateException if the queue is closed
+     */
+    void pause(boolean pause) {
+        lockOpen();
+        try {
+            if (paused != pause) {
+                paused = pause;
+                if (!pause) {
+                    changed.signalAll();
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * @return whether the queue is paused
+     * @throws IllegalStateException if the queue is closed
+     */
+    boolean isPaused() {
+        if (closed) {
+            throw support.closedError();
+        }
+        return paused;
     }
 
     /** Closes the queue: sleeping polls wake and return empty, and every later operation throws. Idempotent. */

@@ -293,6 +293,44 @@ public interface DelayedQueue<V> extends AutoCloseable {
     boolean reschedule(String id, Duration delay);
 
     /**
+     * Makes a delayed message due now, keeping its id, value, headers and attempts: it goes behind the messages that
+     * are already due. The same as {@code reschedule(id, Duration.ZERO)}.
+     *
+     * @param id the message id
+     * @return true if it was delayed or ready and is now due; false if unknown, in flight, dead or gone
+     * @throws IllegalArgumentException if the id could never be offered (as for {@link #cancel})
+     */
+    default boolean promote(String id) {
+        return reschedule(id, Duration.ZERO);
+    }
+
+    /**
+     * Pauses delivery. From the next poll of each consumer on (at most one poll wait later), polls take nothing: a
+     * {@link #poll(Duration)} waits its full wait and returns null, and a worker idles. Everything else goes on:
+     * offers, schedules, cancels, reschedules, and the acks, nacks and visibility timeouts of deliveries made before.
+     * A shared backend stores the pause with the queue, so it holds for every process using it and across restarts
+     * until {@link #resume()}. Idempotent.
+     *
+     * @throws IllegalStateException if the queue is closed
+     */
+    void pause();
+
+    /**
+     * Ends a pause: consumers waiting in a poll wake and take what is due. Idempotent.
+     *
+     * @throws IllegalStateException if the queue is closed
+     */
+    void resume();
+
+    /**
+     * Whether the queue is paused ({@link #pause()}), as this call reads it.
+     *
+     * @return true while paused
+     * @throws IllegalStateException if the queue is closed
+     */
+    boolean isPaused();
+
+    /**
      * Takes the earliest ready message, waiting up to {@code wait} for one to fall due or arrive. Messages the codec
      * cannot decode are moved to the dead letters on the way and never returned.
      *

@@ -122,6 +122,26 @@ public abstract class ForwardingDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     @Override
+    public boolean promote(String id) {
+        return delegate.promote(id);
+    }
+
+    @Override
+    public void pause() {
+        delegate.pause();
+    }
+
+    @Override
+    public void resume() {
+        delegate.resume();
+    }
+
+    @Override
+    public boolean isPaused() {
+        return delegate.isPaused();
+    }
+
+    @Override
     public Delivery<V> poll(Duration wait) throws InterruptedException {
         Delivery<V> d = delegate.poll(wait);
         return d == null ? null : wrap(d);

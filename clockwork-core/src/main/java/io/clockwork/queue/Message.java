@@ -50,6 +50,13 @@ public final class Message<V> {
     public static final int MAX_HEADER_VALUE_BYTES = 4096;
     /** The most UTF-8 bytes all header names and values of a message take together: 8 KiB. */
     public static final int MAX_HEADERS_BYTES = 8192;
+    /**
+     * The header a {@link io.clockwork.worker.Worker} reads for a job's own timeout, in whole milliseconds; set it
+     * with {@link #timeout(Duration)}.
+     */
+    public static final String TIMEOUT_HEADER = "clockwork-timeout-ms";
+    /** Longest job timeout: 1 day. */
+    public static final Duration MAX_TIMEOUT = Duration.ofDays(1);
 
     /**
      * What an offer does when a message with its id is already in the queue. Whatever the policy, an id that is not
@@ -147,6 +154,26 @@ public final class Message<V> {
         Map<String, String> copy = new LinkedHashMap<>(headers);
         int bytes = headerBytes + put(copy, name, value);
         return withHeaders(copy, bytes);
+    }
+
+    /**
+     * Gives the job this message becomes its own timeout: a {@link io.clockwork.worker.Worker} interrupts a handler
+     * still running it after this long and counts the attempt as failed (see
+     * {@link io.clockwork.worker.JobTimeoutException}), instead of the worker's own timeout. Stored as the header
+     * {@value #TIMEOUT_HEADER}, in whole milliseconds (rounded up).
+     *
+     * @param timeout in (0, {@link #MAX_TIMEOUT}]
+     * @return a copy with the timeout header
+     * @throws NullPointerException     if {@code timeout} is null
+     * @throws IllegalArgumentException if {@code timeout} is out of range
+     */
+    public Message<V> timeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(MAX_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("timeout must be in (0, " + MAX_TIMEOUT + "], was " + timeout);
+        }
+        long ms = timeout.toMillis() + (timeout.minusMillis(timeout.toMillis()).isZero() ? 0 : 1);
+        return header(TIMEOUT_HEADER, Long.toString(ms));
     }
 
     /**

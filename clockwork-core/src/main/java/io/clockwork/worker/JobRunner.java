@@ -2,6 +2,7 @@ package io.clockwork.worker;
 
 import io.clockwork.queue.AckAndPoll;
 import io.clockwork.queue.DelayedQueue;
+import io.clockwork.timer.Timeout;
 import io.clockwork.worker.BackendHealth.Operation;
 import io.clockwork.worker.WorkerEvents.Event;
 
@@ -46,11 +47,16 @@ final class JobRunner<V> {
         Throwable failure = null;
         t.runningOn(Thread.currentThread());
         long started = w.events.on() ? System.nanoTime() : 0L; // no clock read without a listener
+        Timeout deadline = null;
         try {
+            deadline = w.timeouts.start(t);
             w.handler.handle(t);
         } catch (Throwable e) {
             failure = e;
         } finally {
+            if (deadline != null) {
+                deadline.cancel();
+            }
             t.handlerEnded();
         }
         if (w.events.on()) {
@@ -212,12 +218,31 @@ final class JobRunner<V> {
         w.held.remove(t);
     }
 
-    /** Called when an extend or ack found the delivery no longer holding its message. */
+    /**
+     * Called on the timer's thread when a job's timeout passed: if its handler still runs, it is interrupted and the
+     * attempt settled as failed at once ({@link JobTimeoutException}, retried or dead-lettered by the policy), so
+     * a handler that ignores the interrupt holds its thread but not the message.
+     */
+    void timedOut(WorkerTask<V> t, Duration timeout) {
+        if (t.state.compareAndSet(RUNNING, SETTLING)) {
+            t.interruptHandler();
+            settleFailure(t, new JobTimeoutException(t.id(), t.attempt(), timeout));
+        }
+    }
+
+    /**
+     * Called when an extend or ack found the delivery no longer holding its message (it was cancelled, or its
+     * visibility timeout passed and it may be with another consumer): a handler still running it is interrupted, and
+     * nothing is acked or retried.
+     */
     void leaseLost(WorkerTask<V> t) {
         if (t.leaseLost) {
             return;
         }
         t.leaseLost = true;
+        if (t.state.get() == RUNNING) {
+            t.interruptHandler();
+        }
         if (t.state.compareAndSet(BUFFERED, DONE)) {
             w.held.remove(t);
             w.lock.lock();

@@ -86,6 +86,7 @@ final class ShutdownSequence<V> {
             w.ownThreads.shutdown();
         }
         w.watch.close();
+        w.timeouts.close();
         int finished = Math.max(0, Math.min(runningAtStart, w.finishedDuringShutdown.get()));
         WorkerShutdown result = new WorkerShutdown(w.releasedAtShutdown.get(), finished, interrupted, unacked);
         LOG.log(result.clean() ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,

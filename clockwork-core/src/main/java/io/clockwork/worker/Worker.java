@@ -48,10 +48,12 @@ import java.util.concurrent.locks.ReentrantLock;
  *   {@link RetryPolicy}'s delay (or the delay of a {@link RetryLater} it threw) with its error recorded
  *   ({@link Delivery#nack(Duration, String)}), or dead-lettered with {@code "class: message"} as the reason
  *   ({@link Delivery#deadLetter(String)}) when its exception is never retried or its attempts are used up (the
- *   policy's {@code maxAttempts}, or the queue's if lower).</li>
+ *   policy's {@code maxAttempts}, or the queue's if lower). A job past its timeout ({@link Builder#timeout}, or the
+ *   message's own) is interrupted and settled as failed at once ({@link JobTimeoutException}).</li>
  *   <li><b>Leases</b>: a delivery whose extend or ack returns false has lost its lease (it timed out and may be with
- *   another consumer): the listener hears it once, {@link Job#isLeaseLost()} turns true, and the worker neither
- *   acks nor retries it; a prefetched one is dropped without running.</li>
+ *   another consumer, or it was cancelled, {@link DelayedQueue#cancel}): the listener hears it once,
+ *   {@link Job#isLeaseLost()} turns true, a running handler is interrupted, and the worker neither acks nor retries
+ *   it; a prefetched one is dropped without running. A cancel thus reaches a running job at the next heartbeat.</li>
  *   <li><b>Backend failures</b> never end the worker: every queue call is caught, the poller and the acker back off
  *   (bounded exponential, {@code BackendHealth}) and try again, and the log says so once per change of state.</li>
  *   <li><b>Shutdown</b> stops polling, hands back at once the prefetched deliveries that never started
@@ -150,6 +152,9 @@ public final class Worker<V> implements AutoCloseable {
     final Thread poller;
     final Thread acker;
     final LeaseHeartbeat<V> heartbeat;
+    final JobTimeouts<V> timeouts;
+    /** The worker's job timeout, or null for none. */
+    private final Duration timeout;
     final Ticker.Watch watch;
 
     private WorkerShutdown shutdown; // guarded by this
@@ -181,6 +186,9 @@ public final class Worker<V> implements AutoCloseable {
         this.acker = daemon(ackLoop, "clockwork-worker-" + name + "-acker");
         this.heartbeat = new LeaseHeartbeat<>("clockwork-worker-" + name + "-heartbeat", ticker, lease, held, health,
                 events, jobs::leaseLost);
+        this.timeout = b.timeout;
+        this.timeouts = new JobTimeouts<>("clockwork-worker-" + name + "-timeouts", ticker, b.timeout,
+                jobs::timedOut);
         this.watch = ticker.watch(this::wakeAll);
         poller.start();
         acker.start();
@@ -282,7 +290,7 @@ public final class Worker<V> implements AutoCloseable {
     @Override
     public String toString() {
         return "Worker[" + name + " on " + queue.name() + ", concurrency " + concurrency + ", prefetch " + prefetch
-                + "]";
+                + (timeout != null ? ", timeout " + timeout : "") + "]";
     }
 
     /** Wakes every thread of the worker that waits, after a ticker jump. */
@@ -319,6 +327,7 @@ public final class Worker<V> implements AutoCloseable {
         private WorkerListener<V> listener;
         private Ticker ticker;
         private Duration pollWait;
+        private Duration timeout;
         private String name;
 
         private Builder(DelayedQueue<V> queue, JobHandler<V> handler) {
@@ -424,6 +433,28 @@ public final class Worker<V> implements AutoCloseable {
                 throw new IllegalArgumentException("pollWait must be in (0, " + MAX_POLL_WAIT + "], was " + wait);
             }
             this.pollWait = wait;
+            return this;
+        }
+
+        /**
+         * Gives every job a timeout: a handler still running after this long is interrupted, and the attempt counts
+         * as failed ({@link JobTimeoutException}), retried or dead-lettered by the {@link RetryPolicy} at once, so a
+         * handler that ignores the interrupt keeps its thread but no longer holds the message. A message may carry
+         * its own ({@link io.clockwork.queue.Message#timeout(Duration)}), which wins. Measured on the worker's
+         * ticker, from the handler's start; enforced by one timer thread, made by the first job with a timeout.
+         *
+         * @param timeout in (0, {@link io.clockwork.queue.Message#MAX_TIMEOUT}]; default none
+         * @return this builder
+         */
+        public Builder<V> timeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            checkUnset(this.timeout != null, "timeout");
+            if (timeout.isNegative() || timeout.isZero()
+                    || timeout.compareTo(io.clockwork.queue.Message.MAX_TIMEOUT) > 0) {
+                throw new IllegalArgumentException("timeout must be in (0, " + io.clockwork.queue.Message.MAX_TIMEOUT
+                        + "], was " + timeout);
+            }
+            this.timeout = timeout;
             return this;
         }
 

@@ -34,6 +34,8 @@ final class WorkerTask<V> implements Job<V>, Runnable {
     volatile boolean ackFailed;
     /** Set, and the handler interrupted, under this task's monitor, so the interrupt never outlives the job. */
     volatile boolean abandoned;
+    /** Set, and the handler interrupted, under this task's monitor, when its timeout passed or its lease was lost. */
+    private boolean interrupted;
     /** The thread running the handler, while it runs; guarded by this task's monitor. */
     private Thread thread;
     private final Worker<V> worker;
@@ -57,8 +59,16 @@ final class WorkerTask<V> implements Job<V>, Runnable {
     /** The handler returned or threw: clears the thread, and an interrupt meant for the handler only. */
     synchronized void handlerEnded() {
         thread = null;
-        if (abandoned) {
+        if (abandoned || interrupted) {
             Thread.interrupted(); // the interrupt was for the handler, not for the pool thread
+        }
+    }
+
+    /** Interrupts the handler if it still runs this job (its timeout passed, or its lease was lost). */
+    synchronized void interruptHandler() {
+        if (thread != null) {
+            interrupted = true;
+            thread.interrupt();
         }
     }
 

@@ -48,7 +48,7 @@ public final class Dashboard implements AutoCloseable {
 
     private static final int PAGE_SIZE = 50;
     private static final String UNKNOWN_ACTION = "action must be cancel, reschedule, requeue, requeue-all, purge, "
-            + "pause-schedule, resume-schedule or delete, was ";
+            + "pause, resume, pause-schedule, resume-schedule or delete, was ";
     private static final Map<String, String[]> ASSETS = Map.of(
             "dashboard.js", new String[] {"io/clockwork/dashboard/dashboard.js", "text/javascript"},
             "dashboard.css", new String[] {"io/clockwork/dashboard/dashboard.css", "text/css"},
@@ -322,10 +322,10 @@ public final class Dashboard implements AutoCloseable {
             }
             try {
                 QueueStats s = q.get().stats();
-                lines.add(new Pages.QueueLine(name, q.get().detail(), Optional.of(s), q.get().oldestReady(), "",
-                        sampler.samples(name)));
+                lines.add(new Pages.QueueLine(name, q.get().detail(), Optional.of(s), q.get().oldestReady(),
+                        q.get().isPaused(), "", sampler.samples(name)));
             } catch (RuntimeException e) {
-                lines.add(new Pages.QueueLine(name, q.get().detail(), Optional.empty(), Optional.empty(),
+                lines.add(new Pages.QueueLine(name, q.get().detail(), Optional.empty(), Optional.empty(), false,
                         "cannot read: " + e.getMessage(), sampler.samples(name)));
             }
         }
@@ -429,6 +429,9 @@ public final class Dashboard implements AutoCloseable {
                     + "? They will be delivered again now.";
             case "purge" -> "Purge all " + Texts.count(q.stats().dead()) + " dead letters of queue " + q.name()
                     + "? They are deleted for good.";
+            case "pause" -> "Pause queue " + q.name() + "? Consumers take nothing until it is resumed; offers, "
+                    + "schedules and the acks of deliveries already made go on.";
+            case "resume" -> "Resume queue " + q.name() + "? Consumers take what is due again.";
             case "pause-schedule" -> "Pause schedule " + id + " of queue " + q.name() + "? Its fire times until it "
                     + "is resumed are skipped.";
             case "resume-schedule" -> "Resume schedule " + id + " of queue " + q.name() + "? It fires again from its "
@@ -493,6 +496,14 @@ public final class Dashboard implements AutoCloseable {
             case "requeue" -> q.requeueDead(id) ? "requeued" : "not requeued: no dead letter with this id";
             case "requeue-all" -> "requeued " + q.requeueAllDead() + " dead letter(s)";
             case "purge" -> "purged " + q.purgeDead() + " dead letter(s)";
+            case "pause" -> {
+                q.pause();
+                yield "paused: consumers take nothing until it is resumed";
+            }
+            case "resume" -> {
+                q.resume();
+                yield "resumed";
+            }
             case "pause-schedule" -> q.pauseSchedule(id) ? "paused"
                     : "not paused: no running schedule with this name";
             case "resume-schedule" -> q.resumeSchedule(id) ? "resumed"

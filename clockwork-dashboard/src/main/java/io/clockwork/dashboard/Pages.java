@@ -24,9 +24,10 @@ final class Pages {
      * One queue on the overview: its stats, or why they could not be read, and its samples for the sparkline.
      *
      * @param detail what sets it apart beside the source, e.g. {@code 4 partitions}, or empty
+     * @param paused whether it is paused
      */
     record QueueLine(String name, String detail, Optional<QueueStats> stats, Optional<Duration> oldestReady,
-                     String error, List<Sample> samples) {
+                     boolean paused, String error, List<Sample> samples) {
     }
 
     private final String base;
@@ -64,6 +65,9 @@ final class Pages {
                     .raw("\">").text(q.name()).raw("</a>");
             if (!q.detail().isEmpty()) {
                 h.raw(" <span class=\"muted small\">").text(q.detail()).raw("</span>");
+            }
+            if (q.paused()) {
+                h.raw(" <span class=\"badge paused\">paused</span>");
             }
             h.raw("</td><td class=\"spark\" data-field=\"backlog\">");
             Sparkline.draw(h, q.samples());
@@ -225,8 +229,14 @@ final class Pages {
 
     /** The queue page's heading and tabs: one per message state, then the schedules; {@code state} null for those. */
     private void head(Html h, QueueView q, QueueStats s, MessageState state) {
+        boolean paused = q.isPaused();
         h.raw("<p><a href=\"").raw(base).raw("/\">&larr; all queues</a></p><h1>").text(q.name()).raw("</h1>")
-                .raw("<p class=\"muted\">").text(q.backend()).raw(readOnly ? " &middot; read-only" : "");
+                .raw("<p class=\"muted\">").text(q.backend()).raw(readOnly ? " &middot; read-only" : "")
+                .raw(" &middot; <span id=\"queue-state\"").raw(paused ? " class=\"badge paused\">paused" : ">running")
+                .raw("</span> ");
+        if (!readOnly) {
+            action(h, q.name(), paused ? "resume" : "pause", "", paused ? "Resume" : "Pause");
+        }
         if (!readOnly && deletes) {
             h.raw(" &middot; ");
             action(h, q.name(), "delete", "", "Delete queue");

@@ -6,7 +6,7 @@ import java.time.Duration;
 
 /**
  * The actions every {@link QueueView} performs through the queue contract alone (cancel, reschedule, requeue one or
- * all dead letters, purge), so the views of each backend share them. Thread-safe as the queue is.
+ * all dead letters, purge, pause and resume), so the views of each backend share them. Thread-safe as the queue is.
  */
 abstract class QueueActions implements QueueView {
 
@@ -39,5 +39,20 @@ abstract class QueueActions implements QueueView {
     @Override
     public final long purgeDead() {
         return target.purgeDead();
+    }
+
+    @Override
+    public final boolean isPaused() {
+        return target.isPaused();
+    }
+
+    @Override
+    public final void pause() {
+        target.pause();
+    }
+
+    @Override
+    public final void resume() {
+        target.resume();
     }
 }

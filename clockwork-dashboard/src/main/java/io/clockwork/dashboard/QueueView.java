@@ -88,6 +88,15 @@ public interface QueueView {
     /** @return how many dead letters were purged */
     long purgeDead();
 
+    /** @return whether the queue is paused ({@link io.clockwork.queue.DelayedQueue#isPaused()}) */
+    boolean isPaused();
+
+    /** Pauses delivery for every consumer ({@link io.clockwork.queue.DelayedQueue#pause()}). */
+    void pause();
+
+    /** Ends a pause ({@link io.clockwork.queue.DelayedQueue#resume()}). */
+    void resume();
+
     /**
      * Lists the queue's recurring schedules ({@link io.clockwork.schedule.Schedules#list()}). Reading them fires
      * nothing: the dashboard never runs a scheduler's pass.

@@ -361,6 +361,39 @@ class DashboardBrowserIT {
     }
 
     @Test
+    void aQueueIsPausedAndResumedFromItsPageAfterConfirmation() throws Exception {
+        RedisDelayedQueue<String> q = queue("orders");
+        q.offer("order-5", "pay 50", Duration.ZERO);
+        String root = serve("127.0.0.1", x -> x);
+
+        browser.get(root + "/queue?name=orders");
+        assertThat(browser.findElement(By.id("queue-state")).getText()).isEqualTo("running");
+        browser.findElement(By.cssSelector("a.action.pause")).click();
+        assertThat(browser.findElement(By.id("question")).getText()).contains("Pause queue orders");
+        assertThat(q.isPaused()).as("nothing happens before the confirmation").isFalse();
+        browser.findElement(By.id("confirm")).click();
+
+        await().until(b -> !b.findElements(By.id("notice")).isEmpty());
+        assertThat(browser.findElement(By.id("notice")).getText()).contains("orders").contains("paused");
+        assertThat(browser.findElement(By.id("queue-state")).getText()).isEqualTo("paused");
+        assertThat(q.isPaused()).isTrue();
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        browser.get(root + "/");
+        assertThat(browser.findElement(By.cssSelector("tr[data-queue='orders'] .badge.paused")).getText())
+                .isEqualTo("paused");
+
+        browser.get(root + "/queue?name=orders");
+        browser.findElement(By.cssSelector("a.action.resume")).click();
+        assertThat(browser.findElement(By.id("question")).getText()).contains("Resume queue orders");
+        browser.findElement(By.id("confirm")).click();
+        await().until(b -> b.findElement(By.id("queue-state")).getText().equals("running"));
+        assertThat(browser.findElement(By.id("notice")).getText()).contains("resumed");
+        assertThat(q.isPaused()).isFalse();
+        assertThat(q.poll(Duration.ofSeconds(2)).id()).isEqualTo("order-5");
+        assertConsoleClean();
+    }
+
+    @Test
     void aPauseFromTheSchedulesTabPausesTheSchedule() throws Exception {
         RedisDelayedQueue<String> q = queue("orders");
         RedisSchedules<String> schedules = track(RedisSchedules.builder(q).build());

@@ -210,6 +210,21 @@ class SamplerTest {
         }
 
         @Override
+        public boolean isPaused() {
+            return false;
+        }
+
+        @Override
+        public void pause() {
+            throw new UnsupportedOperationException("the sampler never pauses a queue");
+        }
+
+        @Override
+        public void resume() {
+            throw new UnsupportedOperationException("the sampler never resumes a queue");
+        }
+
+        @Override
         public List<ScheduleInfo> schedules() {
             return List.of();
         }

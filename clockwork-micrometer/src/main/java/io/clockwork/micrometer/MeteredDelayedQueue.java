@@ -40,8 +40,8 @@ import java.util.concurrent.TimeUnit;
  * calls of this handle that changed something, whether a {@code Worker} or the application makes them; other clients
  * of the same queue count in their own handles (meter one handle per queue name and registry: two would share, and
  * on close remove, the same meters). The state gauges ({@code clockwork.queue.messages} with a
- * {@code state} tag) come from a {@link QueueStatsSampler}, never from a read on the scrape thread; without a sampler
- * there are none.
+ * {@code state} tag) and {@code clockwork.queue.paused} (1 while paused) come from a {@link QueueStatsSampler}, never
+ * from a read on the scrape thread; without a sampler there are none.
  *
  * <p>Delivery lateness needs the due time, which a {@link Delivery} does not carry: an offer through this handle adds
  * the header {@value #DUE_HEADER} (due time in epoch milliseconds by this process's clock), and a first delivery
@@ -92,6 +92,9 @@ public final class MeteredDelayedQueue<V> extends ForwardingDelayedQueue<V> {
             gauge("ready", sample, SampledStats::ready);
             gauge("in_flight", sample, SampledStats::inFlight);
             gauge("dead", sample, SampledStats::dead);
+            keep(Gauge.builder("clockwork.queue.paused", sample, SampledStats::paused).tags(tags)
+                    .description("1 while the queue is paused (DelayedQueue.pause), as last sampled")
+                    .strongReference(true).register(registry));
             this.sampling = b.sampler.watch(b.queue, sample);
         } else {
             this.sampling = null;

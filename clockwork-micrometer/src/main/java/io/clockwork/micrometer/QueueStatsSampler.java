@@ -68,8 +68,10 @@ public final class QueueStatsSampler implements AutoCloseable {
 
     private static void read(DelayedQueue<?> queue, SampledStats sample) {
         QueueStats stats;
+        boolean paused;
         try {
             stats = queue.stats();
+            paused = queue.isPaused();
         } catch (RuntimeException e) {
             if (sample.markFailed()) {
                 LOG.log(System.Logger.Level.WARNING, "reading the stats of queue '" + queue.name() + "' failed; its "
@@ -77,7 +79,7 @@ public final class QueueStatsSampler implements AutoCloseable {
             }
             return;
         }
-        sample.set(stats);
+        sample.set(stats, paused);
     }
 
     /** Stops the thread; the last samples stay. Idempotent. */

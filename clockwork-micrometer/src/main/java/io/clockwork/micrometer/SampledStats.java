@@ -12,14 +12,19 @@ final class SampledStats {
     /** Whether the last read failed; sampler thread only. */
     private boolean failing;
 
-    void set(QueueStats stats) {
+    /** Whether the queue was paused at the last sample; NaN-backed like the counts (see {@link #paused()}). */
+    private volatile Boolean paused;
+
+    void set(QueueStats stats, boolean paused) {
         failing = false;
         last = stats;
+        this.paused = paused;
     }
 
     /** @return true if this failure starts a run of failures (the one worth logging) */
     boolean markFailed() {
         last = null;
+        paused = null;
         boolean first = !failing;
         failing = true;
         return first;
@@ -43,5 +48,11 @@ final class SampledStats {
     double dead() {
         QueueStats s = last;
         return s == null ? Double.NaN : s.dead();
+    }
+
+    /** @return 1 if the queue was paused at the last sample, 0 if not, NaN before the first and after a failed read */
+    double paused() {
+        Boolean p = paused;
+        return p == null ? Double.NaN : p ? 1 : 0;
     }
 }

@@ -221,6 +221,23 @@ class QueueMetricsTest {
         }
     }
 
+    @Test
+    void thePausedGaugeFollowsPauseAndResume() {
+        sampler = QueueStatsSampler.every(Duration.ofMillis(20));
+        try (MeteredDelayedQueue<String> q = MeteredDelayedQueue.builder(inMemory("pausing"), registry)
+                .sampler(sampler).build()) {
+            Await.until("a sample, not paused", () -> paused() == 0);
+            q.pause();
+            Await.until("a sample while paused", () -> paused() == 1);
+            q.resume();
+            Await.until("a sample after resume", () -> paused() == 0);
+        }
+    }
+
+    private double paused() {
+        return registry.get("clockwork.queue.paused").gauge().value();
+    }
+
     private double gauge(String state) {
         return registry.get("clockwork.queue.messages").tag("state", state).gauge().value();
     }

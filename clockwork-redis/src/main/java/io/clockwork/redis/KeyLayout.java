@@ -56,6 +56,8 @@ final class KeyLayout {
         PENDING("pending"), INFLIGHT("inflight"), DEAD("dead"), META("meta"), REASON("reason"), SEQ("seq"),
         LOST("lost"), COUNTERS("counters"), ORDER("order"), VALUES("values"), SCHED_DEF("sched_def"),
         SCHED_MSG("sched_msg"), SCHED_STATE("sched_state"), SCHED_DUE("sched_due"),
+        /** The partition's pause flag: polls take nothing while it exists ({@code pause.lua}). */
+        PAUSED("paused"),
         /** Partition 0's, one per queue. */
         CONFIG("config"),
         /** Partition 0's, one per queue; last in every script's keys. */

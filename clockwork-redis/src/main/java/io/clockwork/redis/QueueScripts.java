@@ -242,6 +242,15 @@ final class QueueScripts {
         return Counts.of(run("stats", Script.STATS, p, maxAttemptsArg, arg(SWEEP_LIMIT)));
     }
 
+    /**
+     * Pauses ({@code 'p'}), resumes ({@code 'r'}) or reads ({@code '?'}) partition p ({@code pause.lua}).
+     *
+     * @return whether the partition is paused after the call, and whether the client must push the wake-up
+     */
+    Flagged pause(int p, char action) {
+        return Flagged.of(run("pause", Script.PAUSE, p, maxAttemptsArg, arg(String.valueOf(action))));
+    }
+
     boolean exists(int p) {
         Long r = run("exists", Script.EXISTS, p, maxAttemptsArg);
         return r != null && r > 0;

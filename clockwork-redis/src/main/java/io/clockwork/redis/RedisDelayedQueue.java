@@ -303,6 +303,52 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return signalIfAsked(scripts.reschedule(partitions.of(id), id, d));
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On Redis each partition stores its own pause flag (key {@code paused}, in the partition's slot), set here one
+     * partition after another: if this call fails part-way, some partitions are paused and {@link #isPaused()} says
+     * so; calling it again completes the pause.
+     */
+    @Override
+    public void pause() {
+        checkOpen();
+        for (int p = 0; p < partitions.count(); p++) {
+            scripts.pause(p, 'p');
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On Redis each partition's flag is deleted in turn and a waiting poller woken, as for {@link #pause()}.
+     */
+    @Override
+    public void resume() {
+        checkOpen();
+        for (int p = 0; p < partitions.count(); p++) {
+            signalIfAsked(scripts.pause(p, 'r'));
+        }
+        partitions.woken(); // this client's paused polls marked partitions empty: worth a round trip again
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On Redis: whether any partition is paused (all are, unless a {@link #pause()} or {@link #resume()} failed
+     * part-way).
+     */
+    @Override
+    public boolean isPaused() {
+        checkOpen();
+        for (int p = 0; p < partitions.count(); p++) {
+            if (scripts.pause(p, '?').done()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public Delivery<V> poll(Duration wait) throws InterruptedException {
         Objects.requireNonNull(wait, "wait");

@@ -12,7 +12,8 @@
   KEYS[7] lost      STRING incremented per message found with its state evicted
   KEYS[8] counters  HASH   acked incremented by the messages acked, delivered by those taken; retried and dead by
                            the sweep (one HINCRBY each at most)
-  KEYS[9] signal    LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
+  KEYS[9] paused    STRING read when messages are due: while it exists nothing is taken (pause.lua)
+  KEYS[10] signal   LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
   (REVOKED, the partition's <prefix>revoked: read for acked deliveries whose message is gone, written by the sweep:
   revoked.lua)
 
@@ -34,7 +35,8 @@ local REASON = KEYS[5]
 local SEQ = KEYS[6]
 local LOST = KEYS[7]
 local COUNTERS = KEYS[8]
-local SIGNAL = KEYS[9]
+local PAUSED = KEYS[9]
+local SIGNAL = KEYS[10]
 -- include: ack_held, take_due
 local result = ack_held(5)
 local m = #result

@@ -19,7 +19,8 @@
   KEYS[7] lost      STRING incremented per message found with its state evicted
   KEYS[8] counters  HASH   delivered incremented by the messages taken; retried and dead by the sweep (one HINCRBY
                            each at most)
-  KEYS[9] signal    LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
+  KEYS[9] paused    STRING read when messages are due: while it exists nothing is taken (pause.lua)
+  KEYS[10] signal   LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
   (REVOKED, the partition's <prefix>revoked: the sweep records the deliveries it expires, revoked.lua)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": maxAttempts
@@ -44,6 +45,7 @@ local REASON = KEYS[5]
 local SEQ = KEYS[6]
 local LOST = KEYS[7]
 local COUNTERS = KEYS[8]
-local SIGNAL = KEYS[9]
+local PAUSED = KEYS[9]
+local SIGNAL = KEYS[10]
 -- include: take_due
 return take_due(tonumber(ARGV[4]), tonumber(ARGV[2]), tonumber(ARGV[3]))

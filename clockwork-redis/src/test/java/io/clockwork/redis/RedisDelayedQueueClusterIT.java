@@ -171,6 +171,49 @@ class RedisDelayedQueueClusterIT {
     }
 
     @Test
+    void aPauseHoldsThePartitionsOnEveryMasterAndResumeWakesABlockedConsumer() throws Exception {
+        String name = "paused";
+        Set<RedisServerProcess> masters = mastersOf(name, 6);
+        try (RedisDelayedQueue<String> operator = RedisDelayedQueue.builder(client, name, Codec.string())
+                .partitions(6).build();
+             RedisDelayedQueue<String> consumer = RedisDelayedQueue.builder(client, name, Codec.string())
+                .partitions(6).recheckInterval(Duration.ofMinutes(1)).build()) {
+            operator.pause();
+            for (int i = 0; i < 30; i++) {
+                operator.offer("m" + i, Duration.ZERO);
+            }
+            for (int p = 0; p < 6; p++) {
+                String key = KeyLayout.prefix(name, p) + "paused";
+                RedisServerProcess home = cluster.masterForSlot(SlotHash.getSlot(key.getBytes(StandardCharsets.UTF_8)));
+                assertThat(masters).contains(home);
+                assertThat(home.call("EXISTS", key)).as("partition %d's flag on its master", p).isEqualTo(1L);
+            }
+            assertThat(consumer.isPaused()).isTrue();
+            assertThat(consumer.poll(30, Duration.ZERO)).isEmpty();
+            Future<Integer> blocked = background.submit(() -> consumer.poll(30, Duration.ofSeconds(30)).size());
+            RedisServerProcess signalHome = cluster.masterForSlot(SlotHash.getSlot(
+                    (KeyLayout.prefix(name, 0) + "signal").getBytes(StandardCharsets.UTF_8)));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!((String) signalHome.call("INFO", "clients")).contains("blocked_clients:1")) {
+                assertThat(System.nanoTime() - deadline).as("consumer blocked in time").isNegative();
+                Thread.onSpinWait();
+            }
+            assertThat(blocked.isDone()).as("a paused queue delivers nothing").isFalse();
+            long resumed = System.nanoTime();
+            operator.resume();
+            int first = blocked.get(10, TimeUnit.SECONDS);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - resumed)).as("woken by resume, in ms")
+                    .isLessThan(1_000);
+            int total = first;
+            for (List<Delivery<String>> got = consumer.poll(30, Duration.ofSeconds(1)); !got.isEmpty();
+                    got = consumer.poll(30, Duration.ofSeconds(1))) {
+                total += got.size();
+            }
+            assertThat(total).isEqualTo(30);
+        }
+    }
+
+    @Test
     void batchesSpreadOverTheMastersAndBlockedBatchPollersWakeForEveryOne() throws Exception {
         // A re-check interval of a minute: a lost wake-up (e.g. one coalesced away wrongly) fails the time limit.
         try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(client, "batch-wake", Codec.string())

@@ -79,6 +79,11 @@ class RedisQueueAclIT {
             assertThat(q.offer("later", "x", Duration.ofHours(1))).isTrue();
             assertThat(q.reschedule("later", Duration.ofHours(2))).isTrue();
             assertThat(q.cancel("later")).isTrue();
+            q.pause();
+            assertThat(q.isPaused()).isTrue();
+            assertThat(q.poll(3, Duration.ZERO)).isEmpty();
+            q.resume();
+            assertThat(q.isPaused()).isFalse();
             List<Delivery<String>> got = q.poll(3, Duration.ofSeconds(5));
             assertThat(got).hasSize(3);
             Delivery<String> first = got.get(0);

@@ -21,7 +21,8 @@ import org.springframework.boot.health.contributor.Status;
  *   <li>dead letters per open queue: above {@code clockwork.health.dead-letter-threshold} the status is
  *       {@code clockwork.health.dead-letter-status} ({@code OUT_OF_SERVICE} by default, or {@code DOWN}).</li>
  * </ul>
- * Details list each open queue's counts by state.
+ * Details list each open queue's counts by state and whether it is paused (a pause is an operator's choice, not a
+ * fault: it leaves the status as it is).
  */
 public final class ClockworkHealthIndicator extends AbstractHealthIndicator implements AutoCloseable {
 
@@ -71,7 +72,7 @@ public final class ClockworkHealthIndicator extends AbstractHealthIndicator impl
         for (Map.Entry<String, DelayedQueue<?>> e : queues.opened().entrySet()) {
             QueueStats s = e.getValue().stats();
             details.put(e.getKey(), Map.of("delayed", s.delayed(), "ready", s.ready(), "inFlight", s.inFlight(),
-                    "dead", s.dead()));
+                    "dead", s.dead(), "paused", e.getValue().isPaused()));
             if (threshold >= 0 && s.dead() > threshold) {
                 tooManyDead = true;
             }

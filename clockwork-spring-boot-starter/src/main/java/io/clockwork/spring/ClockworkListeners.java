@@ -107,6 +107,9 @@ public final class ClockworkListeners implements SmartLifecycle {
         if (prefetch != null) {
             builder.prefetch(prefetch); // else the Worker's adaptive prefetch
         }
+        if (w.getTimeout() != null) {
+            builder.timeout(w.getTimeout());
+        }
         List<WorkerListener<V>> heard = new ArrayList<>();
         for (ClockworkQueueDecorator d : decorators) {
             d.customize(queue, builder);

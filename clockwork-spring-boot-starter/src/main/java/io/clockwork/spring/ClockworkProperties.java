@@ -228,6 +228,11 @@ public class ClockworkProperties {
          * unset: the Worker's adaptive prefetch (none at low load, batches under a backlog).
          */
         private Integer prefetch;
+        /**
+         * A job still running after this long is interrupted and its attempt counts as failed (Worker.timeout); a
+         * message's own timeout (Message.timeout) wins. Unset: none.
+         */
+        private Duration timeout;
         /** How long running handlers may finish at shutdown before they are interrupted. */
         private Duration shutdownTimeout = Duration.ofSeconds(30);
         /**
@@ -251,6 +256,14 @@ public class ClockworkProperties {
 
         public void setPrefetch(Integer prefetch) {
             this.prefetch = prefetch;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
         }
 
         public Duration getShutdownTimeout() {

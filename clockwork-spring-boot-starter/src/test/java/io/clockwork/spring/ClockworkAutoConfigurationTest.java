@@ -181,7 +181,8 @@ class ClockworkAutoConfigurationTest {
                 "clockwork.queues.orders.visibility-timeout=7s", "clockwork.queues.orders.max-attempts=3",
                 "clockwork.worker.concurrency=3", "clockwork.worker.prefetch=5",
                 "clockwork.worker.retry.initial-delay=250ms",
-                "clockwork.worker.shutdown-timeout=5s", "clockwork.health.dead-letter-threshold=10").run(context -> {
+                "clockwork.worker.shutdown-timeout=5s", "clockwork.worker.timeout=2m",
+                "clockwork.health.dead-letter-threshold=10").run(context -> {
                     ClockworkProperties p = context.getBean(ClockworkProperties.class);
                     assertThat(p.getQueues().get("orders").getVisibilityTimeout()).isEqualTo(Duration.ofSeconds(7));
                     assertThat(p.getWorker().getRetry().getInitialDelay()).isEqualTo(Duration.ofMillis(250));
@@ -191,7 +192,7 @@ class ClockworkAutoConfigurationTest {
                     assertThat(orders.maxAttempts()).isEqualTo(3);
                     assertThat(context.getBean(ClockworkListeners.class).workers())
                             .anySatisfy(w -> assertThat(w.toString()).contains("concurrency 3"))
-                            .allSatisfy(w -> assertThat(w.toString()).contains("prefetch 5"));
+                            .allSatisfy(w -> assertThat(w.toString()).contains("prefetch 5").contains("timeout PT2M"));
                 });
     }
 

@@ -13,6 +13,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -29,6 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Redis, the queues' meters land in the application's registry, and the health indicator sees Redis, its eviction
  * policy and dead letters.
  */
+// Closed after the class, while its Redis still runs: at JVM exit the workers' graceful stop would wait out its
+// timeout on a server the fixture's hook already killed.
+@DirtiesContext
 @SpringBootTest(classes = ClockworkStarterRedisIT.App.class, properties = {
         "clockwork.queues.payments.max-attempts=1",
         "clockwork.queues.reminders.compact-after=1h",
@@ -113,6 +117,24 @@ class ClockworkStarterRedisIT {
                 .tag("state", "dead").gauge().value() == 1);
         queues.queue("payments", Payment.class).purgeDead();
         assertThat(health().getStatus()).isEqualTo(Status.UP);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aPausedQueueStaysUpAndItsHealthSaysItIsPaused() {
+        DelayedQueue<Payment> refunds = queues.queue("refunds", Payment.class);
+        refunds.pause();
+        try {
+            Health h = health();
+            assertThat(h.getStatus()).as("a pause is an operator's choice, not a fault").isEqualTo(Status.UP);
+            Map<String, Map<String, Object>> details = (Map<String, Map<String, Object>>) h.getDetails().get("queues");
+            assertThat(details.get("refunds")).containsEntry("paused", true);
+        } finally {
+            refunds.resume();
+        }
+        Map<String, Map<String, Object>> details = (Map<String, Map<String, Object>>) health().getDetails()
+                .get("queues");
+        assertThat(details.get("refunds")).containsEntry("paused", false);
     }
 
     @Test

@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
                     + "--partitions only checks it. A queue that no client has created is reported as unknown "
                     + "(exit 1), most likely a mistyped name, and nothing is written for it."},
         subcommands = {QueueStatsCommand.class, QueuePeekCommand.class, QueueListCommand.class,
-            QueueCancelCommand.class, QueueRequeueDeadCommand.class, QueuePurgeDeadCommand.class,
+            QueueCancelCommand.class, QueuePromoteCommand.class, QueuePauseCommand.class, QueueResumeCommand.class,
+            QueueRequeueDeadCommand.class, QueuePurgeDeadCommand.class,
             QueueMigrateRedissonCommand.class, QueueDeleteCommand.class},
         footer = {"", "Exit codes: 0 success, 1 failure (unreachable server, unknown queue, id not found), "
                 + "2 bad usage."})
@@ -33,6 +34,7 @@ public final class QueueCommand implements Runnable {
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(),
-                "missing subcommand: stats, peek, list, cancel, requeue-dead, purge-dead, migrate-redisson or delete");
+                "missing subcommand: stats, peek, list, cancel, promote, pause, resume, requeue-dead, purge-dead, "
+                        + "migrate-redisson or delete");
     }
 }

@@ -15,7 +15,8 @@ import picocli.CommandLine.Model.CommandSpec;
  * per command line.
  */
 @Command(name = "stats", mixinStandardHelpOptions = true,
-        description = "Prints the queue's partition count, how many messages are delayed, ready, in flight and dead, "
+        description = "Prints the queue's partition count, whether it is paused, how many messages are delayed, ready, "
+                + "in flight and dead, "
                 + "and when the next delayed one is due, then how many messages were offered, delivered, acked, "
                 + "retried and dead-lettered since the queue was created. Expired deliveries are returned to the "
                 + "schedule first, as any client call does.")
@@ -34,6 +35,7 @@ public final class QueueStatsCommand implements Callable<Integer> {
             QueueStats st = target.stats(q);
             out.println(target.describe());
             out.println(String.format(Locale.ROOT, "  %-12s %,12d", "partitions", q.partitions()));
+            out.println(String.format(Locale.ROOT, "  %-12s %12s", "paused", q.isPaused() ? "yes" : "no"));
             out.println(String.format(Locale.ROOT, "  %-12s %,12d", "delayed", st.delayed()));
             out.println(String.format(Locale.ROOT, "  %-12s %,12d", "ready", st.ready()));
             out.println(String.format(Locale.ROOT, "  %-12s %,12d", "in flight", st.inFlight()));

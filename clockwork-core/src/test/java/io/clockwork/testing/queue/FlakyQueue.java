@@ -90,6 +90,21 @@ public final class FlakyQueue<V> implements DelayedQueue<V> {
     }
 
     @Override
+    public void pause() {
+        queue.pause();
+    }
+
+    @Override
+    public void resume() {
+        queue.resume();
+    }
+
+    @Override
+    public boolean isPaused() {
+        return queue.isPaused();
+    }
+
+    @Override
     public Delivery<V> poll(Duration wait) throws InterruptedException {
         check("poll");
         Delivery<V> d = queue.poll(wait);

@@ -5,8 +5,10 @@ import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.Delivery;
+import io.clockwork.queue.ForwardingDelayedQueue;
 import io.clockwork.worker.Job;
 import io.clockwork.worker.JobHandler;
+import io.clockwork.worker.JobTimeoutException;
 import io.clockwork.worker.RetryLater;
 import io.clockwork.worker.RetryPolicy;
 import io.clockwork.worker.Worker;
@@ -22,6 +24,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -33,6 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The behaviour of a {@link Worker} on every {@link DelayedQueue} backend, written once: a backend's test extends this
@@ -173,6 +177,38 @@ public abstract class WorkerContract {
     }
 
     // ---- the happy path ----
+
+    @Test
+    void aWorkerOnAPausedQueueIdlesWithoutSpinningAndWorksOnResume() throws Exception {
+        DelayedQueue<String> q = queue(b -> { });
+        q.pause();
+        List<String> ids = offer(q, 20, "p-");
+        AtomicInteger polls = new AtomicInteger();
+        DelayedQueue<String> counted = new ForwardingDelayedQueue<>(q) {
+            @Override
+            public Delivery<String> poll(Duration wait) throws InterruptedException {
+                polls.incrementAndGet();
+                return super.poll(wait);
+            }
+
+            @Override
+            public List<Delivery<String>> poll(int maxMessages, Duration wait) throws InterruptedException {
+                polls.incrementAndGet();
+                return super.poll(maxMessages, wait);
+            }
+        };
+        Set<String> handled = ConcurrentHashMap.newKeySet();
+        long start = System.nanoTime();
+        start(Worker.builder(counted, job -> handled.add(job.id())).concurrency(4)
+                .pollWait(Duration.ofMillis(200)));
+        Await.until("four polls of the paused queue", LIMIT, () -> polls.get() >= 4);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("each paused poll waits its wait: no spinning")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(500));
+        assertThat(handled).isEmpty();
+        q.resume();
+        Await.until("every message handled after resume", LIMIT, () -> handled.size() == ids.size());
+        assertThat(handled).containsExactlyInAnyOrderElementsOf(ids);
+    }
 
     @Test
     void theHandlerSeesTheMessagesHeaders() throws Exception {
@@ -381,26 +417,102 @@ public abstract class WorkerContract {
     }
 
     @Test
-    void aLostLeaseIsReportedAndTheJobIsNeitherAckedNorRetried() throws Exception {
+    void aCancelledRunningJobIsInterruptedAtTheNextHeartbeatAndNeitherAckedNorRetried() throws Exception {
         DelayedQueue<String> q = queue(b -> b.visibilityTimeout(Duration.ofMillis(300)));
         q.offer("cancelled", "v", Duration.ZERO);
         Recorder events = new Recorder();
-        AtomicInteger sawLost = new AtomicInteger();
+        AtomicInteger interruptedWithLeaseLost = new AtomicInteger();
         CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
         start(Worker.builder(q, job -> {
             started.countDown();
-            Await.until("the lease lost", LIMIT, job::isLeaseLost);
-            sawLost.incrementAndGet();
-            throw new IllegalStateException("gave up");
+            try {
+                never.await(); // a long job: only the worker's interrupt ends it
+            } catch (InterruptedException e) {
+                if (job.isLeaseLost()) {
+                    interruptedWithLeaseLost.incrementAndGet();
+                }
+                throw e;
+            }
         }).listener(events));
         assertThat(started.await(LIMIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
         assertThat(q.cancel("cancelled")).isTrue();
-        Await.until("the handler saw it", LIMIT, () -> sawLost.get() == 1);
+        Await.until("the handler interrupted, its lease lost", LIMIT, () -> interruptedWithLeaseLost.get() == 1);
         Await.until("the lease lost reported", LIMIT, () -> events.of("leaseLost").size() == 1);
         assertThat(events.of("acked")).isEmpty();
         assertThat(events.of("retried")).isEmpty();
         assertThat(events.of("deadLettered")).isEmpty();
         assertThat(q.stats().dead()).isZero();
+        assertThat(q.stats().total()).isZero();
+    }
+
+    @Test
+    void aJobPastTheWorkersTimeoutIsInterruptedAndRetriedByThePolicy() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(5));
+        q.offer("slow", "v", Duration.ZERO);
+        Recorder events = new Recorder();
+        AtomicInteger interrupted = new AtomicInteger();
+        RetryPolicy now = RetryPolicy.builder().initialDelay(Duration.ofMillis(1)).jitter(0).maxAttempts(5).build();
+        start(Worker.builder(q, job -> {
+            if (job.attempt() == 1) {
+                try {
+                    new CountDownLatch(1).await(); // stuck until the timeout interrupts it
+                } catch (InterruptedException e) {
+                    interrupted.incrementAndGet();
+                    throw e;
+                }
+            }
+        }).timeout(Duration.ofMillis(200)).retryPolicy(now).listener(events));
+        Await.until("the retry acked", LIMIT, () -> events.acked() == 1);
+        assertThat(interrupted.get()).isEqualTo(1);
+        assertThat(events.of("retried")).singleElement().asString()
+                .contains(JobTimeoutException.class.getName()).contains("timeout of 200 ms");
+        Await.until("the queue empty", LIMIT, () -> total(q) == 0);
+    }
+
+    @Test
+    void aJobThatIgnoresTheInterruptIsStillSettledAtItsTimeout() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(1));
+        q.offer(io.clockwork.queue.Message.of("v").id("stubborn").timeout(Duration.ofMillis(150)));
+        Recorder events = new Recorder();
+        CountDownLatch release = new CountDownLatch(1);
+        start(Worker.builder(q, job -> {
+            while (release.getCount() > 0) {
+                Thread.onSpinWait(); // ignores interrupts
+            }
+        }).timeout(Duration.ofMinutes(10)).listener(events));
+        Await.until("dead-lettered by its own timeout, not the worker's", LIMIT,
+                () -> events.of("deadLettered").size() == 1);
+        assertThat(events.of("deadLettered").get(0)).contains("timeout of 150 ms");
+        assertThat(q.deadLetters(1)).singleElement().extracting(DeadLetter::id).isEqualTo("stubborn");
+        release.countDown();
+        assertThat(events.of("acked")).isEmpty();
+    }
+
+    @Test
+    void aMalformedTimeoutHeaderFailsTheJobWithAnErrorNamingIt() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxAttempts(1));
+        q.offer(io.clockwork.queue.Message.of("v").id("bad-timeout").header(io.clockwork.queue.Message.TIMEOUT_HEADER,
+                "soon"));
+        Recorder events = new Recorder();
+        AtomicInteger ran = new AtomicInteger();
+        start(Worker.builder(q, job -> ran.incrementAndGet()).listener(events));
+        Await.until("dead-lettered", LIMIT, () -> events.of("deadLettered").size() == 1);
+        assertThat(events.of("deadLettered").get(0)).contains("clockwork-timeout-ms").contains("'soon'");
+        assertThat(ran.get()).as("the handler never ran").isZero();
+    }
+
+    @Test
+    void timeoutsOutOfRangeAreRefusedByName() {
+        DelayedQueue<String> q = queue(b -> { });
+        Worker.Builder<String> b = Worker.builder(q, job -> { });
+        assertThatThrownBy(() -> b.timeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("timeout must be in (0, PT24H]");
+        assertThatThrownBy(() -> b.timeout(Duration.ofDays(2))).hasMessageContaining("timeout");
+        assertThatThrownBy(() -> io.clockwork.queue.Message.of("v").timeout(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout must be in");
+        assertThat(io.clockwork.queue.Message.of("v").timeout(Duration.ofNanos(1_500_000)).headers())
+                .containsEntry(io.clockwork.queue.Message.TIMEOUT_HEADER, "2");
     }
 
     // ---- listeners and backend failures ----

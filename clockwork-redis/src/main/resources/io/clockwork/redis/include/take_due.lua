@@ -41,6 +41,10 @@ local function take_due(n, sweep_limit, visibility_ms)
     end
     local heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now, 'LIMIT', '0', n == 1 and '2' or n + 1)
     local k = math.min(n, #heads)
+    if k > 0 and redis.call('EXISTS', PAUSED) == 1 then
+        -- Paused: nothing is taken, and the pollers wait for the wake-up of resume (pause.lua), not for a due time.
+        return {0, -1, 0, lost_now}
+    end
     local result = {0, -1, 0, 0}
     local taken = 0
     if k > 0 then

@@ -1,0 +1,103 @@
+package io.clockwork.redis;
+
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.DelayedQueueBuilder;
+import io.clockwork.redis.fixture.RedisExtension;
+import io.clockwork.redis.fixture.RedisServerProcess;
+import io.clockwork.redis.fixture.ServerClock;
+import io.clockwork.testing.queue.FlowControlContract;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The {@link FlowControlContract} on a real {@code redis-server}, plus what only a shared backend promises: a pause
+ * is stored with the queue, so every client sees it, and it outlives the client that made it.
+ */
+@ExtendWith(RedisExtension.class)
+class RedisFlowControlIT extends FlowControlContract {
+
+    private static final AtomicInteger NAMES = new AtomicInteger();
+
+    private final RedisServerProcess redis;
+    private final List<DelayedQueue<?>> queues = new ArrayList<>();
+    private ServerClock clock;
+
+    RedisFlowControlIT(RedisServerProcess redis) {
+        this.redis = redis;
+    }
+
+    @Override
+    protected <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options) {
+        RedisQueueBuilder<V> builder = RedisDelayedQueue.builder(redis.uri(), "flow-" + NAMES.incrementAndGet(), codec);
+        options.accept(builder);
+        RedisDelayedQueue<V> q = builder.build();
+        queues.add(q);
+        return q;
+    }
+
+    /** A client of a queue of 4 partitions, each with a pause flag of its own. */
+    private RedisDelayedQueue<String> open(String name) {
+        RedisDelayedQueue<String> q = RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).partitions(4)
+                .build();
+        queues.add(q);
+        return q;
+    }
+
+    @Override
+    protected void passTime(Duration amount) {
+        if (clock == null) {
+            clock = new ServerClock(redis.uri());
+        }
+        clock.await(amount);
+    }
+
+    @AfterEach
+    void closeQueues() {
+        queues.forEach(DelayedQueue::close);
+        if (clock != null) {
+            clock.close();
+        }
+    }
+
+    @Test
+    void aPauseHoldsForEveryClientAndOutlivesTheClientThatMadeIt() throws Exception {
+        RedisDelayedQueue<String> producer = open("flow-shared");
+        for (int i = 0; i < 8; i++) {
+            producer.offer("m" + i, Duration.ZERO);
+        }
+        producer.pause();
+        producer.close();
+        RedisDelayedQueue<String> consumer = open("flow-shared");
+        assertThat(consumer.isPaused()).isTrue();
+        assertThat(consumer.poll(8, Duration.ZERO)).isEmpty();
+        RedisDelayedQueue<String> operator = open("flow-shared");
+        operator.resume();
+        assertThat(consumer.isPaused()).isFalse();
+        assertThat(consumer.poll(8, Duration.ofSeconds(5))).hasSize(8);
+    }
+
+    @Test
+    void aPauseCoversEveryPartition() {
+        RedisDelayedQueue<String> q = open("flow-partitions");
+        q.pause();
+        for (int p = 0; p < 4; p++) {
+            assertThat(redis.call("EXISTS", KeyLayout.prefix("flow-partitions", p) + "paused"))
+                    .as("partition %d", p).isEqualTo(1L);
+        }
+        q.resume();
+        for (int p = 0; p < 4; p++) {
+            assertThat(redis.call("EXISTS", KeyLayout.prefix("flow-partitions", p) + "paused"))
+                    .as("partition %d", p).isEqualTo(0L);
+        }
+    }
+}
