@@ -110,14 +110,14 @@ class ClockworkCliTest {
         "no-such --help|clockwork: unknown command 'no-such' (valid: demo, queue, schedule, dashboard, bench)",
         "--help no-such|clockwork: unknown command 'no-such' (valid: demo, queue, schedule, dashboard, bench)",
         "--version no-such|clockwork: unknown command 'no-such' (valid: demo, queue, schedule, dashboard, bench)",
-        "queue no-such|clockwork queue: unknown subcommand 'no-such' (valid: stats, peek, list, cancel, requeue-dead, "
-                + "purge-dead, migrate-redisson, delete)",
+        "queue no-such|clockwork queue: unknown subcommand 'no-such' (valid: stats, peek, list, cancel, promote, "
+                + "pause, resume, requeue-dead, purge-dead, migrate-redisson, delete)",
         "queue no-such --help|clockwork queue: unknown subcommand 'no-such' (valid: stats, peek, list, cancel, "
-                + "requeue-dead, purge-dead, migrate-redisson, delete)",
+                + "promote, pause, resume, requeue-dead, purge-dead, migrate-redisson, delete)",
         "queue --help no-such|clockwork queue: unknown subcommand 'no-such' (valid: stats, peek, list, cancel, "
-                + "requeue-dead, purge-dead, migrate-redisson, delete)",
+                + "promote, pause, resume, requeue-dead, purge-dead, migrate-redisson, delete)",
         "queue stat --help|clockwork queue: unknown subcommand 'stat' (valid: stats, peek, list, cancel, "
-                + "requeue-dead, purge-dead, migrate-redisson, delete); did you mean stats",
+                + "promote, pause, resume, requeue-dead, purge-dead, migrate-redisson, delete); did you mean stats",
         "queue stats no-such --help|clockwork queue stats: Unmatched argument at index 2: 'no-such'",
         "queue stats --bogus --help|clockwork queue stats: Unknown option: '--bogus'",
         "demo extra --help|clockwork demo: Unmatched argument at index 1: 'extra'",

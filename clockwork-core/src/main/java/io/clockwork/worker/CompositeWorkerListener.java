@@ -75,6 +75,11 @@ final class CompositeWorkerListener<V> implements WorkerListener<V> {
     }
 
     @Override
+    public void timedOut(Job<V> job, Duration timeout) {
+        each(l -> l.timedOut(job, timeout));
+    }
+
+    @Override
     public void backendError(String operation, RuntimeException error) {
         each(l -> l.backendError(operation, error));
     }

@@ -226,6 +226,7 @@ final class JobRunner<V> {
     void timedOut(WorkerTask<V> t, Duration timeout) {
         if (t.state.compareAndSet(RUNNING, SETTLING)) {
             t.interruptHandler();
+            w.events.fire(t, Event.TIMED_OUT, null, timeout);
             settleFailure(t, new JobTimeoutException(t.id(), t.attempt(), timeout));
         }
     }

@@ -14,7 +14,7 @@ import java.time.Duration;
 final class WorkerEvents<V> {
 
     /** The life-cycle events of a job, one per {@link WorkerListener} method. */
-    enum Event { DELIVERED, ACKED, RETRIED, DEAD_LETTERED, RELEASED, LEASE_LOST }
+    enum Event { DELIVERED, ACKED, RETRIED, DEAD_LETTERED, RELEASED, LEASE_LOST, TIMED_OUT }
 
     private static final System.Logger LOG = System.getLogger(Worker.class.getName());
 
@@ -41,7 +41,7 @@ final class WorkerEvents<V> {
      * @param job   the job
      * @param event what happened
      * @param error the error or reason of RETRIED and DEAD_LETTERED, else null
-     * @param delay the retry delay of RETRIED, else null
+     * @param delay the retry delay of RETRIED, the exceeded timeout of TIMED_OUT, else null
      */
     void fire(Job<V> job, Event event, String error, Duration delay) {
         if (listener == null) {
@@ -55,6 +55,7 @@ final class WorkerEvents<V> {
                 case DEAD_LETTERED -> listener.deadLettered(job, error);
                 case RELEASED -> listener.released(job);
                 case LEASE_LOST -> listener.leaseLost(job);
+                case TIMED_OUT -> listener.timedOut(job, delay);
                 default -> throw new AssertionError(event);
             }
         } catch (RuntimeException bad) {

@@ -83,6 +83,17 @@ public interface WorkerListener<V> {
     }
 
     /**
+     * The job's handler still ran when its timeout passed ({@link Worker.Builder#timeout}, or the message's own): it
+     * was interrupted, and its attempt is settled as failed ({@link #retried} or {@link #deadLettered} follows, with
+     * the {@link JobTimeoutException} as the error).
+     *
+     * @param job     the job
+     * @param timeout the timeout it exceeded
+     */
+    default void timedOut(Job<V> job, Duration timeout) {
+    }
+
+    /**
      * A queue operation failed (the backend is down, paused or refusing); the worker backs off and tries again.
      *
      * @param operation what failed: {@code poll}, {@code ack}, {@code extend}, {@code nack}, {@code deadLetter} or

@@ -65,6 +65,7 @@ public final class MeteredDelayedQueue<V> extends ForwardingDelayedQueue<V> {
     private final Counter acked;
     private final Counter retried;
     private final Counter deadLettered;
+    private final Counter timeouts;
     private final Timer deliveryLateness;
     private final Timer handlerSuccess;
     private final Timer handlerFailure;
@@ -82,6 +83,8 @@ public final class MeteredDelayedQueue<V> extends ForwardingDelayedQueue<V> {
         this.acked = counter("clockwork.queue.acked", "deliveries acknowledged");
         this.retried = counter("clockwork.queue.retried", "deliveries nacked to be due again");
         this.deadLettered = counter("clockwork.queue.dead.lettered", "deliveries sent to the dead letters");
+        this.timeouts = keep(Counter.builder("clockwork.queue.handler.timeouts").tags(tags)
+                .description("jobs a worker interrupted at their timeout").register(registry));
         this.deliveryLateness = keep(Timer.builder("clockwork.queue.delivery.lateness").tags(tags)
                 .description("first delivery time minus due time").register(registry));
         this.handlerSuccess = handlerTimer("success");
@@ -149,8 +152,8 @@ public final class MeteredDelayedQueue<V> extends ForwardingDelayedQueue<V> {
 
     /**
      * Makes the worker listener that records each handler's running time as {@code clockwork.queue.handler}, with tag
-     * {@code outcome} {@code success} or {@code failure} (it threw). The worker reads the clock for it only because
-     * it has a listener.
+     * {@code outcome} {@code success} or {@code failure} (it threw), and counts the jobs interrupted at their timeout
+     * as {@code clockwork.queue.handler.timeouts}. The worker reads the clock for it only because it has a listener.
      *
      * @return a listener for {@link io.clockwork.worker.Worker.Builder#listener}
      */
@@ -159,6 +162,11 @@ public final class MeteredDelayedQueue<V> extends ForwardingDelayedQueue<V> {
             @Override
             public void handled(Job<V> job, long nanos, Throwable failure) {
                 (failure == null ? handlerSuccess : handlerFailure).record(nanos, TimeUnit.NANOSECONDS);
+            }
+
+            @Override
+            public void timedOut(Job<V> job, Duration timeout) {
+                timeouts.increment();
             }
         };
     }

@@ -163,6 +163,26 @@ class QueueMetricsTest {
         }
     }
 
+    @Test
+    void jobsInterruptedAtTheirTimeoutAreCounted() throws Exception {
+        InMemoryDelayedQueue<String> backend = InMemoryDelayedQueue.<String>builder().name("slow")
+                .codec(Codec.string()).build();
+        try (MeteredDelayedQueue<String> q = MeteredDelayedQueue.builder(backend, registry).build()) {
+            Worker<String> worker = Worker.builder(q, job -> {
+                if (job.attempt() == 1) {
+                    new java.util.concurrent.CountDownLatch(1).await(); // only the timeout's interrupt ends it
+                }
+            }).listener(q.workerListener()).timeout(Duration.ofMillis(100)).retryPolicy(RetryPolicy.builder()
+                    .initialDelay(Duration.ofMillis(1)).jitter(0).build()).build();
+            q.offer("stuck", Duration.ZERO);
+            Await.until("the retry acked", () -> count("clockwork.queue.acked", "slow") == 1);
+            worker.shutdown(Duration.ofSeconds(10));
+            assertThat(registry.get("clockwork.queue.handler.timeouts").tag("queue", "slow").counter().count())
+                    .isEqualTo(1);
+            assertThat(count("clockwork.queue.retried", "slow")).isEqualTo(1);
+        }
+    }
+
     /** Counts the stats reads that reach the backend. */
     static final class CountingStats<V> extends ForwardingDelayedQueue<V> {
         final AtomicInteger reads = new AtomicInteger();

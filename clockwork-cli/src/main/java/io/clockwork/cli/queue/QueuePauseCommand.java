@@ -1,7 +1,6 @@
 package io.clockwork.cli.queue;
 
 import io.clockwork.queue.DelayedQueue;
-import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,12 +22,6 @@ public final class QueuePauseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        try (DelayedQueue<byte[]> q = target.open()) {
-            q.pause();
-            out.println("paused " + q.name());
-        }
-        out.flush();
-        return 0;
+        return target.apply(spec, DelayedQueue::pause, "paused");
     }
 }

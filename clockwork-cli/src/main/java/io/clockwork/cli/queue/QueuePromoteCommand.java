@@ -2,7 +2,6 @@ package io.clockwork.cli.queue;
 
 import io.clockwork.cli.Arguments;
 import io.clockwork.queue.DelayedQueue;
-import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -29,21 +28,6 @@ public final class QueuePromoteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        int missed = 0;
-        try (DelayedQueue<byte[]> q = target.open()) {
-            for (String id : ids) {
-                if (q.promote(id)) {
-                    out.println("promoted " + id);
-                } else {
-                    missed++;
-                    err.println("not promoted " + id + ": unknown, in flight, dead or gone");
-                }
-            }
-        }
-        out.flush();
-        err.flush();
-        return missed == 0 ? 0 : 1;
+        return IdAction.run(target, spec, ids, "promoted", "unknown, in flight, dead or gone", DelayedQueue::promote);
     }
 }

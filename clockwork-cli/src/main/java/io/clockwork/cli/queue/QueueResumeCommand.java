@@ -1,7 +1,6 @@
 package io.clockwork.cli.queue;
 
 import io.clockwork.queue.DelayedQueue;
-import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,12 +20,6 @@ public final class QueueResumeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        try (DelayedQueue<byte[]> q = target.open()) {
-            q.resume();
-            out.println("resumed " + q.name());
-        }
-        out.flush();
-        return 0;
+        return target.apply(spec, DelayedQueue::resume, "resumed");
     }
 }

@@ -11,7 +11,9 @@ import io.clockwork.queue.QueueStats;
 import io.clockwork.redis.QueueNotFoundException;
 import io.clockwork.redis.RedisDelayedQueue;
 import io.clockwork.redis.RedisQueueBuilder;
+import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.function.Consumer;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -94,6 +96,27 @@ public final class QueueTarget {
         } catch (RuntimeException e) {
             throw new CliException(describe() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Opens the queue, runs {@code op} on it and prints {@code "<done> <name>"}: a subcommand that changes the queue
+     * as a whole ({@code pause}, {@code resume}).
+     *
+     * @return the exit code, 0
+     * @throws CliException if the queue cannot be opened or Redis fails
+     */
+    int apply(CommandSpec spec, Consumer<DelayedQueue<byte[]>> op, String done) {
+        PrintWriter out = spec.commandLine().getOut();
+        try (DelayedQueue<byte[]> q = open()) {
+            try {
+                op.accept(q);
+            } catch (RuntimeException e) {
+                throw new CliException(describe() + ": " + e.getMessage(), e);
+            }
+            out.println(done + " " + q.name());
+        }
+        out.flush();
+        return 0;
     }
 
     /** @return e.g. {@code queue 'orders' on 127.0.0.1:6379} */

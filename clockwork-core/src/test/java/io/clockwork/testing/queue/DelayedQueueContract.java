@@ -12,7 +12,6 @@ import io.clockwork.queue.Offered;
 import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.QueueStats;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -29,8 +28,6 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -51,7 +48,7 @@ import static org.assertj.core.api.Assertions.fail;
  * with a wait from a background thread. Delays are short ({@link #SOON}, {@link #LATER}) so that a real-time backend
  * runs the whole contract in seconds, and {@link #FAR} marks a message that must not fall due during a test.
  */
-public abstract class DelayedQueueContract {
+public abstract class DelayedQueueContract extends QueueContractBase {
 
     /** A short delay. */
     protected static final Duration SOON = Duration.ofMillis(100);
@@ -61,37 +58,6 @@ public abstract class DelayedQueueContract {
     protected static final Duration FAR = Duration.ofHours(1);
     /** How long a test waits, in real time, for a background poll before it fails. */
     private static final Duration REAL_TIME_LIMIT = Duration.ofSeconds(20);
-
-    private final ExecutorService background = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "contract-background");
-        t.setDaemon(true);
-        return t;
-    });
-
-    /**
-     * Creates a fresh, empty queue; every call returns a queue with a new name, closed by the subclass after the test.
-     *
-     * @param codec   the codec
-     * @param options further options applied to the backend's builder (visibility timeout, max attempts, ...)
-     * @param <V>     the value type
-     * @return the queue
-     */
-    protected abstract <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options);
-
-    /**
-     * Lets at least {@code amount} pass on the backend's clock: a {@code ManualTicker} advance in-process, a real
-     * wait (polling the server's clock, not sleeping blindly) on Redis. Tests keep amounts small (tens to hundreds
-     * of milliseconds) so that real-time backends stay fast.
-     *
-     * @param amount how much time must pass
-     * @throws InterruptedException if interrupted
-     */
-    protected abstract void passTime(Duration amount) throws InterruptedException;
-
-    @AfterEach
-    void stopBackgroundThreads() {
-        background.shutdownNow();
-    }
 
     // ---- helpers ----
 

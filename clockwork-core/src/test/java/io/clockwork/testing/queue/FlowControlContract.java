@@ -2,21 +2,16 @@ package io.clockwork.testing.queue;
 
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.Message;
 import io.clockwork.queue.Offered;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,41 +23,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * <p>The tests never sleep: where time must pass they call {@link #passTime}; a consumer that must block polls from
  * a background thread, and the test waits for it with a real-time limit.
  */
-public abstract class FlowControlContract {
+public abstract class FlowControlContract extends QueueContractBase {
 
     /** A delay that never passes during a test. */
     private static final Duration FAR = Duration.ofHours(1);
     /** How long a test waits, in real time, for a background poll before it fails. */
     private static final long REAL_TIME_LIMIT_SECONDS = 20;
-
-    private final ExecutorService background = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "flow-control-background");
-        t.setDaemon(true);
-        return t;
-    });
-
-    /**
-     * Creates a fresh, empty queue with a new name, closed by the subclass after the test.
-     *
-     * @param codec   the codec
-     * @param options further options applied to the backend's builder
-     * @param <V>     the value type
-     * @return the queue
-     */
-    protected abstract <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options);
-
-    /**
-     * Lets at least {@code amount} pass on the backend's clock (see {@link DelayedQueueContract#passTime}).
-     *
-     * @param amount how much time must pass
-     * @throws InterruptedException if interrupted
-     */
-    protected abstract void passTime(Duration amount) throws InterruptedException;
-
-    @AfterEach
-    void stopBackgroundThreads() {
-        background.shutdownNow();
-    }
 
     private DelayedQueue<String> queue() {
         return newQueue(Codec.string(), options -> { });
