@@ -1,6 +1,5 @@
 package io.clockwork.redis;
 
-import io.clockwork.redis.fixture.ServerClock;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
@@ -11,9 +10,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -23,25 +19,18 @@ import java.util.function.Consumer;
 @ExtendWith(RedisExtension.class)
 class RedisDelayedQueueIT extends DelayedQueueContract {
 
-    private static final AtomicInteger NAMES = new AtomicInteger();
-
-    private final RedisServerProcess redis;
-    private final List<DelayedQueue<?>> queues = new ArrayList<>();
-    private ServerClock clock;
+    private final ContractQueues queues;
 
     RedisDelayedQueueIT(RedisServerProcess redis) {
-        this.redis = redis;
+        this.queues = new ContractQueues(redis, "contract-");
     }
 
     @Override
     protected <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options) {
-        RedisQueueBuilder<V> builder =
-                RedisDelayedQueue.builder(redis.uri(), "contract-" + NAMES.incrementAndGet(), codec);
+        RedisQueueBuilder<V> builder = queues.builder(codec);
         options.accept(builder);
         configure(builder);
-        RedisDelayedQueue<V> q = builder.build();
-        queues.add(q);
-        return q;
+        return queues.track(builder.build());
     }
 
     /** Sets options every queue of this run takes; none here. */
@@ -50,17 +39,11 @@ class RedisDelayedQueueIT extends DelayedQueueContract {
 
     @Override
     protected void passTime(Duration amount) {
-        if (clock == null) {
-            clock = new ServerClock(redis.uri());
-        }
-        clock.await(amount);
+        queues.passTime(amount);
     }
 
     @AfterEach
     void closeQueues() {
-        queues.forEach(DelayedQueue::close);
-        if (clock != null) {
-            clock.close();
-        }
+        queues.close();
     }
 }

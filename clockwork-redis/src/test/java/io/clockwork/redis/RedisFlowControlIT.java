@@ -5,16 +5,12 @@ import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
-import io.clockwork.redis.fixture.ServerClock;
 import io.clockwork.testing.queue.FlowControlContract;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,47 +22,32 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(RedisExtension.class)
 class RedisFlowControlIT extends FlowControlContract {
 
-    private static final AtomicInteger NAMES = new AtomicInteger();
-
     private final RedisServerProcess redis;
-    private final List<DelayedQueue<?>> queues = new ArrayList<>();
-    private ServerClock clock;
+    private final ContractQueues queues;
 
     RedisFlowControlIT(RedisServerProcess redis) {
         this.redis = redis;
+        this.queues = new ContractQueues(redis, "flow-");
     }
 
     @Override
     protected <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options) {
-        RedisQueueBuilder<V> builder = RedisDelayedQueue.builder(redis.uri(), "flow-" + NAMES.incrementAndGet(), codec);
-        options.accept(builder);
-        RedisDelayedQueue<V> q = builder.build();
-        queues.add(q);
-        return q;
+        return queues.fresh(codec, options);
     }
 
     /** A client of a queue of 4 partitions, each with a pause flag of its own. */
     private RedisDelayedQueue<String> open(String name) {
-        RedisDelayedQueue<String> q = RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).partitions(4)
-                .build();
-        queues.add(q);
-        return q;
+        return queues.track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).partitions(4).build());
     }
 
     @Override
     protected void passTime(Duration amount) {
-        if (clock == null) {
-            clock = new ServerClock(redis.uri());
-        }
-        clock.await(amount);
+        queues.passTime(amount);
     }
 
     @AfterEach
     void closeQueues() {
-        queues.forEach(DelayedQueue::close);
-        if (clock != null) {
-            clock.close();
-        }
+        queues.close();
     }
 
     @Test

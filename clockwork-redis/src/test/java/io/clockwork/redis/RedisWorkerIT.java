@@ -8,9 +8,6 @@ import io.clockwork.redis.fixture.RedisServerProcess;
 import io.clockwork.testing.queue.WorkerContract;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -20,35 +17,27 @@ import java.util.function.Consumer;
 @ExtendWith(RedisExtension.class)
 class RedisWorkerIT extends WorkerContract {
 
-    private static final AtomicInteger NAMES = new AtomicInteger();
-
     private final RedisServerProcess redis;
-    private final List<DelayedQueue<?>> queues = new CopyOnWriteArrayList<>();
+    private final ContractQueues queues;
 
     RedisWorkerIT(RedisServerProcess redis) {
         this.redis = redis;
+        this.queues = new ContractQueues(redis, "worker-");
     }
 
     @Override
     protected <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options) {
-        RedisQueueBuilder<V> builder = RedisDelayedQueue.builder(redis.uri(), "worker-" + NAMES.incrementAndGet(),
-                codec);
-        options.accept(builder);
-        RedisDelayedQueue<V> q = builder.build();
-        queues.add(q);
-        return q;
+        return queues.fresh(codec, options);
     }
 
     @Override
     protected DelayedQueue<String> otherClientOf(DelayedQueue<String> queue) {
-        RedisDelayedQueue<String> q = RedisDelayedQueue.builder(redis.uri(), queue.name(), Codec.string())
-                .visibilityTimeout(queue.visibilityTimeout()).maxAttempts(queue.maxAttempts()).build();
-        queues.add(q);
-        return q;
+        return queues.track(RedisDelayedQueue.builder(redis.uri(), queue.name(), Codec.string())
+                .visibilityTimeout(queue.visibilityTimeout()).maxAttempts(queue.maxAttempts()).build());
     }
 
     @Override
     protected void closeQueues() {
-        queues.forEach(DelayedQueue::close);
+        queues.close();
     }
 }
