@@ -34,4 +34,11 @@ public @interface ClockworkListener {
      *         that is unset the Worker's adaptive prefetch
      */
     int prefetch() default -1;
+
+    /**
+     * @return each job's timeout as an ISO-8601 duration or a Spring duration ({@code "30s"}, {@code "PT5M"}): a
+     *         handler still running then is interrupted and the attempt counts as failed; "" (the default):
+     *         {@code clockwork.worker.timeout}, or none
+     */
+    String timeout() default "";
 }

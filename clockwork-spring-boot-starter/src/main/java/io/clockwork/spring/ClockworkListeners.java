@@ -1,6 +1,7 @@
 package io.clockwork.spring;
 
 import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.Message;
 import io.clockwork.worker.Job;
 import io.clockwork.worker.JobHandler;
 import io.clockwork.worker.RetryPolicy;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.util.ReflectionUtils;
 
@@ -107,7 +109,9 @@ public final class ClockworkListeners implements SmartLifecycle {
         if (prefetch != null) {
             builder.prefetch(prefetch); // else the Worker's adaptive prefetch
         }
-        if (w.getTimeout() != null) {
+        if (!e.annotation().timeout().isEmpty()) {
+            builder.timeout(timeoutOf(e));
+        } else if (w.getTimeout() != null) {
             builder.timeout(w.getTimeout());
         }
         List<WorkerListener<V>> heard = new ArrayList<>();
@@ -125,6 +129,22 @@ public final class ClockworkListeners implements SmartLifecycle {
             builder.listener(WorkerListener.compose(all));
         }
         return builder.build();
+    }
+
+    /** The annotation's timeout, parsed as Spring parses a duration property, and checked as the Worker checks it. */
+    private static Duration timeoutOf(Endpoint e) {
+        String text = e.annotation().timeout();
+        Duration d;
+        try {
+            d = DurationStyle.detectAndParse(text);
+        } catch (IllegalArgumentException bad) {
+            d = null;
+        }
+        if (d == null || d.isNegative() || d.isZero() || d.compareTo(Message.MAX_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("@ClockworkListener(timeout) of " + e.method() + " must be a duration "
+                    + "in (0, " + Message.MAX_TIMEOUT + "] such as \"30s\" or \"PT5M\", was \"" + text + "\"");
+        }
+        return d;
     }
 
     private static RetryPolicy retryPolicy(ClockworkProperties.Retry r) {

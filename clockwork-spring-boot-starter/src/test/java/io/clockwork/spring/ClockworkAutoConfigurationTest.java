@@ -306,6 +306,28 @@ class ClockworkAutoConfigurationTest {
         }
     }
 
+    static class TimedListener {
+        @ClockworkListener(queue = "slow", timeout = "150ms")
+        void onSlow(String s) {
+        }
+    }
+
+    static class BadTimeoutListener {
+        @ClockworkListener(queue = "slow", timeout = "soon")
+        void onSlow(String s) {
+        }
+    }
+
+    @Test
+    void aListenersTimeoutWinsOverThePropertyAndABadOneFailsTheContextNamingTheMethod() {
+        runner.withBean(TimedListener.class).withPropertyValues("clockwork.worker.timeout=2m").run(context ->
+                assertThat(context.getBean(ClockworkListeners.class).workers())
+                        .singleElement().asString().contains("timeout PT0.15S"));
+        runner.withBean(BadTimeoutListener.class).run(context -> assertThat(context).hasFailed().getFailure()
+                .rootCause().hasMessageContaining("@ClockworkListener(timeout)").hasMessageContaining("onSlow")
+                .hasMessageContaining("\"soon\""));
+    }
+
     @Test
     void aListenerOfTheWrongShapeFailsTheContextNamingTheMethod() {
         runner.withBean(BadListener.class).run(context -> assertThat(context).hasFailed()
