@@ -36,6 +36,8 @@
                     id (no check), '0' keep, 'r' replace, 'e' extend
   ARGV[4..]         (id, tail) per message, or (id, tail, delay ms) when ARGV[2] is ''; the tail is
                     "[#<n>#<headers>]:<payload>" (see meta.lua)
+  ARGV[4]           so in a call of one message with ARGV[2] its delay: its id
+  ARGV[5]           and its tail
 
   Reply: {code1, ..., codem, clientMustSignal}: code is 0 kept (the id is known, policy keep), 1 added, 2 replaced,
          3 extended, 4 in flight and 5 dead (replace or extend found it so; nothing changed); clientMustSignal is 1
@@ -92,6 +94,13 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
             end
         end
         local due_s = string.format('%d', due)
+        if m == 1 then -- the usual call: no tables to build and unpack
+            local hex = string.format('%016x', base + 1)
+            redis.call('ZADD', PENDING, '+inf', KEEP_MEMBER, due_s, hex .. ARGV[4])
+            redis.call('HSET', META, KEEP_FIELD, KEEP_VALUE, ARGV[4], 'D 0 ' .. hex .. ARGV[5])
+            redis.call('HINCRBY', COUNTERS, 'offered', '1')
+            return {1, waking and wake() or 0}
+        end
         local scored = {'+inf', KEEP_MEMBER}
         local states = {KEEP_FIELD, KEEP_VALUE}
         local result = {}

@@ -78,9 +78,16 @@ local function placed_window()
     return tonumber(string.match(ARGV[1], '^%d+ %d+ %d+ %-?%d+ (%d+)') or '0')
 end
 
--- The queue's compactAfter in ms, the fourth word of ARGV[1]; -1 (never) when absent.
+-- The queue's compactAfter in ms, the fourth word of ARGV[1]; -1 (never) when absent. Parsed once per settings
+-- string: a function library keeps it between calls (Lua interns strings, so the check is a pointer compare).
+local compact_after_of
+local compact_after_ms
 local function compact_after()
-    return tonumber(string.match(ARGV[1], '^%d+ %d+ %d+ (%-?%d+)') or '-1')
+    if ARGV[1] ~= compact_after_of then
+        compact_after_of = ARGV[1]
+        compact_after_ms = tonumber(string.match(ARGV[1], '^%d+ %d+ %d+ (%-?%d+)') or '-1')
+    end
+    return compact_after_ms
 end
 
 -- Whether a message due at `due` (with its delay's clock floor) goes to the store.
