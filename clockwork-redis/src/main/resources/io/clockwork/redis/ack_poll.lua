@@ -40,7 +40,7 @@ local SIGNAL = KEYS[10]
 -- include: ack_held, take_due
 local result = ack_held(5)
 local m = #result
-local taken = take_due(tonumber(ARGV[4]), tonumber(ARGV[2]), tonumber(ARGV[3]))
+local taken = take_due(tonumber(ARGV[4]), ARGV[2], tonumber(ARGV[3]))
 for i = 1, #taken do
     result[m + i] = taken[i]
 end

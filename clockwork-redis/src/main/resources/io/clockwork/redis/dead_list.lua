@@ -32,7 +32,7 @@ local LOST = KEYS[7]
 local COUNTERS = KEYS[8]
 -- include: clock, member, meta, lost, sweep, retention
 local now = now_ms()
-sweep(now, tonumber(ARGV[2]))
+sweep(now, ARGV[2])
 trim_dead(now, tonumber(ARGV[2]))
 local dead = redis.call('ZRANGE', DEAD, 0, tonumber(ARGV[3]) - 1, 'WITHSCORES')
 local result = {}

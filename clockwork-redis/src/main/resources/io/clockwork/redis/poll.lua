@@ -48,4 +48,4 @@ local COUNTERS = KEYS[8]
 local PAUSED = KEYS[9]
 local SIGNAL = KEYS[10]
 -- include: take_due
-return take_due(tonumber(ARGV[4]), tonumber(ARGV[2]), tonumber(ARGV[3]))
+return take_due(tonumber(ARGV[4]), ARGV[2], tonumber(ARGV[3]))

@@ -36,7 +36,7 @@ local LOST = KEYS[7]
 local COUNTERS = KEYS[8]
 -- include: clock, keep, sweep, retention, cold, cold_keys, lost
 local now, ceil = now_floor_ceil()
-sweep(now, tonumber(ARGV[2]))
+sweep(now, ARGV[2])
 trim_dead(now, tonumber(ARGV[2]))
 local first = cold_head()
 if first and first <= now then

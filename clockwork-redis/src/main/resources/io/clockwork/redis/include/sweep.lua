@@ -3,13 +3,15 @@
   them once they have had MAX_ATTEMPTS deliveries (the reason: their last recorded error, or the attempts count).
   Counts both in COUNTERS (retried, dead), one HINCRBY per field for the whole sweep, and records the expired
   deliveries in REVOKED (revoked.lua): a late ack of theirs must not pass for done.
-  At most `limit` per call, so a call stays O(limit log n).
+  At most `limit` per call, so a call stays O(limit log n). The limit comes as ARGV carries it, a string, and `now_s`
+  (optional) is `now` as a string: a number passed to redis.call costs a float format.
 ]]
 -- include: member, meta, lost, attempts, schedule, counters, revoked, bury
 
-local function sweep(now, limit)
+local function sweep(now, limit, now_s)
     local retried, dead = 0, 0
-    local expired = redis.call('ZRANGEBYSCORE', INFLIGHT, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+    local expired = redis.call('ZRANGEBYSCORE', INFLIGHT, '-inf', now_s or string.format('%d', now), 'WITHSCORES',
+        'LIMIT', '0', limit)
     local revoked = {}
     for i = 1, #expired, 2 do
         local m = expired[i]

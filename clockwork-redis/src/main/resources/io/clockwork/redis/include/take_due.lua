@@ -28,18 +28,19 @@ local function next_event_in(now, cold_due)
     return result
 end
 
--- Sweeps at most sweep_limit expired deliveries, promotes the cold chunks whose earliest message is due (cold.lua, at
--- least PROMOTE_LIMIT messages when there are as many), then takes up to n due messages, each visible again after
--- visibility_ms unless settled; returns poll.lua's reply.
+-- Sweeps at most sweep_limit (a string, as ARGV carries it) expired deliveries, promotes the cold chunks whose
+-- earliest message is due (cold.lua, at least PROMOTE_LIMIT messages when there are as many), then takes up to n due
+-- messages, each visible again after visibility_ms unless settled; returns poll.lua's reply.
 local function take_due(n, sweep_limit, visibility_ms)
     local now = now_ms()
-    sweep(now, sweep_limit)
+    local now_s = string.format('%d', now) -- one conversion for both reads
+    sweep(now, sweep_limit, now_s)
     local first = cold_head()
     if first and first <= now then
         cold_store(lose).promote(now, PROMOTE_LIMIT)
         first = cold_head()
     end
-    local heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now, 'LIMIT', '0', n == 1 and '2' or n + 1)
+    local heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now_s, 'LIMIT', '0', n == 1 and '2' or n + 1)
     local k = math.min(n, #heads)
     if k > 0 and redis.call('EXISTS', PAUSED) == 1 then
         -- Paused: nothing is taken, and the pollers wait for the wake-up of resume (pause.lua), not for a due time.
