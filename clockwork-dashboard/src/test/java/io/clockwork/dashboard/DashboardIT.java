@@ -314,7 +314,8 @@ class DashboardIT {
                 return json;
             }
             assertThat(System.nanoTime() - deadline).as("series never showed it: %s", json).isNegative();
-            Thread.sleep(50);
+            Thread.sleep(50); // the pause between two reads of a condition polled with a deadline (real time: the
+            // dashboard samples on the system clock)
         }
     }
 
