@@ -17,6 +17,9 @@ import java.util.List;
  * cw:{name:p}:seq       STRING counter: FIFO tie-break and delivery receipts
  * cw:{name:p}:lost      STRING messages dropped because Redis evicted part of their state
  * cw:{name:p}:counters  HASH  offered, delivered, acked, retried, dead: cumulative event counts (five fields)
+ * cw:{name:p}:ready     ZSET  &lt;seq 16 hex&gt;&lt;id&gt; of due messages by priority, then due time, where ordered
+ *                             is set (include/ready.lua)
+ * cw:{name:p}:ordered   STRING set before the partition's first message with a priority: its polls go by priority
  * cw:{name:p}:revoked   ZSET  &lt;receipt 16 hex&gt;&lt;id&gt; of deliveries whose hold ended without their ack
  *                             (expired, cancelled in flight) by when, kept two minutes (include/revoked.lua)
  * cw:{name:0}:order     ZSET  the Redisson face's delayed elements in offer order
@@ -90,7 +93,7 @@ final class KeyLayout {
      * The fixed keys the scripts name themselves from the partition's prefix: the compact store's (its chunks and
      * index shards are named as the store creates them) and the revoked deliveries'.
      */
-    private static final String[] NAMED_PARTS = {"cold", "chunks", "open", "placed", "revoked"};
+    private static final String[] NAMED_PARTS = {"cold", "chunks", "open", "placed", "revoked", "ready", "ordered"};
 
     private final String name;
     /** Per partition, per script ({@link Script#ordinal()}), the keys it takes. */

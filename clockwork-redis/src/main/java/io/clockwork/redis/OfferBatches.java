@@ -30,14 +30,16 @@ final class OfferBatches<V> {
     private final QueueScripts scripts;
     private final Signals signals;
     private final IdGenerator idGenerator;
+    private final Priorities priorities;
 
     OfferBatches(QueueSupport<V> support, Partitions partitions, QueueScripts scripts, Signals signals,
-                 IdGenerator idGenerator) {
+                 IdGenerator idGenerator, Priorities priorities) {
         this.support = support;
         this.partitions = partitions;
         this.scripts = scripts;
         this.signals = signals;
         this.idGenerator = idGenerator;
+        this.priorities = priorities;
     }
 
     /** @see RedisDelayedQueue#offerAll(List, Duration) */
@@ -105,11 +107,14 @@ final class OfferBatches<V> {
         byte[][] tails = new byte[given.length][];
         Delay[] delays = new Delay[given.length];
         byte[] flags = new byte[given.length];
+        boolean prioritized = false;
         for (int i = 0; i < given.length; i++) {
             int index = i;
             Message<?> m = (Message<?>) Objects.requireNonNull(given[i], () -> "messages[" + index + "]");
             @SuppressWarnings("unchecked")
             V value = (V) m.value();
+            UnsupportedFlow.check(m.headers());
+            prioritized |= Priorities.prioritized(m.headers());
             tails[i] = Tail.of(m.headers(), support.encode(value));
             delays[i] = support.delay(m.delay());
             ids[i] = m.id().orElse(null);
@@ -120,6 +125,9 @@ final class OfferBatches<V> {
             if (ids[i] == null) {
                 ids[i] = idGenerator.nextIn(target, partitions.selector());
             }
+        }
+        if (prioritized) {
+            priorities.all(); // once per client: a batch spreads over partitions
         }
         return new Prepared(ids, tails, delays, flags);
     }

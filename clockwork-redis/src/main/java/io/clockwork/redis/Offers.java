@@ -26,14 +26,16 @@ final class Offers<V> {
     private final QueueScripts scripts;
     private final Signals signals;
     private final IdGenerator idGenerator;
+    private final Priorities priorities;
 
     Offers(QueueSupport<V> support, Partitions partitions, QueueScripts scripts, Signals signals,
-           IdGenerator idGenerator) {
+           IdGenerator idGenerator, Priorities priorities) {
         this.support = support;
         this.partitions = partitions;
         this.scripts = scripts;
         this.signals = signals;
         this.idGenerator = idGenerator;
+        this.priorities = priorities;
     }
 
     /** @see RedisDelayedQueue#offer(Object, Duration) */
@@ -80,6 +82,7 @@ final class Offers<V> {
     /** @see RedisDelayedQueue#offer(Message) */
     Offered offer(Message<? extends V> message) {
         Objects.requireNonNull(message, "message");
+        UnsupportedFlow.check(message.headers());
         byte[] tail = Tail.of(message.headers(), support.encode(message.value()));
         Delay d = support.delay(message.delay());
         String id = message.id().orElse(null);
@@ -88,6 +91,7 @@ final class Offers<V> {
             id = idGenerator.next();
         }
         int p = partitions.of(id);
+        priorities.before(p, message.headers());
         byte flag = fresh ? ScriptArgs.FRESH : OfferBatches.flag(message.onConflict());
         ScriptReplies.Stored r = scripts.offer(p, id, tail, d, flag);
         partitions.offered(p);
@@ -97,13 +101,16 @@ final class Offers<V> {
     /** @see RedisDelayedQueue#offerAsync(Message) */
     CompletionStage<Offered> offerAsync(Message<? extends V> message) {
         Objects.requireNonNull(message, "message");
+        UnsupportedFlow.check(message.headers());
+        Priorities.prioritized(message.headers()); // checked here, so that a bad priority fails the call, not its stage
         byte[] tail = Tail.of(message.headers(), support.encode(message.value()));
         Delay d = support.delay(message.delay());
         String given = message.id().orElse(null);
         String id = given != null ? given : idGenerator.next();
         int p = partitions.of(id);
         byte flag = given == null ? ScriptArgs.FRESH : OfferBatches.flag(message.onConflict());
-        return scripts.offerAsync(p, id, tail, d, flag).thenApply(r -> {
+        return priorities.beforeAsync(p, message.headers()).thenCompose(marked -> scripts.offerAsync(p, id, tail, d,
+                flag)).thenApply(r -> {
             partitions.offered(p);
             return new Offered(r.idOf(id), OfferBatches.outcome(signalIfAsked(r)));
         });

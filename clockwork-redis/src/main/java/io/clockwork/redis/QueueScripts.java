@@ -251,6 +251,23 @@ final class QueueScripts {
         return Flagged.of(run("pause", Script.PAUSE, p, maxAttemptsArg, arg(String.valueOf(action))));
     }
 
+    /** Marks partition p as ordered by priority ({@code order.lua}). */
+    void order(int p) {
+        run("order", Script.ORDER, p, maxAttemptsArg);
+    }
+
+    /** {@link #order} without waiting, as {@link #cancelAsync}. */
+    CompletableFuture<Void> orderAsync(int p) {
+        byte[][] args = {maxAttemptsArg};
+        CompletableFuture<Long> first;
+        try {
+            first = runner.<Long>send(Script.ORDER, partitions.keys(Script.ORDER, p), args).toCompletableFuture();
+        } catch (RuntimeException e) {
+            first = CompletableFuture.failedFuture(e);
+        }
+        return retries.settled("order", first, Script.ORDER, p, args).thenApply(r -> null);
+    }
+
     boolean exists(int p) {
         Long r = run("exists", Script.EXISTS, p, maxAttemptsArg);
         return r != null && r > 0;

@@ -86,6 +86,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private final IdGenerator idGenerator = new IdGenerator();
     private final Offers<V> offers;
     private final OfferBatches<V> batches;
+    private final Priorities priorities;
     private final AllPartitions all;
     private final Acks<V> acks;
     private volatile boolean closed;
@@ -100,8 +101,9 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         this.scripts = new QueueScripts(runner, connections, partitions, support.options(), compactAfter);
         this.all = new AllPartitions(scripts, partitions, support.name());
         this.signals = new Signals(support.name(), connections, runner, partitions.signalKey(), ticker);
-        this.offers = new Offers<>(support, partitions, scripts, signals, idGenerator);
-        this.batches = new OfferBatches<>(support, partitions, scripts, signals, idGenerator);
+        this.priorities = new Priorities(scripts, partitions.count());
+        this.offers = new Offers<>(support, partitions, scripts, signals, idGenerator, priorities);
+        this.batches = new OfferBatches<>(support, partitions, scripts, signals, idGenerator, priorities);
         this.pollLoop = new PollLoop<>(this, support, scripts, partitions, signals, ticker, recheckInterval,
                 connections.where());
         this.acks = new Acks<>(this, scripts, pollLoop, support.name());
@@ -477,6 +479,11 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     ScriptRunner runner() {
         checkOpen();
         return scripts.runner();
+    }
+
+    /** @return the partitions' priority marks, for {@link RedisSchedules} */
+    Priorities priorities() {
+        return priorities;
     }
 
     /** @return the queue's wake-up signals, for {@link RedisSchedules} */

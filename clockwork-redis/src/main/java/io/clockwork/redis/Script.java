@@ -63,6 +63,7 @@ enum Script {
     COLD_DROP("cold_drop", ScriptOutputType.MULTI, Key.PENDING),
     SIGNAL("signal", ScriptOutputType.INTEGER, Key.SIGNAL),
     PAUSE("pause", ScriptOutputType.MULTI, Key.PAUSED, Key.SIGNAL),
+    ORDER("order", ScriptOutputType.INTEGER, Key.PENDING),
     OPEN("open", ScriptOutputType.MULTI, Key.SEQ, Key.CONFIG),
     BROWSE("browse", ScriptOutputType.MULTI, Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON),
     BROWSE_FIND("browse_find", ScriptOutputType.MULTI, Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON),

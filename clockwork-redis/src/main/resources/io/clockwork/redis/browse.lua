@@ -27,7 +27,7 @@ local INFLIGHT = KEYS[2]
 local DEAD = KEYS[3]
 local META = KEYS[4]
 local REASON = KEYS[5]
--- include: clock, member, cold, cold_keys
+-- include: clock, member, cold, cold_keys, ready_keys
 local now = now_ms()
 local state = ARGV[1]
 local offset = tonumber(ARGV[2])
@@ -36,8 +36,10 @@ local key = PENDING
 local first = 0
 local total
 local hot_delayed = nil -- for delayed: how many of them are in PENDING, listed before the cold store's
+local in_ready = 0 -- for ready: how many of them are in READY (ready.lua), listed first, in delivery order
 if state == 'ready' then
-    total = redis.call('ZCOUNT', PENDING, '-inf', now)
+    in_ready = redis.call('ZCOUNT', READY, '-inf', '(+inf')
+    total = in_ready + redis.call('ZCOUNT', PENDING, '-inf', now)
 elseif state == 'delayed' then
     first = redis.call('ZCOUNT', PENDING, '-inf', now)
     hot_delayed = redis.call('ZCOUNT', PENDING, string.format('(%d', now), '(+inf')
@@ -56,23 +58,29 @@ local last = math.min(offset + count, total) - 1
 if last < offset then
     return result
 end
-local members = {}
-if hot_delayed == nil or offset < hot_delayed then
-    members = redis.call('ZRANGE', key, first + offset, first + math.min(last, (hot_delayed or last + 1) - 1),
-        'WITHSCORES')
-end
-for i = 1, #members, 2 do
-    local m = members[i]
-    local id = id_of(m)
-    local v = redis.call('HGET', META, id)
-    local seq = v and string.match(v, '^%a %d+ (%x+)')
-    if v and not (seq and owns(m, tonumber(seq, 16))) then
-        v = false
+-- Lists members (with scores) of one sorted set; a READY score is its priority's span plus the due time.
+local function list(members, span)
+    for i = 1, #members, 2 do
+        local m = members[i]
+        local id = id_of(m)
+        local v = redis.call('HGET', META, id)
+        local seq = v and string.match(v, '^%a %d+ (%x+)')
+        if v and not (seq and owns(m, tonumber(seq, 16))) then
+            v = false
+        end
+        result[#result + 1] = id
+        result[#result + 1] = tonumber(members[i + 1]) % span
+        result[#result + 1] = v or false
+        result[#result + 1] = key == DEAD and (redis.call('HGET', REASON, id) or '') or ''
     end
-    result[#result + 1] = id
-    result[#result + 1] = tonumber(members[i + 1])
-    result[#result + 1] = v or false
-    result[#result + 1] = key == DEAD and (redis.call('HGET', REASON, id) or '') or ''
+end
+if offset < in_ready then
+    list(redis.call('ZRANGE', READY, offset, math.min(last, in_ready - 1), 'WITHSCORES'), PRIORITY_SPAN)
+end
+if last >= in_ready and (hot_delayed == nil or offset < hot_delayed) then
+    local from = math.max(0, offset - in_ready)
+    list(redis.call('ZRANGE', key, first + from, first + math.min(last - in_ready, (hot_delayed or last + 1) - 1),
+        'WITHSCORES'), math.huge)
 end
 if hot_delayed and last >= hot_delayed then
     -- The cold store's messages follow, chunk by chunk (by their earliest due time, entries in offer order): skip

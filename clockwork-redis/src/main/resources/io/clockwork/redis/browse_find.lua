@@ -12,7 +12,7 @@
   Reply: {} if the partition has no such message, else {where, scoreMs, meta, reason, nowMs}: where is pending,
          inflight or dead, scoreMs its score there (server ms), meta its META value (see meta.lua), reason why it
          died ('' unless dead).
-  A message in the cold store (cold.lua) is pending at its due time.
+  A message in the cold store (cold.lua) or in READY (ready.lua) is pending at its due time.
   Cost: O(log n), or O(CHUNK_CAP) for a cold message.
 ]]
 local PENDING = KEYS[1]
@@ -20,7 +20,7 @@ local INFLIGHT = KEYS[2]
 local DEAD = KEYS[3]
 local META = KEYS[4]
 local REASON = KEYS[5]
--- include: clock, member, cold
+-- include: clock, member, cold, ready_keys
 local id = ARGV[1]
 local v = redis.call('HGET', META, id)
 if not v then
@@ -36,11 +36,15 @@ if not seq then
     return {}
 end
 local m = member(tonumber(seq, 16), id)
-for _, where in ipairs({{'pending', PENDING}, {'inflight', INFLIGHT}, {'dead', DEAD}}) do
+for _, where in ipairs({{'pending', PENDING}, {'pending', READY}, {'inflight', INFLIGHT}, {'dead', DEAD}}) do
     local score = redis.call('ZSCORE', where[2], m)
     if score then
         local reason = where[1] == 'dead' and (redis.call('HGET', REASON, id) or '') or ''
-        return {where[1], tonumber(score), v, reason, now_ms()}
+        score = tonumber(score)
+        if where[2] == READY then
+            score = score % PRIORITY_SPAN
+        end
+        return {where[1], score, v, reason, now_ms()}
     end
 end
 return {}

@@ -2,7 +2,8 @@
   browse_head: the partition's oldest ready message and its scheduling counter, for operators' tools sampling a
   queue. Read-only.
 
-  KEYS[1] pending   ZSET   read: its first member, the oldest due
+  KEYS[1] pending   ZSET   read: its first member, the oldest due (and READY's head per priority, ready.lua: at most
+                           64 priorities, the highest)
   KEYS[2] seq       STRING read: one number per scheduling (offer, retry, reschedule, requeue) in the partition
 
   Reply: {nowMs, oldestDueMs, scheduled}: oldestDueMs is the due time of the oldest ready message (server ms), -1
@@ -11,12 +12,26 @@
 ]]
 local PENDING = KEYS[1]
 local SEQ = KEYS[2]
--- include: clock
+-- include: clock, ready_keys
 local now = now_ms()
 local head = redis.call('ZRANGE', PENDING, 0, 0, 'WITHSCORES')
 local oldest = -1
 local score = head[2] and tonumber(head[2])
 if score and score <= now then
     oldest = score
+end
+-- READY's oldest per priority is the head of that priority's span of scores.
+local from = '-inf'
+for _ = 1, 64 do
+    local r = redis.call('ZRANGEBYSCORE', READY, from, '(+inf', 'WITHSCORES', 'LIMIT', '0', '1')
+    if not r[2] then
+        break
+    end
+    local level = math.floor(tonumber(r[2]) / PRIORITY_SPAN)
+    local due = tonumber(r[2]) - level * PRIORITY_SPAN
+    if oldest < 0 or due < oldest then
+        oldest = due
+    end
+    from = string.format('%.0f', (level + 1) * PRIORITY_SPAN)
 end
 return {now, oldest, tonumber(redis.call('GET', SEQ) or '0')}

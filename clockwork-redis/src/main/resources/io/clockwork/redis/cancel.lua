@@ -1,6 +1,6 @@
 --[[
-  cancel: removes a live message, scheduled (its member in PENDING, or in the cold store: cold.lua) or in flight (its
-  member in INFLIGHT).
+  cancel: removes a live message, scheduled (its member in PENDING or READY, ready.lua, or in the cold store:
+  cold.lua) or in flight (its member in INFLIGHT).
 
   KEYS[1] pending   ZSET   the member is removed from it, if scheduled
   KEYS[2] inflight  ZSET   or else from it, if in flight (the delivery holding it is recorded in REVOKED:
@@ -18,7 +18,7 @@ local PENDING = KEYS[1]
 local INFLIGHT = KEYS[2]
 local META = KEYS[3]
 local LOST = KEYS[4]
--- include: clock, member, meta, cold, revoked, lost
+-- include: clock, member, meta, cold, revoked, lost, unschedule
 local id = ARGV[2]
 local state, _, seq = get_meta(id)
 if state == nil then
@@ -33,7 +33,7 @@ if state == 'X' then
     return 0
 end
 local m = member(seq, id)
-if redis.call('ZREM', PENDING, m) == 0 and redis.call('ZREM', INFLIGHT, m) == 1 then
+if unschedule(m) == 0 and redis.call('ZREM', INFLIGHT, m) == 1 then
     revoke({m}, now_ms())
 end
 redis.call('HDEL', META, id)

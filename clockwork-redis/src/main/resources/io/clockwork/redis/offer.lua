@@ -61,7 +61,7 @@ local SEQ = KEYS[3]
 local LOST = KEYS[4]
 local COUNTERS = KEYS[5]
 local SIGNAL = KEYS[6]
--- include: clock, keep, meta, wake, counters, cold, cold_keys, lost
+-- include: clock, keep, meta, wake, counters, cold, cold_keys, lost, unschedule
 local floor, ceil = now_floor_ceil()
 
 -- The due time of PENDING's first message, or false if none.
@@ -355,7 +355,7 @@ for j = 1, m do
                     local state, a, hex, at = string.match(v, '^(%a) (%d+) (%x+)()')
                     if state ~= 'D' then
                         code = 5
-                    elseif redis.call('ZREM', PENDING, hex .. id) == 0 then
+                    elseif unschedule(hex .. id) == 0 then
                         code = 4 -- live, not scheduled: in flight
                     else
                         attempts, old = a, string.sub(v, at)

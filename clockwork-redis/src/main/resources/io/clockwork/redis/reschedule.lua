@@ -2,7 +2,7 @@
   reschedule: moves a scheduled message to now + delay under a new sequence, as if offered now. An in-flight or dead
   message is not moved.
 
-  KEYS[1] pending   ZSET   the member is moved within it
+  KEYS[1] pending   ZSET   the member is moved within it (or from READY into it, ready.lua)
   KEYS[2] meta      HASH   read and rewritten
   KEYS[3] seq       STRING incremented: the new sequence
   KEYS[4] lost      STRING incremented when a lookup in the cold store meets an index entry whose chunk was evicted
@@ -21,7 +21,7 @@ local META = KEYS[2]
 local SEQ = KEYS[3]
 local LOST = KEYS[4]
 local SIGNAL = KEYS[5]
--- include: clock, member, meta, schedule, wake, cold, lost
+-- include: clock, member, meta, schedule, wake, cold, lost, unschedule
 local id = ARGV[2]
 local state, attempts, seq, tail = get_meta(id)
 if state == nil then
@@ -33,8 +33,8 @@ if state == nil then
     local _
     _, _, attempts, _, tail = cold.parse(found[2])
 else
-    -- Scheduled: live and its member in PENDING (an in-flight message's member is in INFLIGHT).
-    if state ~= 'D' or redis.call('ZREM', PENDING, member(seq, id)) == 0 then
+    -- Scheduled: live and its member in PENDING or READY (an in-flight message's member is in INFLIGHT).
+    if state ~= 'D' or unschedule(member(seq, id)) == 0 then
         return {0, 0}
     end
 end

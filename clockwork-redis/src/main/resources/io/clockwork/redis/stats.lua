@@ -34,7 +34,7 @@ local REASON = KEYS[5]
 local SEQ = KEYS[6]
 local LOST = KEYS[7]
 local COUNTERS = KEYS[8]
--- include: clock, keep, sweep, retention, cold, cold_keys, lost
+-- include: clock, keep, sweep, retention, cold, cold_keys, lost, ready_keys
 local now, ceil = now_floor_ceil()
 sweep(now, ARGV[2])
 trim_dead(now, tonumber(ARGV[2]))
@@ -43,9 +43,10 @@ if first and first <= now then
     cold_store(lose).promote(now, 10 * PROMOTE_LIMIT)
     first = cold_head()
 end
-local hot = redis.call('ZCOUNT', PENDING, '-inf', '(+inf')
+local in_ready = redis.call('ZCOUNT', READY, '-inf', '(+inf') -- due, waiting in priority order (ready.lua)
+local hot = redis.call('ZCOUNT', PENDING, '-inf', '(+inf') + in_ready
 local pending = hot + tonumber(redis.call('HGET', COLD, 'n') or '0')
-local ready = redis.call('ZCOUNT', PENDING, '-inf', now)
+local ready = redis.call('ZCOUNT', PENDING, '-inf', now) + in_ready
 local next_at = nil
 local later = redis.call('ZRANGEBYSCORE', PENDING, string.format('(%d', now), '(+inf', 'WITHSCORES', 'LIMIT', 0, 1)
 if later[2] then

@@ -3,6 +3,7 @@ package io.clockwork.benchmarks.queue;
 import io.clockwork.queue.AckAndPoll;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Message;
 import io.clockwork.redis.RedisDelayedQueue;
 
 import java.time.Duration;
@@ -155,7 +156,9 @@ public final class ScriptCostHarness {
         try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(uri, "cost-" + suffix, Codec.string())
                 .build();
              RedisDelayedQueue<String> flat = RedisDelayedQueue.builder(uri, "cost-flat-" + suffix,
-                     Codec.string()).compactAfter(QueueRival.PER_MESSAGE).build()) {
+                     Codec.string()).compactAfter(QueueRival.PER_MESSAGE).build();
+             RedisDelayedQueue<String> prio = RedisDelayedQueue.builder(uri, "cost-prio-" + suffix, Codec.string())
+                     .build()) {
             phase("offer, due in 1 h (compact store)", n, measured, (i, s) -> q.offer(PAYLOAD, HOUR));
             phase("offer, due in 1 h (per-message layout)", n, measured, (i, s) -> flat.offer(PAYLOAD, HOUR));
             phase("offer, due now", n, measured, (i, s) -> q.offer(PAYLOAD, Duration.ZERO));
@@ -167,26 +170,44 @@ public final class ScriptCostHarness {
             for (int i = 0; i < n; i++) {
                 q.offer(PAYLOAD, Duration.ZERO);
             }
-            // A handler's turnover: ack the job, take the next, one call; each thread starts from one poll.
-            phase("ackAndPoll (a handler's turnover)", n, measured, (i, s) -> {
-                @SuppressWarnings("unchecked")
-                Delivery<String> d = (Delivery<String>) s[0];
-                if (d == null) {
-                    d = q.poll(Duration.ZERO);
-                    if (d == null) {
-                        return; // the other threads' turnovers took the last messages
-                    }
-                }
-                AckAndPoll<String> r = q.ackAndPoll(d);
-                s[0] = r.next();
-            });
+            phase("ackAndPoll (a handler's turnover)", n, measured, turnover(q));
             String[] ids = new String[n];
             for (int i = 0; i < n; i++) {
                 ids[i] = "job-" + suffix + "-" + i;
                 flat.offer(ids[i], PAYLOAD, HOUR);
             }
             phase("cancel by id", n, measured, (i, s) -> flat.cancel(ids[i]));
+            // The same with priorities 0 to 3 (a partition ordered by priority: include/ready.lua).
+            phase("offer, due now, with priorities", n, measured, (i, s) -> prio.offer(prioritized(i)));
+            ConcurrentLinkedQueue<Delivery<String>> prioHeld = new ConcurrentLinkedQueue<>();
+            phase("poll, one message, with priorities", n, measured,
+                    (i, s) -> prioHeld.add(prio.poll(Duration.ZERO)));
+            for (int i = 0; i < n; i++) {
+                prio.offer(prioritized(i));
+            }
+            phase("ackAndPoll, with priorities", n, measured, turnover(prio));
         }
+    }
+
+    /** Message i of the priority phases: priority i mod 4. */
+    private static Message<String> prioritized(int i) {
+        return Message.of(PAYLOAD).header("clockwork-priority", Integer.toString(i % 4));
+    }
+
+    /** A handler's turnover: ack the job, take the next, one call; each thread starts from one poll. */
+    private static Op turnover(RedisDelayedQueue<String> q) {
+        return (i, s) -> {
+            @SuppressWarnings("unchecked")
+            Delivery<String> d = (Delivery<String>) s[0];
+            if (d == null) {
+                d = q.poll(Duration.ZERO);
+                if (d == null) {
+                    return; // the other threads' turnovers took the last messages
+                }
+            }
+            AckAndPoll<String> r = q.ackAndPoll(d);
+            s[0] = r.next();
+        };
     }
 
     /**

@@ -1,7 +1,7 @@
 --[[
   take_due: what poll.lua does after its header (see there): sweeps expired deliveries, then takes up to n due messages.
 ]]
--- include: clock, member, lost, sweep, wake, keep, counters, cold
+-- include: clock, member, lost, sweep, wake, keep, counters, cold, ready, ready_keys
 
 -- Milliseconds until the partition's next event (a due message, in PENDING or in the cold store, whose earliest due
 -- time is cold_due, or an expiring delivery), or -1 if none.
@@ -40,21 +40,53 @@ local function take_due(n, sweep_limit, visibility_ms)
         cold_store(lose).promote(now, PROMOTE_LIMIT)
         first = cold_head()
     end
-    local heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now_s, 'LIMIT', '0', n == 1 and '2' or n + 1)
-    local k = math.min(n, #heads)
-    if k > 0 and redis.call('EXISTS', PAUSED) == 1 then
+    local flags = redis.call('MGET', PAUSED, ORDERED)
+    if flags[1] then
         -- Paused: nothing is taken, and the pollers wait for the wake-up of resume (pause.lua), not for a due time.
         return {0, -1, 0, lost_now}
+    end
+    local heads, metas, more
+    local k = 0
+    if flags[2] then
+        -- Priorities (ready.lua): what fell due joins READY, and the take is READY's head.
+        local moved, read = move_due(now_s)
+        heads = redis.call('ZRANGEBYSCORE', READY, '-inf', '(+inf', 'LIMIT', '0', n == 1 and '2' or n + 1)
+        k = math.min(n, #heads)
+        more = #heads > k or moved == tonumber(MOVE_LIMIT)
+        if k > 0 then
+            redis.call('ZREMRANGEBYRANK', READY, '0', k == 1 and '0' or k - 1)
+            metas = {}
+            local missing, at = {}, {}
+            for i = 1, k do
+                metas[i] = read[heads[i]]
+                if not metas[i] then
+                    missing[#missing + 1] = id_of(heads[i])
+                    at[#missing] = i
+                end
+            end
+            if #missing > 0 then
+                local found = redis.call('HMGET', META, unpack(missing))
+                for j = 1, #missing do
+                    metas[at[j]] = found[j]
+                end
+            end
+        end
+    else
+        heads = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now_s, 'LIMIT', '0', n == 1 and '2' or n + 1)
+        k = math.min(n, #heads)
+        more = #heads > k
+        if k > 0 then
+            local ids = {}
+            for i = 1, k do
+                ids[i] = id_of(heads[i])
+            end
+            redis.call('ZREMRANGEBYRANK', PENDING, '0', k == 1 and '0' or k - 1)
+            metas = redis.call('HMGET', META, unpack(ids))
+        end
     end
     local result = {0, -1, 0, 0}
     local taken = 0
     if k > 0 then
-        local ids = {}
-        for i = 1, k do
-            ids[i] = id_of(heads[i])
-        end
-        redis.call('ZREMRANGEBYRANK', PENDING, '0', k == 1 and '0' or k - 1)
-        local metas = redis.call('HMGET', META, unpack(ids))
         local visible_until = string.format('%d', now + visibility_ms) -- one conversion for all k scores
         local scored = {'+inf', KEEP_MEMBER}
         for i = 1, k do
@@ -78,7 +110,7 @@ local function take_due(n, sweep_limit, visibility_ms)
     result[4] = lost_now
     if taken < n then
         result[2] = next_event_in(now, first)
-    elseif #heads > k or (first or now + 1) <= now then
+    elseif more or (first or now + 1) <= now then
         -- More is ready: pass the wake-up on so another blocked poller takes it.
         result[3] = wake()
     end

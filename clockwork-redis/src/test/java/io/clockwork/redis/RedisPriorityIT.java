@@ -1,0 +1,219 @@
+package io.clockwork.redis;
+
+import io.clockwork.queue.AckAndPoll;
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Message;
+import io.clockwork.queue.Offered;
+import io.clockwork.redis.fixture.RedisExtension;
+import io.clockwork.redis.fixture.RedisServerProcess;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Priorities on a real {@code redis-server} ({@code include/ready.lua}): among due messages the highest priority is
+ * delivered first, then the earliest due, then offer order, through every way of taking; a scheduled message waiting
+ * in the priority order can still be cancelled, rescheduled, replaced, counted and browsed; a queue whose messages
+ * never carry a priority keeps the plain layout.
+ */
+@ExtendWith(RedisExtension.class)
+class RedisPriorityIT {
+
+    private static final Duration FAR = Duration.ofHours(1);
+
+    private final RedisServerProcess redis;
+    private final ContractQueues queues;
+
+    RedisPriorityIT(RedisServerProcess redis) {
+        this.redis = redis;
+        this.queues = new ContractQueues(redis, "prio-");
+    }
+
+    @AfterEach
+    void closeQueues() {
+        queues.close();
+    }
+
+    private RedisDelayedQueue<String> open(String name) {
+        return queues.track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
+    }
+
+    private static Message<String> at(String value, int priority) {
+        return Message.of(value).header(Priorities.HEADER, Integer.toString(priority));
+    }
+
+    private static List<String> values(List<? extends Delivery<String>> deliveries) {
+        return deliveries.stream().map(Delivery::value).toList();
+    }
+
+    @Test
+    void dueMessagesGoByPriorityThenDueTimeThenOfferOrder() throws Exception {
+        RedisDelayedQueue<String> q = open("prio-order");
+        q.offer(Message.of("a"));
+        q.offer(at("b", 5));
+        q.offer(at("c", 0));
+        q.offer(at("d", 5));
+        q.offer(at("e", 2));
+        q.offer(at("f", -3));
+        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("b", "d", "e", "a", "c", "f");
+    }
+
+    @Test
+    void singlePollsAndTheTurnoverTakeTheHighestPriorityFirst() throws Exception {
+        RedisDelayedQueue<String> q = open("prio-single");
+        q.offer(at("low", -1));
+        q.offer(at("mid", 0));
+        q.offer(at("high", 1000));
+        q.offer(at("lowest", -1000));
+        Delivery<String> first = q.poll(Duration.ZERO);
+        assertThat(first.value()).isEqualTo("high");
+        AckAndPoll<String> next = q.ackAndPoll(first);
+        assertThat(next.acked()).isTrue();
+        assertThat(next.next().value()).isEqualTo("mid");
+        assertThat(q.ackAndPoll(next.next()).next().value()).isEqualTo("low");
+    }
+
+    @Test
+    void aMessageNotYetDueWaitsWhateverItsPriority() throws Exception {
+        RedisDelayedQueue<String> q = open("prio-delayed");
+        q.offer(at("later", 1000).delay(FAR));
+        q.offer(at("soon", -1000).delay(Duration.ofMillis(200)));
+        q.offer(at("now", -1000));
+        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("now");
+        queues.passTime(Duration.ofMillis(200));
+        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("soon");
+        assertThat(q.stats().delayed()).isEqualTo(1);
+    }
+
+    @Test
+    void messagesQueuedBeforeTheFirstPriorityJoinTheOrderAtPriorityZero() throws Exception {
+        RedisDelayedQueue<String> q = open("prio-late");
+        q.offer("old1", Duration.ZERO);
+        q.offer("old2", Duration.ZERO);
+        assertThat(redis.call("EXISTS", KeyLayout.prefix("prio-late", 0) + "ordered")).isEqualTo(0L);
+        q.offer(at("urgent", 10));
+        q.offer(at("background", -10));
+        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("urgent", "old1", "old2", "background");
+    }
+
+    @Test
+    void aRetriedMessageKeepsItsPriority() throws Exception {
+        RedisDelayedQueue<String> q = open("prio-retry");
+        q.offer(at("high", 7));
+        q.offer(at("low", 0));
+        Delivery<String> high = q.poll(Duration.ZERO);
+        assertThat(high.value()).isEqualTo("high");
+        assertThat(high.nack(Duration.ZERO)).isTrue();
+        Delivery<String> again = q.poll(Duration.ZERO);
+        assertThat(again.value()).isEqualTo("high");
+        assertThat(again.attempt()).isEqualTo(2);
+        assertThat(again.headers()).containsEntry(Priorities.HEADER, "7");
+    }
+
+    @Test
+    void aMessageWaitingInThePriorityOrderCanBeCancelledRescheduledReplacedCountedAndBrowsed() throws Exception {
+        RedisDelayedQueue<String> q = open("prio-ready");
+        q.offer(at("taken", 9));
+        Offered cancelled = q.offer(at("cancelled", 1));
+        Offered rescheduled = q.offer(at("rescheduled", 1));
+        q.offer(at("replaced", 1).id("r1"));
+        q.offer(at("kept", 1));
+        // the poll moves every due message into the priority order and takes the first
+        assertThat(q.poll(Duration.ZERO).value()).isEqualTo("taken");
+        assertThat(redis.call("ZCARD", KeyLayout.prefix("prio-ready", 0) + "ready")).isEqualTo(5L); // 4 and the keep
+        assertThat(q.stats().ready()).isEqualTo(4);
+        RedisQueueBrowser.Page page = RedisQueueBrowser.of(q).page(RedisQueueBrowser.State.READY, Optional.empty(), 10);
+        assertThat(page.total()).isEqualTo(4);
+        assertThat(page.entries()).extracting(RedisQueueBrowser.Entry::id).startsWith(cancelled.id(), rescheduled.id(),
+                "r1");
+        assertThat(RedisQueueBrowser.of(q).find(cancelled.id())).hasValueSatisfying(e ->
+                assertThat(e.state()).isEqualTo(RedisQueueBrowser.State.READY));
+        assertThat(q.cancel(cancelled.id())).isTrue();
+        assertThat(q.reschedule(rescheduled.id(), FAR)).isTrue();
+        assertThat(q.offer(at("replacement", 1).id("r1").onConflict(Message.Conflict.REPLACE)).outcome())
+                .isEqualTo(Offered.Outcome.REPLACED);
+        assertThat(q.stats().ready()).isEqualTo(2);
+        assertThat(q.stats().delayed()).isEqualTo(1);
+        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("kept", "replacement");
+    }
+
+    @Test
+    void aPriorityOvertakesADueBacklogLargerThanOneCallMoves() throws Exception {
+        RedisDelayedQueue<String> q = open("prio-backlog");
+        for (int batch = 0; batch < 2; batch++) {
+            List<String> backlog = new ArrayList<>();
+            for (int i = 0; i < 750; i++) {
+                backlog.add("b" + batch + "-" + i);
+            }
+            q.offerAll(backlog, Duration.ZERO);
+        }
+        q.offer(at("urgent", 1));
+        // One poll moves at most 1,000 due messages into the priority order; the next moves the rest.
+        List<String> firstThree = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            firstThree.add(q.poll(Duration.ZERO).value());
+        }
+        assertThat(firstThree).contains("urgent");
+    }
+
+    @Test
+    void aQueueWithoutPrioritiesKeepsThePlainLayout() throws Exception {
+        RedisDelayedQueue<String> q = open("prio-none");
+        q.offer(Message.of("a"));
+        q.offer("b", Duration.ZERO);
+        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("a", "b");
+        String prefix = KeyLayout.prefix("prio-none", 0);
+        assertThat(redis.call("EXISTS", prefix + "ordered")).isEqualTo(0L);
+        assertThat(redis.call("EXISTS", prefix + "ready")).isEqualTo(0L);
+    }
+
+    @Test
+    void aBadPriorityOrAGroupIsRefusedBeforeAnythingIsSent() {
+        RedisDelayedQueue<String> q = open("prio-bad");
+        assertThatThrownBy(() -> q.offer(Message.of("x").header(Priorities.HEADER, "1001")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(Priorities.HEADER).hasMessageContaining("[-1000, 1000]");
+        assertThatThrownBy(() -> q.offer(Message.of("x").header(Priorities.HEADER, "high")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'high'");
+        assertThatThrownBy(() -> q.offerAll(List.of(Message.of("x").header(UnsupportedFlow.GROUP_HEADER, "t1"))))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining(UnsupportedFlow.GROUP_HEADER);
+        assertThat(q.stats().ready()).isZero();
+    }
+
+    @Test
+    void aBatchWithPrioritiesIsOrderedInEveryPartition() throws Exception {
+        RedisDelayedQueue<String> q = queues.track(RedisDelayedQueue.builder(redis.uri(), "prio-batch", Codec.string())
+                .partitions(3).build());
+        List<Message<String>> batch = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            batch.add(at("m" + i, i % 3));
+        }
+        q.offerAll(batch);
+        for (int p = 0; p < 3; p++) {
+            assertThat(redis.call("EXISTS", KeyLayout.prefix("prio-batch", p) + "ordered")).isEqualTo(1L);
+        }
+        List<Delivery<String>> all = new ArrayList<>();
+        for (int polls = 0; polls < 50 && all.size() < 30; polls++) {
+            all.addAll(q.poll(30, Duration.ZERO));
+        }
+        assertThat(all).hasSize(30);
+    }
+
+    @Test
+    void anAsyncOfferWithAPriorityIsOrdered() throws Exception {
+        DelayedQueue<String> q = open("prio-async");
+        q.offerAsync(at("low", 0)).toCompletableFuture().join();
+        q.offerAsync(at("high", 3)).toCompletableFuture().join();
+        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("high", "low");
+    }
+}
