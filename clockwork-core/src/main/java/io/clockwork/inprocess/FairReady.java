@@ -35,6 +35,8 @@ final class FairReady {
     /** The highest of {@link #active}; null if none. */
     private Level top;
     private int size;
+    /** Groups waiting for a rate limit's permit ({@link Group#waitsForPermit}) that have ready messages. */
+    private int waitingWithReady;
 
     /**
      * @param order   the delivery order within a lane: a total order, fixed while a message is here
@@ -57,6 +59,9 @@ final class FairReady {
         size++;
         if (opens) {
             if (lane.group != unnamed) {
+                if (lane.group.lanes.isEmpty() && lane.group.waitsForPermit) {
+                    waitingWithReady++;
+                }
                 lane.group.lanes.add(lane);
             }
             if (!lane.group.blocked()) {
@@ -109,6 +114,26 @@ final class FairReady {
         }
     }
 
+    /**
+     * Marks a group as waiting for a permit of its rate limit, or no longer; blocking it is the caller's part.
+     *
+     * @param g     a named group
+     * @param waits whether it waits
+     */
+    void waitForPermit(Group g, boolean waits) {
+        if (g.waitsForPermit != waits) {
+            g.waitsForPermit = waits;
+            if (!g.lanes.isEmpty()) {
+                waitingWithReady += waits ? 1 : -1;
+            }
+        }
+    }
+
+    /** @return whether a group waiting for a rate limit's permit has ready messages here */
+    boolean hasReadyWaitingForPermit() {
+        return waitingWithReady > 0;
+    }
+
     /** @return how many messages are here, blocked or not */
     int size() {
         return size;
@@ -148,6 +173,9 @@ final class FairReady {
         level.lanes.remove(lane.group);
         if (lane.group != unnamed) {
             lane.group.lanes.remove(lane);
+            if (lane.group.lanes.isEmpty() && lane.group.waitsForPermit) {
+                waitingWithReady--;
+            }
         }
         if (level.lanes.isEmpty() && level != level0) {
             levels.remove(level.priority);

@@ -101,7 +101,7 @@ final class FlowGate {
         releaseWaiting(now);
         forgetIdle(now);
         if (!ready.hasEligible()) {
-            heldByRate = !waiting.isEmpty();
+            heldByRate = ready.hasReadyWaitingForPermit();
             return null;
         }
         if (queueLog != null && !queueLog.mayTake(now)) {
@@ -129,7 +129,7 @@ final class FlowGate {
         if (g.log != null) {
             g.log.record(now);
             if (!g.waitsForPermit && !g.log.mayTake(now)) {
-                g.waitsForPermit = true;
+                ready.waitForPermit(g, true);
                 g.permitAt = g.log.permitAt();
                 waiting.add(g);
             }
@@ -219,13 +219,12 @@ final class FlowGate {
         Group g;
         while ((g = waiting.peek()) != null && g.permitAt - now <= 0) {
             waiting.poll();
-            g.waitsForPermit = false;
-            if (!g.log.mayTake(now)) { // a reading equal to another's: wait for the next one
-                g.waitsForPermit = true;
+            if (!g.log.mayTake(now)) { // cannot happen while the log's permitAt is exact; kept waiting if it did
                 g.permitAt = g.log.permitAt();
                 waiting.add(g);
                 continue;
             }
+            ready.waitForPermit(g, false);
             if (!g.blocked()) {
                 ready.unblock(g);
             }

@@ -162,4 +162,22 @@ public abstract class RateLimitContract extends QueueContractBase {
         assertThat(q.poll(5, Duration.ZERO)).as("the redelivery took the second permit").hasSize(1);
         assertThat(q.poll(5, Duration.ZERO)).isEmpty();
     }
+
+    @Test
+    void onlyAPollThatARateLimitKeepsFromDueMessagesCountsAsAWait() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.groupRateLimit(1, INTERVAL).maxInFlightPerGroup(1));
+        q.offer(Message.of("a0").group("a"));
+        assertThat(q.poll(Duration.ZERO).value()).isEqualTo("a0");
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        assertThat(rateLimited(q)).as("group a waits for a permit but has nothing ready").isZero();
+        passTime(INTERVAL);
+        q.offer(Message.of("a1").group("a"));
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        assertThat(rateLimited(q)).as("a1 waits for a0's slot, not for a permit").isZero();
+        q.offer(Message.of("b0").group("b"));
+        q.offer(Message.of("b1").group("b"));
+        assertThat(q.poll(Duration.ZERO).value()).isEqualTo("b0");
+        assertThat(q.poll(Duration.ZERO)).as("b1 waits for a permit (and for b0's slot)").isNull();
+        assertThat(rateLimited(q)).isEqualTo(1);
+    }
 }
