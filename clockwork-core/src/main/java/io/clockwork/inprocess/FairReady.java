@@ -16,8 +16,8 @@ import java.util.TreeSet;
  * up to its group's weight of messages in a row, then the cursor moves on (deficit round robin with a quantum of one
  * message); a lane that joins the ring (its group's first ready message at that priority, or its group unblocked)
  * goes just before the cursor, last in the current round, with a full turn. The levels whose ring is not empty are
- * kept in a sorted set, its highest cached, so a take costs O(1) plus the lane's {@link ReadyOrder}, and an add or a
- * removal O(log n); blocking or unblocking a group costs one ring move per priority it has ready messages at.
+ * kept in a sorted set (level 0 apart, so a queue without priorities never touches it), its highest cached, so a take
+ * costs O(1) plus the lane's {@link ReadyOrder}, and an add or a removal O(log n); blocking or unblocking a group costs one ring move per priority it has ready messages at.
  * Messages of priority 0 without a group (every message of a queue that uses neither) take the one permanent lane
  * of the permanent level 0: no map is consulted for them.
  */
@@ -30,7 +30,7 @@ final class FairReady {
     private final Level level0;
     private final Lane defaultLane;
     private final Map<Integer, Level> levels = new HashMap<>();
-    /** The levels whose ring is not empty. */
+    /** The levels whose ring is not empty, but level 0, whose ring says so itself (no tree node per busy spell). */
     private final TreeSet<Level> active = new TreeSet<>(BY_PRIORITY);
     /** The highest of {@link #active}; null if none. */
     private Level top;
@@ -193,7 +193,9 @@ final class FairReady {
             lane.next = lane;
             lane.prev = lane;
             level.cursor = lane;
-            active.add(level);
+            if (level != level0) {
+                active.add(level);
+            }
             if (top == null || level.priority > top.priority) {
                 top = level;
             }
@@ -212,9 +214,11 @@ final class FairReady {
         Level level = lane.level;
         if (lane.next == lane) {
             level.cursor = null;
-            active.remove(level);
+            if (level != level0) {
+                active.remove(level);
+            }
             if (top == level) {
-                top = active.isEmpty() ? null : active.last();
+                top = highestActive();
             }
         } else {
             if (level.cursor == lane) {
@@ -225,6 +229,15 @@ final class FairReady {
         }
         lane.next = null;
         lane.prev = null;
+    }
+
+    /** @return the level of the highest priority whose ring is not empty; null if none */
+    private Level highestActive() {
+        Level highest = active.isEmpty() ? null : active.last();
+        if (level0.cursor != null && (highest == null || highest.priority < 0)) {
+            return level0;
+        }
+        return highest;
     }
 
     /** The ready messages of one priority: a lane per group, the unblocked ones in a ring. */
