@@ -190,7 +190,7 @@ final class FlowGate {
         }
         long delay = Long.MAX_VALUE;
         Group first = waiting.peek();
-        if (first != null) {
+        if (first != null && ready.hasReadyWaitingForPermit()) {
             delay = Math.max(0L, first.permitAt - now);
         }
         if (queueLog != null && ready.hasEligible() && !queueLog.mayTake(now)) {
