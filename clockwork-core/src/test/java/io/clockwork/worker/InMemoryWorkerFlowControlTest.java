@@ -50,8 +50,8 @@ class InMemoryWorkerFlowControlTest {
     void aWorkerOfConcurrencyFourNeverRunsTwoMessagesOfOneGroupAtOnceUnderMaxInFlightPerGroupOne() {
         InMemoryDelayedQueue<String> q = InMemoryDelayedQueue.<String>builder().maxInFlightPerGroup(1).build();
         queues.add(q);
-        int groups = 8;
-        int perGroup = 25;
+        int groups = 3; // fewer than the handlers, so that without the limit two of a group would run together
+        int perGroup = 40;
         for (int i = 0; i < perGroup; i++) {
             for (int g = 0; g < groups; g++) {
                 q.offer(Message.of(g + ":" + i).group("g" + g));
