@@ -214,6 +214,11 @@ final class FlowGate {
         return rateLimitedCount;
     }
 
+    /** @return how many named groups are kept (for tests: a group without live messages is forgotten) */
+    int groupCount() {
+        return groups.size();
+    }
+
     /** Unblocks the groups whose next permit has freed by {@code now}. */
     private void releaseWaiting(long now) {
         Group g;

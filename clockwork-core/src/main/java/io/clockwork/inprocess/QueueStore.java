@@ -436,6 +436,11 @@ final class QueueStore {
         return flow.delayToPermit(now);
     }
 
+    /** @return how many named groups the flow control keeps (for tests) */
+    int groupCount() {
+        return flow.groupCount();
+    }
+
     /** @return whether the last {@link #poll} found ready messages but took none because of a rate limit */
     boolean heldByRate() {
         return flow.heldByRate();
