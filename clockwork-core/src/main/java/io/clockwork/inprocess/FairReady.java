@@ -17,7 +17,8 @@ import java.util.TreeSet;
  * message); a lane that joins the ring (its group's first ready message at that priority, or its group unblocked)
  * goes just before the cursor, last in the current round, with a full turn. The levels whose ring is not empty are
  * kept in a sorted set (level 0 apart, so a queue without priorities never touches it), its highest cached, so a take
- * costs O(1) plus the lane's {@link ReadyOrder}, and an add or a removal O(log n); blocking or unblocking a group costs one ring move per priority it has ready messages at.
+ * costs O(1) plus the lane's {@link ReadyOrder}, and an add or a removal O(log n); blocking or unblocking a group
+ * costs one ring move per priority it has ready messages at.
  * Messages of priority 0 without a group (every message of a queue that uses neither) take the one permanent lane
  * of the permanent level 0: no map is consulted for them.
  */

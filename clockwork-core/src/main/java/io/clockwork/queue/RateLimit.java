@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * A limit on deliveries: at most {@code permits} in any {@code interval}. An immutable value, thread-safe; set on a
- * queue with {@link QueueOptions.Builder#rateLimit} (the queue as a whole) or {@link QueueOptions.Builder#groupRateLimit}
- * (each group key).
+ * queue with {@link QueueOptions.Builder#rateLimit} (the queue as a whole) or
+ * {@link QueueOptions.Builder#groupRateLimit} (each group key).
  *
  * <h2>Algorithm: a sliding log</h2>
  * A delivery at time {@code t} may go if fewer than {@code permits} deliveries under the same limit were made in

@@ -115,7 +115,8 @@ class QueueOptionsTest {
         assertThatThrownBy(() -> QueueOptions.builder().maxInFlightPerGroup(1_000_001))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxInFlightPerGroup must be");
         assertThatThrownBy(() -> QueueOptions.builder().groupWeight("g", 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("weight must be in [1, 1000], was 0");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("weight must be in [1, 1000], was 0");
         assertThatThrownBy(() -> QueueOptions.builder().groupWeight("g", 1001))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("weight must be in [1, 1000]");
         assertThatThrownBy(() -> QueueOptions.builder().groupWeight("", 2))
