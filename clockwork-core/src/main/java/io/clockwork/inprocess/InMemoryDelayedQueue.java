@@ -43,6 +43,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link Ticker#watch}); every operation first advances the store to the ticker's reading, in a bounded slice
  * ({@link #stats()} promotes all).
  *
+ * <h2>Flow control</h2>
+ * Due messages are delivered by {@linkplain Message#priority(int) priority}, then round-robin between
+ * {@linkplain Message#group(String) groups} (weighted by {@link DelayedQueueBuilder#groupWeight}), then by due time;
+ * the builder's {@link DelayedQueueBuilder#maxInFlightPerGroup}, {@link DelayedQueueBuilder#rateLimit} and
+ * {@link DelayedQueueBuilder#groupRateLimit} hold messages back until a slot or a permit frees, and a poll that may
+ * wait sleeps until then (see {@link io.clockwork.queue.QueueOptions}). All of it is decided under the queue's lock,
+ * in O(log n), by the store's {@link FlowGate}; the limits' state lasts as long as this instance.
+ *
  * <p>Without a codec values are kept by reference (no copy, no size limit, and dead letters carry an empty payload;
  * see {@link Builder}); with one they are encoded on offer, with Redis's size limit, and decoded on poll outside the
  * lock, and a value that cannot be decoded goes to the dead letters with the codec's error as its reason, as on

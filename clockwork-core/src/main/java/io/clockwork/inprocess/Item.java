@@ -52,6 +52,10 @@ final class Item extends WheelEntry {
     long due;
     long sequence;
     int attempts;
+    /** Its priority, read from its headers when filed ({@link FlowGate#resolve}). */
+    short priority;
+    /** Its group while filed (delayed, ready or in flight), read from its headers; null before and after. */
+    Group group;
     /** The delivery that may still ack or nack this message; 0 if none. */
     long token;
     /**

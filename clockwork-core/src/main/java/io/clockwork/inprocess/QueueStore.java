@@ -31,8 +31,10 @@ import java.util.function.Consumer;
  *       (1 ms tick each). {@link #advance} moves both to {@code now} in a bounded slice, promoting due messages to
  *       ready and returning timed-out deliveries; the due-time wheel is the only index of delayed messages and
  *       answers {@link QueueStats#nextDueIn()} exactly from its earliest bucket ({@link TimingWheel#earliest()}).</li>
- *   <li><b>Order</b> of ready messages is by due time to the tick (1 ms, as Redis's scores are to the millisecond)
- *       and, within a tick, by sequence number, which is offer order: a {@link ReadyOrder}.</li>
+ *   <li><b>Order</b> of ready messages is by priority, then round-robin between groups, then by due time to the
+ *       tick (1 ms, as Redis's scores are to the millisecond) and, within a tick, by sequence number, which is offer
+ *       order: a {@link FairReady} of {@link ReadyOrder}s, behind a {@link FlowGate} that holds back what a rate
+ *       or in-flight limit does not let go.</li>
  *   <li><b>Identity</b>: {@link ItemsById}, the one structure other threads touch (the shell registers and cancels
  *       there without the lock). A delivery is named by a token that the message forgets when it is acked, nacked,
  *       cancelled, rescheduled, killed or delivered again, so stale receipts fail instead of touching someone else's
@@ -76,7 +78,8 @@ final class QueueStore {
     /** In-flight messages by visibility deadline. */
     private final TimingWheel<Item> visibility;
     private final Consumer<Item> onDeadline = this::onDeadline;
-    private final ReadyOrder<Item> ready = new ReadyOrder<>(BY_DUE_TICK_THEN_SEQUENCE);
+    private final FlowGate flow;
+    private final FairReady ready;
     private final DeadLetters dead;
     /** The reading of the current {@link #advance}: the time of death of what its sink buries. */
     private long advanceNow;
@@ -104,6 +107,8 @@ final class QueueStore {
                 Nanos.saturated(support.options().deadLetterMaxAge()), support.options().codec() != null);
         this.dueTimes = new TimingWheel<>(TICK_NANOS, WHEEL_SIZE, origin);
         this.visibility = new TimingWheel<>(TICK_NANOS, WHEEL_SIZE, origin);
+        this.flow = new FlowGate(support.options(), BY_DUE_TICK_THEN_SEQUENCE, wakeups);
+        this.ready = flow.ready();
     }
 
     /** @return the messages by id; thread-safe, for the shell's offers and cancels without the lock */
@@ -184,6 +189,7 @@ final class QueueStore {
         if (policy == Message.Conflict.REPLACE) {
             m.payload = payload;
             m.headers = headers;
+            flow.release(m); // its priority and group are read again from the new headers when it is filed
         }
         schedule(m, delayNanos, now);
         return new Offered(id, policy == Message.Conflict.REPLACE ? Offered.Outcome.REPLACED
@@ -199,8 +205,9 @@ final class QueueStore {
      */
     Item poll(long now) {
         Item m;
-        while ((m = ready.pollFirst()) != null && !m.isLive()) {
+        while ((m = flow.take(now)) != null && !m.isLive()) {
             m.state = State.GONE; // cancelled without the lock, not yet unlinked (the cancels drain finds it gone)
+            flow.release(m);
         }
         if (m != null) {
             m.attempts++;
@@ -210,6 +217,7 @@ final class QueueStore {
             visibility.schedule(m);
             inFlight++;
             deliveredCount++;
+            flow.delivered(m, now);
         }
         return m;
     }
@@ -265,9 +273,13 @@ final class QueueStore {
             return false;
         }
         if (m.state == State.READY) {
+            if (!flow.mayHoldAgain(m)) {
+                return false; // its group's slots were taken after its timeout passed
+            }
             ready.remove(m);
             m.state = State.IN_FLIGHT;
             inFlight++;
+            flow.heldAgain(m);
         } else {
             visibility.remove(m);
         }
@@ -315,6 +327,7 @@ final class QueueStore {
         if (m.state == State.IN_FLIGHT && m.token == token && m.end(Item.BURIED)) {
             visibility.remove(m);
             inFlight--;
+            flow.settled(m);
             bury(m, reason, now);
         }
     }
@@ -329,6 +342,7 @@ final class QueueStore {
             detach(m);
             m.state = State.GONE;
             m.token = 0;
+            flow.release(m);
         }
     }
 
@@ -400,7 +414,8 @@ final class QueueStore {
 
     /** counters: the cumulative event counts. */
     QueueCounters counters() {
-        return new QueueCounters(offeredCount, deliveredCount, ackedCount, retriedCount, deadCount);
+        return new QueueCounters(offeredCount, deliveredCount, ackedCount, retriedCount, deadCount,
+                flow.rateLimitedCount());
     }
 
     /** @return nanoseconds from {@code now} until either wheel next has work (0: a slice is left to advance) */
@@ -408,9 +423,32 @@ final class QueueStore {
         return Math.min(dueTimes.delayToNext(now), visibility.delayToNext(now));
     }
 
-    /** @return whether a message is ready */
+    /** @return whether a message is ready that no limit holds back (but the queue's rate limit) */
     boolean hasReady() {
-        return !ready.isEmpty();
+        return ready.hasEligible();
+    }
+
+    /**
+     * @return nanoseconds from {@code now} until a rate limit frees a permit a ready message waits for;
+     *         {@link Long#MAX_VALUE} if none waits
+     */
+    long delayToPermit(long now) {
+        return flow.delayToPermit(now);
+    }
+
+    /** @return how many named groups the flow control keeps (for tests) */
+    int groupCount() {
+        return flow.groupCount();
+    }
+
+    /** @return whether the last {@link #poll} found ready messages but took none because of a rate limit */
+    boolean heldByRate() {
+        return flow.heldByRate();
+    }
+
+    /** Counts a poll held back by a rate limit ({@link QueueCounters#rateLimited()}). */
+    void countRateLimited() {
+        flow.countRateLimited();
     }
 
     // ---- the moves the operations share ----
@@ -434,6 +472,7 @@ final class QueueStore {
             case State.IN_FLIGHT -> {
                 visibility.remove(m);
                 inFlight--;
+                flow.settled(m);
             }
             default -> throw new IllegalStateException("cannot detach a message in state " + State.name(m.state));
         }
@@ -443,6 +482,7 @@ final class QueueStore {
         ids.remove(m);
         m.state = State.GONE;
         m.token = 0;
+        flow.release(m);
     }
 
     /**
@@ -465,6 +505,9 @@ final class QueueStore {
      * everything filed before it.
      */
     private void file(Item m, long now) {
+        if (m.group == null) {
+            flow.resolve(m);
+        }
         long elapsed = dueTimes.elapsed(now);
         m.sequence = ++sequence;
         if (m.due <= elapsed) {
@@ -495,8 +538,10 @@ final class QueueStore {
                 delayed--;
             } else {
                 inFlight--;
+                flow.settled(m);
             }
             m.state = State.GONE;
+            flow.release(m);
             return;
         }
         if (m.state == State.DELAYED) {
@@ -504,12 +549,14 @@ final class QueueStore {
             makeReady(m); // keeps its due time and sequence: FIFO within a due time survives the wheel
         } else if (m.state == State.IN_FLIGHT) {
             inFlight--;
+            flow.settled(m);
             // The token stays: until someone else takes the message, its last holder may still ack it late.
             if (m.attempts >= maxAttempts) {
                 if (m.end(Item.BURIED)) {
                     bury(m, m.error != null ? m.error : maxAttemptsReason(), advanceNow);
                 } else {
                     m.state = State.GONE; // cancelled this instant, without the lock
+                    flow.release(m);
                 }
             } else {
                 retriedCount++;
@@ -522,6 +569,7 @@ final class QueueStore {
 
     /** Makes a detached message whose claim ended as {@link Item#BURIED} a dead letter, dead since {@code now}. */
     private void bury(Item m, String reason, long now) {
+        flow.release(m);
         dead.bury(m, reason, now);
         deadCount++;
     }

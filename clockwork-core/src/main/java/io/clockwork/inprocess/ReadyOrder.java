@@ -32,15 +32,14 @@ final class ReadyOrder<E extends WheelEntry> {
     private final Comparator<? super E> order;
     /** Sorted by {@link #order}: a message joins it only where it sorts between its neighbours. */
     private final EntryList<E> run = new EntryList<>();
-    /** The messages that arrived out of order. */
-    private final TreeSet<E> rest;
+    /** The messages that arrived out of order; null until the first (a queue's groups each have one of these). */
+    private TreeSet<E> rest;
 
     /**
      * @param order the delivery order; a total order (no two distinct messages equal), fixed while a message is here
      */
     ReadyOrder(Comparator<? super E> order) {
         this.order = order;
-        this.rest = new TreeSet<>(order);
     }
 
     /**
@@ -63,13 +62,16 @@ final class ReadyOrder<E extends WheelEntry> {
             }
             after = before;
         }
+        if (rest == null) {
+            rest = new TreeSet<>(order);
+        }
         rest.add(e);
     }
 
     /** @return the earliest message, taken out; null if there is none */
     E pollFirst() {
         E a = run.first();
-        E b = rest.isEmpty() ? null : rest.first();
+        E b = rest == null || rest.isEmpty() ? null : rest.first();
         if (b == null || (a != null && order.compare(a, b) < 0)) {
             if (a != null) {
                 run.remove(a);
@@ -94,16 +96,16 @@ final class ReadyOrder<E extends WheelEntry> {
 
     /** @return how many messages are here */
     int size() {
-        return run.size() + rest.size();
+        return run.size() + (rest == null ? 0 : rest.size());
     }
 
     /** @return true if none is */
     boolean isEmpty() {
-        return run.isEmpty() && rest.isEmpty();
+        return run.isEmpty() && (rest == null || rest.isEmpty());
     }
 
     /** @return how many are in the sorted set rather than the list (for tests) */
     int outOfOrder() {
-        return rest.size();
+        return rest == null ? 0 : rest.size();
     }
 }

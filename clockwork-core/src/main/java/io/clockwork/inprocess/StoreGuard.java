@@ -274,6 +274,7 @@ final class StoreGuard {
      */
     Item awaitReady(long start, long waitNanos, boolean startIsFresh) throws InterruptedException {
         boolean fresh = startIsFresh;
+        boolean countedRateLimited = false;
         while (true) {
             // The call's own first reading serves its first pass: a message that fell due since is not owed to it.
             long now = fresh ? advance(ADVANCE_LIMIT, start) : advance();
@@ -285,6 +286,10 @@ final class StoreGuard {
                     changed.signal(); // pass the baton: one signal per ready message may have woken only us
                 }
                 return m;
+            }
+            if (!held && !countedRateLimited && store.heldByRate()) {
+                store.countRateLimited(); // once per poll, however long it waits for the permit
+                countedRateLimited = true;
             }
             if (!held && store.delayToNextEvent(now) == 0) {
                 // A slice of a large promotion or cascade is done and more is left, which may hold a due message:
@@ -308,7 +313,9 @@ final class StoreGuard {
             // On the system ticker this sleeps until the store's next event; on a ticker that jumps, its watch wakes
             // us at each jump, and a real-time timeout merely re-checks.
             // Paused: no message wakes us, only resume (Long.MIN_VALUE: producers need not signal, see Sleepers).
-            long sleep = held ? remaining : Math.min(remaining, store.delayToNextEvent(now));
+            // A rate limit that holds back a ready message: until its next permit frees.
+            long sleep = held ? remaining
+                    : Math.min(remaining, Math.min(store.delayToNextEvent(now), store.delayToPermit(now)));
             sleepers.enter(held ? Long.MIN_VALUE : store.due(now, sleep));
             try {
                 if (!handOvers.hasOffers()) { // after publishing ourselves (see Sleepers)

@@ -22,7 +22,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Order and time</h2>
  * Ready messages are delivered by due time to the millisecond (a Redis score's resolution, the in-process wheel's
- * tick), and messages due in the same millisecond in offer order. Delays are measured
+ * tick), and messages due in the same millisecond in offer order. Where messages carry a priority
+ * ({@link Message#priority(int)}) or a group ({@link Message#group(String)}), a backend that supports them
+ * (in process) delivers the highest priority first, then round-robin between groups, then by due time; its
+ * flow-control options ({@link QueueOptions}: rate limits, {@code maxInFlightPerGroup}) may hold ready messages back
+ * for a while, never drop them. Delays are measured
  * on the backend's one clock (the in-process ticker, or a server's clock shared by all its clients, never each
  * client's own); zero and
  * negative delays mean "due now"; delays above {@link #MAX_DELAY} are rejected. Delivery is at least once: a

@@ -97,6 +97,58 @@ public abstract class DelayedQueueBuilder<V, B extends DelayedQueueBuilder<V, B>
         return self();
     }
 
+    /**
+     * Limits the queue's deliveries as a whole: at most {@code permits} in any {@code interval} (see
+     * {@link QueueOptions.Builder#rateLimit} and {@link RateLimit}). Default: unlimited. Not every backend supports
+     * it: one that does not refuses it at {@code build()}.
+     *
+     * @param permits  deliveries per interval, in [1, {@value RateLimit#MAX_PERMITS}]
+     * @param interval the window, in [1 ms, 1 day]
+     * @return this builder
+     */
+    public B rateLimit(int permits, Duration interval) {
+        options.rateLimit(permits, interval);
+        return self();
+    }
+
+    /**
+     * Limits each group's deliveries: at most {@code permits} in any {@code interval} per group key (see
+     * {@link QueueOptions.Builder#groupRateLimit}). Default: unlimited.
+     *
+     * @param permits  deliveries per interval and group, in [1, {@value RateLimit#MAX_PERMITS}]
+     * @param interval the window, in [1 ms, 1 day]
+     * @return this builder
+     */
+    public B groupRateLimit(int permits, Duration interval) {
+        options.groupRateLimit(permits, interval);
+        return self();
+    }
+
+    /**
+     * Limits how many messages of one group are in flight at once (see
+     * {@link QueueOptions.Builder#maxInFlightPerGroup}); ungrouped messages are not limited. Default: unlimited.
+     *
+     * @param max in [1, {@value QueueOptions#MAX_IN_FLIGHT_PER_GROUP}]
+     * @return this builder
+     */
+    public B maxInFlightPerGroup(int max) {
+        options.maxInFlightPerGroup(max);
+        return self();
+    }
+
+    /**
+     * Sets a group's weight in the round robin between groups (see {@link QueueOptions.Builder#groupWeight});
+     * default {@value QueueOptions#DEFAULT_GROUP_WEIGHT}.
+     *
+     * @param group  the group key
+     * @param weight in [1, {@value QueueOptions#MAX_GROUP_WEIGHT}]
+     * @return this builder
+     */
+    public B groupWeight(String group, int weight) {
+        options.groupWeight(group, weight);
+        return self();
+    }
+
     /** @return whether a codec was set */
     protected final boolean isCodecSet() {
         return options.isCodecSet();

@@ -57,6 +57,21 @@ public final class Message<V> {
     public static final String TIMEOUT_HEADER = "clockwork-timeout-ms";
     /** Longest job timeout: 1 day. */
     public static final Duration MAX_TIMEOUT = Duration.ofDays(1);
+    /**
+     * The header that carries a message's priority, a decimal integer in [{@value #MIN_PRIORITY},
+     * {@value #MAX_PRIORITY}]; set it with {@link #priority(int)}.
+     */
+    public static final String PRIORITY_HEADER = "clockwork-priority";
+    /** The header that carries a message's group key; set it with {@link #group(String)}. */
+    public static final String GROUP_HEADER = "clockwork-group";
+    /** Lowest priority: -1000. */
+    public static final int MIN_PRIORITY = -1000;
+    /** Highest priority: 1000. */
+    public static final int MAX_PRIORITY = 1000;
+    /** The priority of a message that sets none: 0. */
+    public static final int DEFAULT_PRIORITY = 0;
+    /** The longest group key, in UTF-8 bytes: 128. */
+    public static final int MAX_GROUP_BYTES = 128;
 
     /**
      * What an offer does when a message with its id is already in the queue. Whatever the policy, an id that is not
@@ -177,6 +192,43 @@ public final class Message<V> {
     }
 
     /**
+     * Gives the message a priority: among the messages that are due, a higher priority is delivered first, and
+     * within one priority the earlier due time first (then the earlier offer). A delayed message keeps its due time:
+     * a high priority does not make it due early. The priority survives retries, expired visibility timeouts,
+     * reschedules, promotes and a requeue from the dead letters. Stored as the header {@value #PRIORITY_HEADER}, a
+     * decimal integer; {@value #DEFAULT_PRIORITY} removes the header (no header means priority
+     * {@value #DEFAULT_PRIORITY}).
+     *
+     * @param priority in [{@value #MIN_PRIORITY}, {@value #MAX_PRIORITY}]
+     * @return a copy with this priority
+     * @throws IllegalArgumentException if {@code priority} is out of range (the message names {@code priority})
+     */
+    public Message<V> priority(int priority) {
+        QueueChecks.checkPriority("priority", priority);
+        if (priority == DEFAULT_PRIORITY) {
+            return without(PRIORITY_HEADER);
+        }
+        return header(PRIORITY_HEADER, Integer.toString(priority));
+    }
+
+    /**
+     * Puts the message in a group, such as a tenant or a customer id: among due messages of one priority, a queue
+     * delivers round-robin between groups (weighted by {@link QueueOptions.Builder#groupWeight}), and may limit each
+     * group's messages in flight ({@link QueueOptions.Builder#maxInFlightPerGroup}) and deliveries per interval
+     * ({@link QueueOptions.Builder#groupRateLimit}). Messages without a group form one unnamed group that takes its
+     * turn like any other. Stored as the header {@value #GROUP_HEADER}.
+     *
+     * @param group 1 to {@value #MAX_GROUP_BYTES} UTF-8 bytes of well-formed Unicode without control characters
+     * @return a copy in this group
+     * @throws NullPointerException     if {@code group} is null
+     * @throws IllegalArgumentException if {@code group} breaks a rule (the message names {@code group})
+     */
+    public Message<V> group(String group) {
+        QueueChecks.checkGroup("group", group);
+        return header(GROUP_HEADER, group);
+    }
+
+    /**
      * @param headers headers to set, in the map's iteration order, as {@link #header(String, String)} sets each;
      *                headers set before stay unless the map names them; empty: a copy of this message
      * @return a copy with these headers added
@@ -228,6 +280,17 @@ public final class Message<V> {
         return conflict;
     }
 
+    /** @return the priority ({@link #priority(int)}); {@value #DEFAULT_PRIORITY} if none was set */
+    public int priority() {
+        String p = headers.get(PRIORITY_HEADER);
+        return p == null ? DEFAULT_PRIORITY : Integer.parseInt(p);
+    }
+
+    /** @return the group key ({@link #group(String)}); empty if the message is in the unnamed group */
+    public Optional<String> group() {
+        return Optional.ofNullable(headers.get(GROUP_HEADER));
+    }
+
     /**
      * Checks one header and puts it into {@code into}.
      *
@@ -237,6 +300,7 @@ public final class Message<V> {
         Objects.requireNonNull(name, "header name");
         Objects.requireNonNull(value, () -> "header '" + name + "' value");
         checkName(name);
+        checkReserved(name, value);
         int valueBytes = Utf8.checkWellFormed("header '" + name + "' value", value);
         if (valueBytes > MAX_HEADER_VALUE_BYTES) {
             throw new IllegalArgumentException("header '" + name + "' value must be at most "
@@ -244,6 +308,36 @@ public final class Message<V> {
         }
         String old = into.put(name, value);
         return old == null ? name.length() + valueBytes : valueBytes - Utf8.encodedLength(old);
+    }
+
+    /** Checks the value of a header the queue itself reads: priority and group, which decide delivery order. */
+    private static void checkReserved(String name, String value) {
+        if (name.equals(PRIORITY_HEADER)) {
+            int priority;
+            try {
+                priority = Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("header " + PRIORITY_HEADER + " must be a decimal integer in ["
+                        + MIN_PRIORITY + ", " + MAX_PRIORITY + "], was '" + value + "'");
+            }
+            if (!value.equals(Integer.toString(priority))) {
+                throw new IllegalArgumentException("header " + PRIORITY_HEADER + " must be a decimal integer in"
+                        + " canonical form (no sign '+', no leading zeros), was '" + value + "'");
+            }
+            QueueChecks.checkPriority("header " + PRIORITY_HEADER, priority);
+        } else if (name.equals(GROUP_HEADER)) {
+            QueueChecks.checkGroup("header " + GROUP_HEADER, value);
+        }
+    }
+
+    private Message<V> without(String name) {
+        String old = headers.get(name);
+        if (old == null) {
+            return this;
+        }
+        Map<String, String> copy = new LinkedHashMap<>(headers);
+        copy.remove(name);
+        return withHeaders(copy, headerBytes - name.length() - Utf8.encodedLength(old));
     }
 
     private static void checkName(String name) {

@@ -114,4 +114,49 @@ public final class QueueChecks {
         return new IllegalArgumentException("delay must be at most " + DelayedQueue.MAX_DELAY.toMillis()
                 + " ms (DelayedQueue.MAX_DELAY, 2^52 ms: due times are exact doubles), was " + given);
     }
+
+    /**
+     * Checks a message's priority ({@link Message#priority(int)}).
+     *
+     * @param argument what the value is, for the error, e.g. {@code "priority"}
+     * @param priority the priority
+     * @return the priority
+     * @throws IllegalArgumentException naming {@code argument} and the range if it is outside
+     *                                  [{@value Message#MIN_PRIORITY}, {@value Message#MAX_PRIORITY}]
+     */
+    public static int checkPriority(String argument, int priority) {
+        if (priority < Message.MIN_PRIORITY || priority > Message.MAX_PRIORITY) {
+            throw new IllegalArgumentException(argument + " must be in [" + Message.MIN_PRIORITY + ", "
+                    + Message.MAX_PRIORITY + "], was " + priority);
+        }
+        return priority;
+    }
+
+    /**
+     * Checks a group key ({@link Message#group(String)}, {@link QueueOptions.Builder#groupWeight}): 1 to
+     * {@value Message#MAX_GROUP_BYTES} UTF-8 bytes of well-formed Unicode without control characters (U+0000 to
+     * U+001F and U+007F to U+009F), so that it means the same on every backend and prints on one line.
+     *
+     * @param argument what the key is, for the error, e.g. {@code "group"}
+     * @param group    the key
+     * @return the key
+     * @throws NullPointerException     if null (named {@code argument})
+     * @throws IllegalArgumentException naming {@code argument} and the rule it breaks
+     */
+    public static String checkGroup(String argument, String group) {
+        Objects.requireNonNull(group, argument);
+        int bytes = Utf8.checkWellFormed(argument, group);
+        if (bytes < 1 || bytes > Message.MAX_GROUP_BYTES) {
+            throw new IllegalArgumentException(argument + " must be 1 to " + Message.MAX_GROUP_BYTES
+                    + " UTF-8 bytes (Message.MAX_GROUP_BYTES), was " + bytes);
+        }
+        for (int i = 0; i < group.length(); i++) {
+            char c = group.charAt(i);
+            if (Character.isISOControl(c)) {
+                throw new IllegalArgumentException(argument + " must not hold control characters; it has "
+                        + String.format("U+%04X at index %d", (int) c, i));
+            }
+        }
+        return group;
+    }
 }

@@ -135,4 +135,60 @@ class MessageTest {
         assertThat(twoFull.header("h2", "").header("h3", "x").headers()).as("a shorter value frees its bytes")
                 .hasSize(3);
     }
+
+    @Test
+    void priorityIsAReservedHeaderInItsRange() {
+        Message<String> m = Message.of("v");
+        assertThat(m.priority()).isEqualTo(Message.DEFAULT_PRIORITY);
+        Message<String> high = m.priority(Message.MAX_PRIORITY);
+        assertThat(high.priority()).isEqualTo(1000);
+        assertThat(high.headers()).containsEntry(Message.PRIORITY_HEADER, "1000");
+        assertThat(m.priority(Message.MIN_PRIORITY).headers()).containsEntry("clockwork-priority", "-1000");
+        assertThat(high.priority(0).headers()).as("the default priority needs no header").isEmpty();
+        assertThat(high.priority(0)).isEqualTo(m);
+        assertThat(m).as("a copy").extracting(Message::priority).isEqualTo(0);
+        assertThatThrownBy(() -> m.priority(1001)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("priority must be in [-1000, 1000], was 1001");
+        assertThatThrownBy(() -> m.priority(-1001)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("priority must be in [-1000, 1000], was -1001");
+    }
+
+    @Test
+    void aPriorityHeaderSetDirectlyIsCheckedAsPriorityChecksIt() {
+        Message<String> m = Message.of("v");
+        assertThat(m.header(Message.PRIORITY_HEADER, "-7").priority()).isEqualTo(-7);
+        assertThat(m.headers(Map.of(Message.PRIORITY_HEADER, "12")).priority()).isEqualTo(12);
+        assertThatThrownBy(() -> m.header(Message.PRIORITY_HEADER, "high"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("header clockwork-priority must be a decimal integer in [-1000, 1000]");
+        assertThatThrownBy(() -> m.header(Message.PRIORITY_HEADER, "+5"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("canonical form");
+        assertThatThrownBy(() -> m.header(Message.PRIORITY_HEADER, "2000"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("header clockwork-priority must be in [-1000, 1000], was 2000");
+    }
+
+    @Test
+    void groupIsAReservedHeaderOfBoundedWellFormedText() {
+        Message<String> m = Message.of("v");
+        assertThat(m.group()).isEmpty();
+        Message<String> g = m.group("tenant-42");
+        assertThat(g.group()).contains("tenant-42");
+        assertThat(g.headers()).containsEntry(Message.GROUP_HEADER, "tenant-42");
+        assertThat(m.group("é".repeat(64)).group()).as("128 UTF-8 bytes").contains("é".repeat(64));
+        assertThatThrownBy(() -> m.group("é".repeat(64) + "x")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("group must be 1 to 128 UTF-8 bytes (Message.MAX_GROUP_BYTES), was 129");
+        assertThatThrownBy(() -> m.group("")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("group must be 1 to 128 UTF-8 bytes");
+        assertThatThrownBy(() -> m.group(null)).isInstanceOf(NullPointerException.class).hasMessage("group");
+        assertThatThrownBy(() -> m.group("a\nb")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("group must not hold control characters; it has U+000A at index 1");
+        assertThatThrownBy(() -> m.group("a\u0085")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("U+0085");
+        assertThatThrownBy(() -> m.group("a\uD800b")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("group must be well-formed Unicode");
+        assertThatThrownBy(() -> m.header(Message.GROUP_HEADER, "x\u0000"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("header clockwork-group must not hold control characters");
+    }
 }

@@ -66,4 +66,86 @@ class QueueOptionsTest {
         assertThatThrownBy(() -> InMemoryDelayedQueue.<String>builder().options(withLimit).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("maxPayloadBytes(10) needs a codec");
     }
+
+    @Test
+    void flowControlOptionsAreUnsetByDefault() {
+        QueueOptions<String> o = QueueOptions.<String>builder().build();
+        assertThat(o.rateLimit()).isEmpty();
+        assertThat(o.groupRateLimit()).isEmpty();
+        assertThat(o.maxInFlightPerGroup()).isEmpty();
+        assertThat(o.groupWeights()).isEmpty();
+        assertThat(o.groupWeight("any")).isEqualTo(QueueOptions.DEFAULT_GROUP_WEIGHT);
+        assertThat(o.hasFlowControl()).isFalse();
+    }
+
+    @Test
+    void flowControlOptionsAreKeptAndCompared() {
+        QueueOptions<String> a = QueueOptions.<String>builder().rateLimit(100, Duration.ofSeconds(1))
+                .groupRateLimit(10, Duration.ofMillis(500)).maxInFlightPerGroup(1).groupWeight("vip", 5).build();
+        assertThat(a.rateLimit()).contains(new RateLimit(100, Duration.ofSeconds(1)));
+        assertThat(a.groupRateLimit()).contains(new RateLimit(10, Duration.ofMillis(500)));
+        assertThat(a.maxInFlightPerGroup()).hasValue(1);
+        assertThat(a.groupWeight("vip")).isEqualTo(5);
+        assertThat(a.groupWeight("other")).isEqualTo(1);
+        assertThat(a.hasFlowControl()).isTrue();
+        assertThat(a).isNotEqualTo(QueueOptions.<String>builder().build());
+        assertThat(a.toString()).contains("maxInFlightPerGroup=1", "vip=5");
+        QueueOptions<String> copy = QueueOptions.<String>builder().rateLimit(100, Duration.ofSeconds(1))
+                .groupRateLimit(10, Duration.ofMillis(500)).maxInFlightPerGroup(1).groupWeight("vip", 5).build();
+        assertThat(copy).isEqualTo(a).hasSameHashCodeAs(a);
+        assertThatThrownBy(() -> a.groupWeights().put("x", 2)).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void badFlowControlValuesNameTheArgumentAndItsRange() {
+        assertThatThrownBy(() -> QueueOptions.builder().rateLimit(0, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("permits must be in [1, 1000000], was 0");
+        assertThatThrownBy(() -> QueueOptions.builder().groupRateLimit(1_000_001, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("permits must be in [1, 1000000]");
+        assertThatThrownBy(() -> QueueOptions.builder().rateLimit(1, Duration.ofNanos(999_999)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("interval must be in [PT0.001S, PT24H], was PT0.000999999S");
+        assertThatThrownBy(() -> QueueOptions.builder().groupRateLimit(1, Duration.ofDays(1).plusMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("interval must be in");
+        assertThatThrownBy(() -> QueueOptions.builder().rateLimit(1, null))
+                .isInstanceOf(NullPointerException.class).hasMessage("interval");
+        assertThatThrownBy(() -> QueueOptions.builder().maxInFlightPerGroup(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxInFlightPerGroup must be in [1, 1000000], was 0");
+        assertThatThrownBy(() -> QueueOptions.builder().maxInFlightPerGroup(1_000_001))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxInFlightPerGroup must be");
+        assertThatThrownBy(() -> QueueOptions.builder().groupWeight("g", 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("weight must be in [1, 1000], was 0");
+        assertThatThrownBy(() -> QueueOptions.builder().groupWeight("g", 1001))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("weight must be in [1, 1000]");
+        assertThatThrownBy(() -> QueueOptions.builder().groupWeight("", 2))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("group must be 1 to 128");
+        assertThatThrownBy(() -> QueueOptions.builder().groupWeight(null, 2))
+                .isInstanceOf(NullPointerException.class).hasMessage("group");
+        assertThatThrownBy(() -> QueueOptions.builder().rateLimit(1, Duration.ofSeconds(1))
+                .rateLimit(2, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalStateException.class).hasMessage("rateLimit was already set");
+        assertThatThrownBy(() -> QueueOptions.builder().maxInFlightPerGroup(1).maxInFlightPerGroup(2))
+                .isInstanceOf(IllegalStateException.class).hasMessage("maxInFlightPerGroup was already set");
+        assertThatThrownBy(() -> QueueOptions.builder().groupWeight("g", 2).groupWeight("g", 3))
+                .isInstanceOf(IllegalStateException.class).hasMessage("groupWeight of group 'g' was already set");
+    }
+
+    @Test
+    void aQueueBuilderTakesTheFlowControlOptionsOfAWholeValue() throws Exception {
+        QueueOptions<String> shared = QueueOptions.<String>builder().maxInFlightPerGroup(2).groupWeight("a", 3)
+                .rateLimit(5, Duration.ofSeconds(1)).build();
+        assertThatThrownBy(() -> InMemoryDelayedQueue.<String>builder().maxInFlightPerGroup(1).options(shared))
+                .isInstanceOf(IllegalStateException.class).hasMessage("maxInFlightPerGroup was already set");
+        assertThatThrownBy(() -> InMemoryDelayedQueue.<String>builder().groupWeight("a", 1).options(shared))
+                .isInstanceOf(IllegalStateException.class).hasMessage("groupWeight of group 'a' was already set");
+        try (InMemoryDelayedQueue<String> q = InMemoryDelayedQueue.<String>builder().options(shared)
+                .groupWeight("b", 2).build()) {
+            for (int i = 0; i < 4; i++) {
+                q.offer(Message.of("a" + i).group("a"));
+            }
+            assertThat(q.poll(10, Duration.ZERO)).as("maxInFlightPerGroup(2) of the shared options").hasSize(2);
+        }
+    }
 }

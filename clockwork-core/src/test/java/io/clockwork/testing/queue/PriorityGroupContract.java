@@ -1,0 +1,381 @@
+package io.clockwork.testing.queue;
+
+import io.clockwork.queue.AckAndPoll;
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.DelayedQueueBuilder;
+import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Message;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * How a {@link DelayedQueue} orders due messages by priority and shares deliveries fairly between groups, and how it
+ * limits each group's messages in flight, written once for every backend that supports them. A backend's test
+ * extends this class as it extends {@link DelayedQueueContract}.
+ *
+ * <p>The tests never sleep: where time must pass they call {@link #passTime}; a consumer that must block polls from a
+ * background thread, and the test waits for it with a real-time limit.
+ */
+public abstract class PriorityGroupContract extends QueueContractBase {
+
+    /** A delay that never passes during a test. */
+    private static final Duration FAR = Duration.ofHours(1);
+    /** How long a test waits, in real time, for a background poll before it fails. */
+    private static final long REAL_TIME_LIMIT_SECONDS = 20;
+
+    /**
+     * @return how many due messages the one large group of {@link #aLargeGroupDelaysNoSmallGroupByMoreThanARound}
+     *         holds; a backend whose offers are slow may lower it
+     */
+    protected int largeGroupSize() {
+        return 100_000;
+    }
+
+    private DelayedQueue<String> queue() {
+        return newQueue(Codec.string(), options -> { });
+    }
+
+    private DelayedQueue<String> queue(Consumer<DelayedQueueBuilder<String, ?>> options) {
+        return newQueue(Codec.string(), options);
+    }
+
+    private static List<String> values(List<Delivery<String>> deliveries) {
+        return deliveries.stream().map(Delivery::value).toList();
+    }
+
+    private static List<String> drain(DelayedQueue<String> q) throws InterruptedException {
+        List<String> all = new ArrayList<>();
+        List<Delivery<String>> batch;
+        while (!(batch = q.poll(DelayedQueue.MAX_BATCH, Duration.ZERO)).isEmpty()) {
+            all.addAll(values(batch));
+        }
+        return all;
+    }
+
+    // ---- priorities ----
+
+    @Test
+    void aHigherPriorityIsDeliveredFirstAmongDueMessages() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer(Message.of("normal"));
+        q.offer(Message.of("low").priority(-5));
+        q.offer(Message.of("high").priority(7));
+        q.offer(Message.of("highest").priority(Message.MAX_PRIORITY));
+        q.offer(Message.of("high, later").priority(7));
+        q.offer(Message.of("lowest").priority(Message.MIN_PRIORITY));
+        assertThat(drain(q)).containsExactly("highest", "high", "high, later", "normal", "low", "lowest");
+    }
+
+    @Test
+    void withinOnePriorityTheEarlierDueTimeGoesFirst() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer(Message.of("due second").priority(3).delay(Duration.ofMillis(40)));
+        q.offer(Message.of("due first").priority(3).delay(Duration.ofMillis(20)));
+        q.offer(Message.of("other priority").priority(2));
+        passTime(Duration.ofMillis(60));
+        assertThat(drain(q)).containsExactly("due first", "due second", "other priority");
+    }
+
+    @Test
+    void aHighPriorityMessageThatIsNotDueIsNotDeliveredEarly() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer(Message.of("urgent, later").priority(Message.MAX_PRIORITY).delay(FAR));
+        q.offer(Message.of("plain, now"));
+        assertThat(drain(q)).containsExactly("plain, now");
+        assertThat(q.stats().delayed()).isEqualTo(1);
+    }
+
+    @Test
+    void aPollOfOneTheBatchPollAndAckAndPollHonourPriority() throws Exception {
+        DelayedQueue<String> q = queue();
+        for (int i = 0; i < 3; i++) {
+            q.offer(Message.of("p0-" + i));
+            q.offer(Message.of("p1-" + i).priority(1));
+        }
+        Delivery<String> first = q.poll(Duration.ZERO);
+        assertThat(first.value()).isEqualTo("p1-0");
+        AckAndPoll<String> next = q.ackAndPoll(first);
+        assertThat(next.acked()).isTrue();
+        assertThat(next.next().value()).isEqualTo("p1-1");
+        assertThat(values(q.poll(3, Duration.ZERO))).containsExactly("p1-2", "p0-0", "p0-1");
+    }
+
+    @Test
+    void aRetriedTimedOutRescheduledOrPromotedMessageKeepsItsPriority() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(Duration.ofMillis(50)));
+        q.offer(Message.of("urgent").id("u").priority(9));
+        q.offer(Message.of("plain-1"));
+        q.offer(Message.of("plain-2"));
+        Delivery<String> d = q.poll(Duration.ZERO);
+        assertThat(d.value()).isEqualTo("urgent");
+        assertThat(d.headers()).containsEntry(Message.PRIORITY_HEADER, "9");
+        assertThat(d.nack(Duration.ZERO)).isTrue();
+        d = q.poll(Duration.ZERO);
+        assertThat(d.value()).as("after a nack").isEqualTo("urgent");
+        passTime(Duration.ofMillis(60));
+        d = q.poll(Duration.ZERO);
+        assertThat(d.value()).as("after its visibility timeout").isEqualTo("urgent");
+        assertThat(d.attempt()).isEqualTo(3);
+        assertThat(d.nack(FAR)).isTrue();
+        assertThat(q.promote("u")).isTrue();
+        assertThat(q.poll(Duration.ZERO).value()).as("after a promote").isEqualTo("urgent");
+        passTime(Duration.ofMillis(60));
+        assertThat(q.reschedule("u", Duration.ZERO)).isTrue();
+        assertThat(q.poll(Duration.ZERO).value()).as("after a reschedule").isEqualTo("urgent");
+    }
+
+    @Test
+    void aReplacingOfferTakesTheNewPriority() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer(Message.of("first").id("x").priority(5));
+        q.offer(Message.of("other").priority(1));
+        q.offer(Message.of("replaced").id("x").priority(-1).onConflict(Message.Conflict.REPLACE));
+        assertThat(drain(q)).containsExactly("other", "replaced");
+    }
+
+    // ---- fair groups ----
+
+    @Test
+    void dueMessagesGoRoundRobinBetweenGroupsTheUngroupedTakingTheirTurn() throws Exception {
+        DelayedQueue<String> q = queue();
+        for (int i = 0; i < 3; i++) {
+            q.offer(Message.of("a" + i).group("tenant-a"));
+        }
+        for (int i = 0; i < 3; i++) {
+            q.offer(Message.of("b" + i).group("tenant-b"));
+        }
+        for (int i = 0; i < 3; i++) {
+            q.offer(Message.of("u" + i));
+        }
+        List<String> order = drain(q);
+        assertThat(order).hasSize(9);
+        for (int round = 0; round < 3; round++) {
+            assertThat(order.subList(round * 3, round * 3 + 3)).as("round %d", round)
+                    .containsExactlyInAnyOrder("a" + round, "b" + round, "u" + round);
+        }
+    }
+
+    @Test
+    void aGroupOfWeightWGetsWTurnsPerRound() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.groupWeight("big", 3));
+        for (int i = 0; i < 9; i++) {
+            q.offer(Message.of("big-" + i).group("big"));
+        }
+        for (int i = 0; i < 3; i++) {
+            q.offer(Message.of("small-" + i).group("small"));
+        }
+        List<String> order = drain(q);
+        assertThat(order).hasSize(12);
+        for (int round = 0; round < 3; round++) {
+            List<String> r = order.subList(round * 4, round * 4 + 4);
+            assertThat(r.stream().filter(v -> v.startsWith("big")).count()).as("round %d: %s", round, r)
+                    .isEqualTo(3);
+            assertThat(r).as("within a group, due order").contains("small-" + round);
+        }
+        assertThat(order.stream().filter(v -> v.startsWith("big"))).as("within a group, due order")
+                .isSorted();
+    }
+
+    @Test
+    void aLargeGroupDelaysNoSmallGroupByMoreThanARound() throws Exception {
+        DelayedQueue<String> q = queue();
+        int large = largeGroupSize();
+        List<Message<String>> batch = new ArrayList<>();
+        for (int i = 0; i < large; i++) {
+            batch.add(Message.of("big").group("big"));
+            if (batch.size() == DelayedQueue.MAX_BATCH) {
+                q.offerAll(batch);
+                batch.clear();
+            }
+        }
+        for (int g = 0; g < 100; g++) {
+            for (int i = 0; i < 10; i++) {
+                batch.add(Message.of("small").group("small-" + g));
+                if (batch.size() == DelayedQueue.MAX_BATCH) {
+                    q.offerAll(batch);
+                    batch.clear();
+                }
+            }
+        }
+        q.offerAll(batch);
+        int bigDelivered = 0;
+        int smallDelivered = 0;
+        while (smallDelivered < 1000) {
+            List<Delivery<String>> got = q.poll(DelayedQueue.MAX_BATCH, Duration.ZERO);
+            assertThat(got).isNotEmpty();
+            for (Delivery<String> d : got) {
+                if (d.value().equals("big")) {
+                    bigDelivered++;
+                } else {
+                    smallDelivered++;
+                }
+            }
+        }
+        assertThat(bigDelivered).as("big-group deliveries before every small group's 10 were delivered")
+                .isLessThanOrEqualTo(10 + DelayedQueue.MAX_BATCH);
+    }
+
+    @Test
+    void priorityComesBeforeTheRoundRobin() throws Exception {
+        DelayedQueue<String> q = queue();
+        for (int i = 0; i < 5; i++) {
+            q.offer(Message.of("a" + i).group("a"));
+        }
+        q.offer(Message.of("b-urgent").group("b").priority(1));
+        q.offer(Message.of("b-plain").group("b"));
+        List<String> order = drain(q);
+        assertThat(order.get(0)).isEqualTo("b-urgent");
+        assertThat(order.subList(1, 3)).containsExactlyInAnyOrder("a0", "b-plain");
+    }
+
+    @Test
+    void theGroupTravelsAsAHeader() throws Exception {
+        DelayedQueue<String> q = queue();
+        q.offer(Message.of("x").group("tenant-ü").header("trace", "t"));
+        Delivery<String> d = q.poll(Duration.ZERO);
+        assertThat(d.headers()).containsEntry(Message.GROUP_HEADER, "tenant-ü").containsEntry("trace", "t");
+    }
+
+    // ---- maxInFlightPerGroup ----
+
+    @Test
+    void aGroupAtItsInFlightLimitDeliversNothingMoreUntilOneSettles() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxInFlightPerGroup(1));
+        q.offer(Message.of("a0").group("a"));
+        q.offer(Message.of("a1").group("a"));
+        q.offer(Message.of("a2").group("a"));
+        q.offer(Message.of("b0").group("b"));
+        List<Delivery<String>> first = q.poll(10, Duration.ZERO);
+        assertThat(values(first)).containsExactlyInAnyOrder("a0", "b0");
+        assertThat(q.poll(10, Duration.ZERO)).isEmpty();
+        assertThat(q.stats().ready()).isEqualTo(2);
+        Delivery<String> a0 = first.stream().filter(d -> d.value().equals("a0")).findFirst().orElseThrow();
+        assertThat(a0.ack()).isTrue();
+        assertThat(values(q.poll(10, Duration.ZERO))).as("one at a time, in due order").containsExactly("a1");
+    }
+
+    @Test
+    void ungroupedMessagesAreNotLimitedPerGroup() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxInFlightPerGroup(1));
+        for (int i = 0; i < 4; i++) {
+            q.offer(Message.of("u" + i));
+        }
+        assertThat(q.poll(10, Duration.ZERO)).hasSize(4);
+    }
+
+    @Test
+    void aNackReleaseDeadLetterOrCancelFreesTheGroupsSlot() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxInFlightPerGroup(1));
+        for (int i = 0; i < 5; i++) {
+            q.offer(Message.of("a" + i).id("a" + i).group("a"));
+        }
+        Delivery<String> d = q.poll(Duration.ZERO);
+        assertThat(d.value()).isEqualTo("a0");
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        assertThat(d.nack(FAR)).isTrue();
+        d = q.poll(Duration.ZERO);
+        assertThat(d.value()).as("after a nack").isEqualTo("a1");
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        assertThat(d.release()).isTrue();
+        d = q.poll(Duration.ZERO);
+        assertThat(d.value()).as("after a release (the released message goes behind the due ones)")
+                .isEqualTo("a2");
+        assertThat(d.deadLetter("bad")).isTrue();
+        d = q.poll(Duration.ZERO);
+        assertThat(d.value()).as("after a dead letter").isEqualTo("a3");
+        assertThat(q.cancel("a3")).isTrue();
+        d = q.poll(Duration.ZERO);
+        assertThat(d.value()).as("after a cancel of the one in flight").isEqualTo("a4");
+        assertThat(q.poll(Duration.ZERO)).isNull();
+    }
+
+    @Test
+    void anExpiredDeliveryFreesItsGroupsSlotAtItsVisibilityTimeoutNeverEarlier() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxInFlightPerGroup(1).visibilityTimeout(Duration.ofMillis(100)));
+        q.offer(Message.of("a0").group("a"));
+        q.offer(Message.of("a1").group("a"));
+        assertThat(q.poll(Duration.ZERO).value()).isEqualTo("a0"); // its consumer dies here
+        passTime(Duration.ofMillis(60));
+        assertThat(q.poll(Duration.ZERO)).as("the slot is held until the timeout").isNull();
+        passTime(Duration.ofMillis(60));
+        List<Delivery<String>> after = q.poll(10, Duration.ZERO);
+        assertThat(after).as("the timeout freed one slot").hasSize(1);
+        assertThat(after.get(0).value()).as("a1 was due before a0 came back").isEqualTo("a1");
+        assertThat(after.get(0).ack()).isTrue();
+        Delivery<String> retried = q.poll(Duration.ZERO);
+        assertThat(retried.value()).isEqualTo("a0");
+        assertThat(retried.attempt()).isEqualTo(2);
+    }
+
+    @Test
+    void aLeaseExtendedAfterItsTimeoutFailsOnceTheGroupsSlotIsTaken() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxInFlightPerGroup(1).visibilityTimeout(Duration.ofMillis(50)));
+        q.offer(Message.of("a0").group("a"));
+        q.offer(Message.of("a1").group("a"));
+        Delivery<String> stale = q.poll(Duration.ZERO);
+        assertThat(stale.value()).isEqualTo("a0");
+        passTime(Duration.ofMillis(60));
+        Delivery<String> a1 = q.poll(Duration.ZERO);
+        assertThat(a1.value()).isEqualTo("a1");
+        assertThat(stale.extend(Duration.ofSeconds(1))).as("a1 holds the group's one slot").isFalse();
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        assertThat(a1.ack()).isTrue();
+        assertThat(q.poll(Duration.ZERO).value()).isEqualTo("a0");
+    }
+
+    @Test
+    void aPollWaitingOnAFullGroupWakesWhenItsSlotFrees() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxInFlightPerGroup(1));
+        q.offer(Message.of("a0").group("a"));
+        q.offer(Message.of("a1").group("a"));
+        Delivery<String> a0 = q.poll(Duration.ZERO);
+        Future<Delivery<String>> poll = background.submit(() -> q.poll(Duration.ofSeconds(REAL_TIME_LIMIT_SECONDS)));
+        passTime(Duration.ofMillis(20));
+        assertThat(poll.isDone()).isFalse();
+        assertThat(a0.ack()).isTrue();
+        assertThat(poll.get(REAL_TIME_LIMIT_SECONDS, TimeUnit.SECONDS).value()).isEqualTo("a1");
+    }
+
+    @Test
+    void manyGroupsOneAtATimeDeliverEveryMessageInDueOrderPerGroup() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.maxInFlightPerGroup(1));
+        int groups = 50;
+        int perGroup = 6;
+        for (int i = 0; i < perGroup; i++) {
+            for (int g = 0; g < groups; g++) {
+                q.offer(Message.of(g + ":" + i).group("g" + g));
+            }
+        }
+        Map<String, Integer> next = new HashMap<>();
+        int delivered = 0;
+        while (delivered < groups * perGroup) {
+            List<Delivery<String>> got = q.poll(DelayedQueue.MAX_BATCH, Duration.ZERO);
+            assertThat(got).isNotEmpty();
+            Set<String> inFlight = new HashSet<>();
+            for (Delivery<String> d : got) {
+                String[] parts = d.value().split(":");
+                assertThat(inFlight.add(parts[0])).as("two of group %s in flight", parts[0]).isTrue();
+                assertThat(Integer.parseInt(parts[1])).isEqualTo(next.getOrDefault(parts[0], 0));
+                next.put(parts[0], Integer.parseInt(parts[1]) + 1);
+            }
+            for (Delivery<String> d : got) {
+                assertThat(d.ack()).isTrue();
+            }
+            delivered += got.size();
+        }
+        assertThat(q.stats().ready()).isZero();
+    }
+}
