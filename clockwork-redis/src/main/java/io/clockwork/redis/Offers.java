@@ -102,7 +102,6 @@ final class Offers<V> {
     CompletionStage<Offered> offerAsync(Message<? extends V> message) {
         Objects.requireNonNull(message, "message");
         UnsupportedFlow.check(message.headers());
-        Priorities.prioritized(message.headers()); // checked here, so that a bad priority fails the call, not its stage
         byte[] tail = Tail.of(message.headers(), support.encode(message.value()));
         Delay d = support.delay(message.delay());
         String given = message.id().orElse(null);

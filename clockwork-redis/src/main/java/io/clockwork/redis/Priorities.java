@@ -1,25 +1,20 @@
 package io.clockwork.redis;
 
+import io.clockwork.queue.Message;
+
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * The priorities of one queue's messages on Redis: a message's priority travels as its header
- * {@value #HEADER}, and a partition delivers by priority once it is marked ordered ({@code order.lua}, then
+ * The priorities of one queue's messages on Redis: a message's priority ({@link Message#priority(int)}) travels as
+ * its header {@value Message#PRIORITY_HEADER}, and a partition delivers by priority once it is marked ordered ({@code order.lua}, then
  * {@code include/ready.lua}). This client marks a partition before its first offer of a message with a priority to
  * it, and remembers the partitions it marked (a mark is never removed), so an offer pays the extra call once per
  * partition per client. Thread-safe: two threads may both mark a partition, which is harmless.
  */
 final class Priorities {
-
-    /** The header carrying a message's priority, an integer in [{@value #MIN}, {@value #MAX}]; absent means 0. */
-    static final String HEADER = "clockwork-priority";
-    /** The lowest priority. */
-    static final int MIN = -1000;
-    /** The highest priority. */
-    static final int MAX = 1000;
 
     private final QueueScripts scripts;
     private final AtomicIntegerArray marked;
@@ -30,30 +25,12 @@ final class Priorities {
     }
 
     /**
-     * @param headers a message's headers
+     * @param headers a message's headers, checked by {@link Message} (a priority header holds a priority other than
+     *                0, in range)
      * @return whether the message has a priority other than 0
-     * @throws IllegalArgumentException if its {@value #HEADER} header is not an integer in range
      */
     static boolean prioritized(Map<String, String> headers) {
-        String v = headers.get(HEADER);
-        if (v == null) {
-            return false;
-        }
-        int priority;
-        try {
-            priority = Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw outOfRange(v);
-        }
-        if (priority < MIN || priority > MAX) {
-            throw outOfRange(v);
-        }
-        return priority != 0;
-    }
-
-    private static IllegalArgumentException outOfRange(String v) {
-        return new IllegalArgumentException("header " + HEADER + " must be an integer in [" + MIN + ", " + MAX
-                + "], was '" + v + "'");
+        return headers.containsKey(Message.PRIORITY_HEADER);
     }
 
     /** Marks partition p ordered, unless this client did already, before an offer of a message with headers. */

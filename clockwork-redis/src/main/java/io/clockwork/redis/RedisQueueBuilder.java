@@ -3,6 +3,7 @@ package io.clockwork.redis;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.QueueStats;
+import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.spi.QueueSupport;
 import io.clockwork.time.Ticker;
 import java.time.Duration;
@@ -218,7 +219,9 @@ public final class RedisQueueBuilder<V> extends DelayedQueueBuilder<V, RedisQueu
         recheckInterval = recheckInterval != null ? recheckInterval : DEFAULT_RECHECK_INTERVAL;
         ticker = ticker != null ? ticker : Ticker.system();
         compactAfter = compactAfter != null ? compactAfter : DEFAULT_COMPACT_AFTER;
-        QueueSupport<V> s = new QueueSupport<>(options(null, null));
+        QueueOptions<V> o = options(null, null);
+        UnsupportedFlow.check(o);
+        QueueSupport<V> s = new QueueSupport<>(o);
         Connections c;
         try {
             c = connect.apply(connectTimeout);

@@ -2,6 +2,7 @@ package io.clockwork.redis;
 
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Message;
 import io.clockwork.redis.fixture.RedisCluster;
 import io.clockwork.redis.fixture.RedisClusterExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -138,6 +140,34 @@ class RedisDelayedQueueClusterIT {
             assertThat(received).hasSize(total);
             assertThat(received.values()).allMatch(n -> n == 1);
             assertThat(q.stats().total()).isZero();
+        }
+    }
+
+    @Test
+    void eachPartitionDeliversByPriorityOnItsOwnMaster() throws Exception {
+        int partitions = 3;
+        PartitionSelector selector = new PartitionSelector(partitions);
+        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(client, "priorities", Codec.string())
+                .partitions(partitions).recheckInterval(Duration.ofMinutes(1)).build()) {
+            for (int p = 0; p < partitions; p++) {
+                int partition = p;
+                List<String> ids = java.util.stream.IntStream.range(0, 1000).mapToObj(i -> "id-" + i)
+                        .filter(i -> selector.partitionOf(i) == partition).limit(2).toList();
+                q.offer(Message.of("low-" + p).id(ids.get(0)));
+                q.offer(Message.of("high-" + p).id(ids.get(1)).priority(5));
+            }
+            List<String> order = new ArrayList<>();
+            for (int polls = 0; polls < 100 && order.size() < 2 * partitions; polls++) {
+                Delivery<String> d = q.poll(Duration.ofSeconds(1));
+                if (d != null) {
+                    order.add(d.value());
+                    d.ack();
+                }
+            }
+            assertThat(order).hasSize(2 * partitions);
+            for (int p = 0; p < partitions; p++) {
+                assertThat(order.indexOf("high-" + p)).as("partition %d", p).isLessThan(order.indexOf("low-" + p));
+            }
         }
     }
 

@@ -1,13 +1,14 @@
 package io.clockwork.redis;
 
-import io.clockwork.queue.AckAndPoll;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.Message;
 import io.clockwork.queue.Offered;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
+import io.clockwork.testing.queue.PriorityContract;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -16,18 +17,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Priorities on a real {@code redis-server} ({@code include/ready.lua}): among due messages the highest priority is
- * delivered first, then the earliest due, then offer order, through every way of taking; a scheduled message waiting
- * in the priority order can still be cancelled, rescheduled, replaced, counted and browsed; a queue whose messages
- * never carry a priority keeps the plain layout.
+ * The {@link PriorityContract} on a real {@code redis-server} ({@code include/ready.lua}), plus what the Redis layout
+ * adds: a scheduled message waiting in the priority order can still be cancelled, rescheduled, replaced, counted and
+ * browsed; messages queued before the first priority join the order; a due backlog larger than one poll moves is
+ * overtaken within a few polls; a queue whose messages never carry a priority keeps the plain layout; groups and flow
+ * limits are refused.
  */
 @ExtendWith(RedisExtension.class)
-class RedisPriorityIT {
+class RedisPriorityIT extends PriorityContract {
 
     private static final Duration FAR = Duration.ofHours(1);
 
@@ -37,6 +40,16 @@ class RedisPriorityIT {
     RedisPriorityIT(RedisServerProcess redis) {
         this.redis = redis;
         this.queues = new ContractQueues(redis, "prio-");
+    }
+
+    @Override
+    protected <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options) {
+        return queues.fresh(codec, options);
+    }
+
+    @Override
+    protected void passTime(Duration amount) {
+        queues.passTime(amount);
     }
 
     @AfterEach
@@ -49,50 +62,7 @@ class RedisPriorityIT {
     }
 
     private static Message<String> at(String value, int priority) {
-        return Message.of(value).header(Priorities.HEADER, Integer.toString(priority));
-    }
-
-    private static List<String> values(List<? extends Delivery<String>> deliveries) {
-        return deliveries.stream().map(Delivery::value).toList();
-    }
-
-    @Test
-    void dueMessagesGoByPriorityThenDueTimeThenOfferOrder() throws Exception {
-        RedisDelayedQueue<String> q = open("prio-order");
-        q.offer(Message.of("a"));
-        q.offer(at("b", 5));
-        q.offer(at("c", 0));
-        q.offer(at("d", 5));
-        q.offer(at("e", 2));
-        q.offer(at("f", -3));
-        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("b", "d", "e", "a", "c", "f");
-    }
-
-    @Test
-    void singlePollsAndTheTurnoverTakeTheHighestPriorityFirst() throws Exception {
-        RedisDelayedQueue<String> q = open("prio-single");
-        q.offer(at("low", -1));
-        q.offer(at("mid", 0));
-        q.offer(at("high", 1000));
-        q.offer(at("lowest", -1000));
-        Delivery<String> first = q.poll(Duration.ZERO);
-        assertThat(first.value()).isEqualTo("high");
-        AckAndPoll<String> next = q.ackAndPoll(first);
-        assertThat(next.acked()).isTrue();
-        assertThat(next.next().value()).isEqualTo("mid");
-        assertThat(q.ackAndPoll(next.next()).next().value()).isEqualTo("low");
-    }
-
-    @Test
-    void aMessageNotYetDueWaitsWhateverItsPriority() throws Exception {
-        RedisDelayedQueue<String> q = open("prio-delayed");
-        q.offer(at("later", 1000).delay(FAR));
-        q.offer(at("soon", -1000).delay(Duration.ofMillis(200)));
-        q.offer(at("now", -1000));
-        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("now");
-        queues.passTime(Duration.ofMillis(200));
-        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("soon");
-        assertThat(q.stats().delayed()).isEqualTo(1);
+        return Message.of(value).priority(priority);
     }
 
     @Test
@@ -103,21 +73,7 @@ class RedisPriorityIT {
         assertThat(redis.call("EXISTS", KeyLayout.prefix("prio-late", 0) + "ordered")).isEqualTo(0L);
         q.offer(at("urgent", 10));
         q.offer(at("background", -10));
-        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("urgent", "old1", "old2", "background");
-    }
-
-    @Test
-    void aRetriedMessageKeepsItsPriority() throws Exception {
-        RedisDelayedQueue<String> q = open("prio-retry");
-        q.offer(at("high", 7));
-        q.offer(at("low", 0));
-        Delivery<String> high = q.poll(Duration.ZERO);
-        assertThat(high.value()).isEqualTo("high");
-        assertThat(high.nack(Duration.ZERO)).isTrue();
-        Delivery<String> again = q.poll(Duration.ZERO);
-        assertThat(again.value()).isEqualTo("high");
-        assertThat(again.attempt()).isEqualTo(2);
-        assertThat(again.headers()).containsEntry(Priorities.HEADER, "7");
+        assertThat(valuesOf(q.poll(10, Duration.ZERO))).containsExactly("urgent", "old1", "old2", "background");
     }
 
     @Test
@@ -144,7 +100,7 @@ class RedisPriorityIT {
                 .isEqualTo(Offered.Outcome.REPLACED);
         assertThat(q.stats().ready()).isEqualTo(2);
         assertThat(q.stats().delayed()).isEqualTo(1);
-        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("kept", "replacement");
+        assertThat(valuesOf(q.poll(10, Duration.ZERO))).containsExactly("kept", "replacement");
     }
 
     @Test
@@ -171,23 +127,24 @@ class RedisPriorityIT {
         RedisDelayedQueue<String> q = open("prio-none");
         q.offer(Message.of("a"));
         q.offer("b", Duration.ZERO);
-        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("a", "b");
+        assertThat(valuesOf(q.poll(10, Duration.ZERO))).containsExactly("a", "b");
         String prefix = KeyLayout.prefix("prio-none", 0);
         assertThat(redis.call("EXISTS", prefix + "ordered")).isEqualTo(0L);
         assertThat(redis.call("EXISTS", prefix + "ready")).isEqualTo(0L);
     }
 
     @Test
-    void aBadPriorityOrAGroupIsRefusedBeforeAnythingIsSent() {
-        RedisDelayedQueue<String> q = open("prio-bad");
-        assertThatThrownBy(() -> q.offer(Message.of("x").header(Priorities.HEADER, "1001")))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(Priorities.HEADER).hasMessageContaining("[-1000, 1000]");
-        assertThatThrownBy(() -> q.offer(Message.of("x").header(Priorities.HEADER, "high")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'high'");
-        assertThatThrownBy(() -> q.offerAll(List.of(Message.of("x").header(UnsupportedFlow.GROUP_HEADER, "t1"))))
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining(UnsupportedFlow.GROUP_HEADER);
+    void groupsAndFlowLimitsAreRefusedBeforeAnythingIsSent() {
+        RedisDelayedQueue<String> q = open("prio-refused");
+        assertThatThrownBy(() -> q.offerAll(List.of(Message.of("x").group("t1"))))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining(Message.GROUP_HEADER);
+        assertThatThrownBy(() -> q.offer(Message.of("x").group("t1")))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining(Message.GROUP_HEADER);
         assertThat(q.stats().ready()).isZero();
+        assertThatThrownBy(() -> RedisDelayedQueue.builder(redis.uri(), "prio-limited", Codec.string())
+                .rateLimit(10, Duration.ofSeconds(1)).maxInFlightPerGroup(1).build())
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("rateLimit, maxInFlightPerGroup are not supported by the Redis backend");
     }
 
     @Test
@@ -214,6 +171,6 @@ class RedisPriorityIT {
         DelayedQueue<String> q = open("prio-async");
         q.offerAsync(at("low", 0)).toCompletableFuture().join();
         q.offerAsync(at("high", 3)).toCompletableFuture().join();
-        assertThat(values(q.poll(10, Duration.ZERO))).containsExactly("high", "low");
+        assertThat(valuesOf(q.poll(10, Duration.ZERO))).containsExactly("high", "low");
     }
 }

@@ -191,7 +191,7 @@ public final class ScriptCostHarness {
 
     /** Message i of the priority phases: priority i mod 4. */
     private static Message<String> prioritized(int i) {
-        return Message.of(PAYLOAD).header("clockwork-priority", Integer.toString(i % 4));
+        return Message.of(PAYLOAD).priority(i % 4);
     }
 
     /** A handler's turnover: ack the job, take the next, one call; each thread starts from one poll. */

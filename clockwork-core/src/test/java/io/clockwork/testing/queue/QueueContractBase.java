@@ -3,9 +3,12 @@ package io.clockwork.testing.queue;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
+import io.clockwork.queue.Delivery;
 import org.junit.jupiter.api.AfterEach;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -43,6 +46,21 @@ public abstract class QueueContractBase {
      * @throws InterruptedException if interrupted
      */
     protected abstract void passTime(Duration amount) throws InterruptedException;
+
+    /** @return the deliveries' values, in order */
+    protected static List<String> valuesOf(List<Delivery<String>> deliveries) {
+        return deliveries.stream().map(Delivery::value).toList();
+    }
+
+    /** @return the values of every message due now, taken in batches until a poll finds none */
+    protected static List<String> drainValues(DelayedQueue<String> q) throws InterruptedException {
+        List<String> all = new ArrayList<>();
+        List<Delivery<String>> batch;
+        while (!(batch = q.poll(DelayedQueue.MAX_BATCH, Duration.ZERO)).isEmpty()) {
+            all.addAll(valuesOf(batch));
+        }
+        return all;
+    }
 
     @AfterEach
     void stopBackgroundThreads() {

@@ -1,6 +1,5 @@
 package io.clockwork.testing.queue;
 
-import io.clockwork.queue.AckAndPoll;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
@@ -22,14 +21,15 @@ import java.util.function.Consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * How a {@link DelayedQueue} orders due messages by priority and shares deliveries fairly between groups, and how it
- * limits each group's messages in flight, written once for every backend that supports them. A backend's test
+ * How a {@link DelayedQueue} shares deliveries fairly between groups of messages (after priority, {@link
+ * PriorityContract}) and how it limits each group's messages in flight, written once for every backend that supports
+ * them. A backend's test
  * extends this class as it extends {@link DelayedQueueContract}.
  *
  * <p>The tests never sleep: where time must pass they call {@link #passTime}; a consumer that must block polls from a
  * background thread, and the test waits for it with a real-time limit.
  */
-public abstract class PriorityGroupContract extends QueueContractBase {
+public abstract class GroupContract extends QueueContractBase {
 
     /** A delay that never passes during a test. */
     private static final Duration FAR = Duration.ofHours(1);
@@ -52,100 +52,6 @@ public abstract class PriorityGroupContract extends QueueContractBase {
         return newQueue(Codec.string(), options);
     }
 
-    private static List<String> values(List<Delivery<String>> deliveries) {
-        return deliveries.stream().map(Delivery::value).toList();
-    }
-
-    private static List<String> drain(DelayedQueue<String> q) throws InterruptedException {
-        List<String> all = new ArrayList<>();
-        List<Delivery<String>> batch;
-        while (!(batch = q.poll(DelayedQueue.MAX_BATCH, Duration.ZERO)).isEmpty()) {
-            all.addAll(values(batch));
-        }
-        return all;
-    }
-
-    // ---- priorities ----
-
-    @Test
-    void aHigherPriorityIsDeliveredFirstAmongDueMessages() throws Exception {
-        DelayedQueue<String> q = queue();
-        q.offer(Message.of("normal"));
-        q.offer(Message.of("low").priority(-5));
-        q.offer(Message.of("high").priority(7));
-        q.offer(Message.of("highest").priority(Message.MAX_PRIORITY));
-        q.offer(Message.of("high, later").priority(7));
-        q.offer(Message.of("lowest").priority(Message.MIN_PRIORITY));
-        assertThat(drain(q)).containsExactly("highest", "high", "high, later", "normal", "low", "lowest");
-    }
-
-    @Test
-    void withinOnePriorityTheEarlierDueTimeGoesFirst() throws Exception {
-        DelayedQueue<String> q = queue();
-        q.offer(Message.of("due second").priority(3).delay(Duration.ofMillis(40)));
-        q.offer(Message.of("due first").priority(3).delay(Duration.ofMillis(20)));
-        q.offer(Message.of("other priority").priority(2));
-        passTime(Duration.ofMillis(60));
-        assertThat(drain(q)).containsExactly("due first", "due second", "other priority");
-    }
-
-    @Test
-    void aHighPriorityMessageThatIsNotDueIsNotDeliveredEarly() throws Exception {
-        DelayedQueue<String> q = queue();
-        q.offer(Message.of("urgent, later").priority(Message.MAX_PRIORITY).delay(FAR));
-        q.offer(Message.of("plain, now"));
-        assertThat(drain(q)).containsExactly("plain, now");
-        assertThat(q.stats().delayed()).isEqualTo(1);
-    }
-
-    @Test
-    void aPollOfOneTheBatchPollAndAckAndPollHonourPriority() throws Exception {
-        DelayedQueue<String> q = queue();
-        for (int i = 0; i < 3; i++) {
-            q.offer(Message.of("p0-" + i));
-            q.offer(Message.of("p1-" + i).priority(1));
-        }
-        Delivery<String> first = q.poll(Duration.ZERO);
-        assertThat(first.value()).isEqualTo("p1-0");
-        AckAndPoll<String> next = q.ackAndPoll(first);
-        assertThat(next.acked()).isTrue();
-        assertThat(next.next().value()).isEqualTo("p1-1");
-        assertThat(values(q.poll(3, Duration.ZERO))).containsExactly("p1-2", "p0-0", "p0-1");
-    }
-
-    @Test
-    void aRetriedTimedOutRescheduledOrPromotedMessageKeepsItsPriority() throws Exception {
-        DelayedQueue<String> q = queue(b -> b.visibilityTimeout(Duration.ofMillis(50)));
-        q.offer(Message.of("urgent").id("u").priority(9));
-        q.offer(Message.of("plain-1"));
-        q.offer(Message.of("plain-2"));
-        Delivery<String> d = q.poll(Duration.ZERO);
-        assertThat(d.value()).isEqualTo("urgent");
-        assertThat(d.headers()).containsEntry(Message.PRIORITY_HEADER, "9");
-        assertThat(d.nack(Duration.ZERO)).isTrue();
-        d = q.poll(Duration.ZERO);
-        assertThat(d.value()).as("after a nack").isEqualTo("urgent");
-        passTime(Duration.ofMillis(60));
-        d = q.poll(Duration.ZERO);
-        assertThat(d.value()).as("after its visibility timeout").isEqualTo("urgent");
-        assertThat(d.attempt()).isEqualTo(3);
-        assertThat(d.nack(FAR)).isTrue();
-        assertThat(q.promote("u")).isTrue();
-        assertThat(q.poll(Duration.ZERO).value()).as("after a promote").isEqualTo("urgent");
-        passTime(Duration.ofMillis(60));
-        assertThat(q.reschedule("u", Duration.ZERO)).isTrue();
-        assertThat(q.poll(Duration.ZERO).value()).as("after a reschedule").isEqualTo("urgent");
-    }
-
-    @Test
-    void aReplacingOfferTakesTheNewPriority() throws Exception {
-        DelayedQueue<String> q = queue();
-        q.offer(Message.of("first").id("x").priority(5));
-        q.offer(Message.of("other").priority(1));
-        q.offer(Message.of("replaced").id("x").priority(-1).onConflict(Message.Conflict.REPLACE));
-        assertThat(drain(q)).containsExactly("other", "replaced");
-    }
-
     // ---- fair groups ----
 
     @Test
@@ -160,7 +66,7 @@ public abstract class PriorityGroupContract extends QueueContractBase {
         for (int i = 0; i < 3; i++) {
             q.offer(Message.of("u" + i));
         }
-        List<String> order = drain(q);
+        List<String> order = drainValues(q);
         assertThat(order).hasSize(9);
         for (int round = 0; round < 3; round++) {
             assertThat(order.subList(round * 3, round * 3 + 3)).as("round %d", round)
@@ -177,7 +83,7 @@ public abstract class PriorityGroupContract extends QueueContractBase {
         for (int i = 0; i < 3; i++) {
             q.offer(Message.of("small-" + i).group("small"));
         }
-        List<String> order = drain(q);
+        List<String> order = drainValues(q);
         assertThat(order).hasSize(12);
         for (int round = 0; round < 3; round++) {
             List<String> r = order.subList(round * 4, round * 4 + 4);
@@ -236,7 +142,7 @@ public abstract class PriorityGroupContract extends QueueContractBase {
         }
         q.offer(Message.of("b-urgent").group("b").priority(1));
         q.offer(Message.of("b-plain").group("b"));
-        List<String> order = drain(q);
+        List<String> order = drainValues(q);
         assertThat(order.get(0)).isEqualTo("b-urgent");
         assertThat(order.subList(1, 3)).containsExactlyInAnyOrder("a0", "b-plain");
     }
@@ -259,12 +165,12 @@ public abstract class PriorityGroupContract extends QueueContractBase {
         q.offer(Message.of("a2").group("a"));
         q.offer(Message.of("b0").group("b"));
         List<Delivery<String>> first = q.poll(10, Duration.ZERO);
-        assertThat(values(first)).containsExactlyInAnyOrder("a0", "b0");
+        assertThat(valuesOf(first)).containsExactlyInAnyOrder("a0", "b0");
         assertThat(q.poll(10, Duration.ZERO)).isEmpty();
         assertThat(q.stats().ready()).isEqualTo(2);
         Delivery<String> a0 = first.stream().filter(d -> d.value().equals("a0")).findFirst().orElseThrow();
         assertThat(a0.ack()).isTrue();
-        assertThat(values(q.poll(10, Duration.ZERO))).as("one at a time, in due order").containsExactly("a1");
+        assertThat(valuesOf(q.poll(10, Duration.ZERO))).as("one at a time, in due order").containsExactly("a1");
     }
 
     @Test
