@@ -1,5 +1,7 @@
 package io.clockwork.redis;
 
+import io.clockwork.queue.Message;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -11,7 +13,8 @@ import java.util.Map;
  * letters. Stateless and thread-safe.
  *
  * <p>The header block is {@code #<h>#} followed by h bytes, each header {@code <name>=<value bytes>:<value>} in the
- * message's order. Names are tokens (letters, digits, {@code -_.}), so {@code '='} ends one; a value is counted, so
+ * message's order, except that a priority ({@link Message#PRIORITY_HEADER}) comes first, so that a script reads it
+ * without walking the block ({@code include/ready.lua}). Names are tokens (letters, digits, {@code -_.}), so {@code '='} ends one; a value is counted, so
  * it may hold any byte. A message without headers has no block: its tail is {@code :<payload>}.
  */
 final class Tail {
@@ -32,9 +35,14 @@ final class Tail {
             return tail;
         }
         StringBuilder block = new StringBuilder();
+        String priority = headers.get(Message.PRIORITY_HEADER);
+        if (priority != null) {
+            header(block, Message.PRIORITY_HEADER, priority); // first: where include/ready.lua looks for it
+        }
         for (Map.Entry<String, String> e : headers.entrySet()) {
-            byte[] value = e.getValue().getBytes(StandardCharsets.UTF_8);
-            block.append(e.getKey()).append('=').append(value.length).append(':').append(e.getValue());
+            if (!e.getKey().equals(Message.PRIORITY_HEADER)) {
+                header(block, e.getKey(), e.getValue());
+            }
         }
         byte[] b = block.toString().getBytes(StandardCharsets.UTF_8);
         byte[] prefix = ("#" + b.length + "#").getBytes(StandardCharsets.US_ASCII);
@@ -44,6 +52,10 @@ final class Tail {
         tail[prefix.length + b.length] = ':';
         System.arraycopy(payload, 0, tail, prefix.length + b.length + 1, payload.length);
         return tail;
+    }
+
+    private static void header(StringBuilder block, String name, String value) {
+        block.append(name).append('=').append(value.getBytes(StandardCharsets.UTF_8).length).append(':').append(value);
     }
 
     /**

@@ -104,6 +104,20 @@ class RedisPriorityIT extends PriorityContract {
     }
 
     @Test
+    void messagesWaitingInThePriorityOrderAndMessagesJustDueAreTakenTogetherInOrder() throws Exception {
+        RedisDelayedQueue<String> q = open("prio-merge");
+        q.offer(at("one-a", 1));
+        q.offer(at("one-b", 1));
+        q.offer(at("one-c", 1));
+        assertThat(q.poll(Duration.ZERO).value()).isEqualTo("one-a"); // one-b and one-c wait in ready
+        q.offer(at("zero", 0));
+        q.offer(at("five", 5));
+        q.offer(at("one-d", 1));
+        assertThat(valuesOf(q.poll(2, Duration.ZERO))).containsExactly("five", "one-b");
+        assertThat(valuesOf(q.poll(10, Duration.ZERO))).containsExactly("one-c", "one-d", "zero");
+    }
+
+    @Test
     void aPriorityOvertakesADueBacklogLargerThanOneCallMoves() throws Exception {
         RedisDelayedQueue<String> q = open("prio-backlog");
         for (int batch = 0; batch < 2; batch++) {

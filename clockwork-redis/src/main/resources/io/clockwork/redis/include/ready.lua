@@ -14,62 +14,110 @@
 
 local MOVE_LIMIT = '1000'
 
--- The priority of a META value "<state> <attempts> <seq><tail>" (meta.lua): its header clockwork-priority, read
--- header by header (a value is counted, so it may hold any byte), or 0 without one.
+-- The priority of a META value "<state> <attempts> <seq><tail>" (meta.lua): its header clockwork-priority, which
+-- the client writes first in the header block (Tail.of), or 0 if the block starts with another header or there is
+-- no block. A handful of string calls: it runs once per message that falls due.
 local function priority_of(v)
     local at = string.find(v, ' ', 3, true) + 17 -- past "<state> <attempts> " and the 16 hex digits of seq
-    if string.byte(v, at) == 33 then -- '!': a last error of n bytes
+    local b = string.byte(v, at)
+    if b == 33 then -- '!': a last error of n bytes
         local n, from = string.match(v, '^!(%d+)!()', at)
         at = from + tonumber(n)
+        b = string.byte(v, at)
     end
-    if string.byte(v, at) ~= 35 then -- '#': no header block
+    if b ~= 35 then -- '#': no header block
         return 0
     end
-    local size, from = string.match(v, '^#(%d+)#()', at)
-    local stop = from + tonumber(size)
-    while from < stop do
-        local name, len, value_at = string.match(v, '^([^=]*)=(%d+):()', from)
-        if name == nil then
-            return 0
-        end
-        from = value_at + tonumber(len)
-        if name == 'clockwork-priority' then
-            return tonumber(string.sub(v, value_at, from - 1)) or 0
-        end
+    local first = string.find(v, '#', at + 1, true) + 1 -- the first header, past "#<h>#"
+    if string.sub(v, first, first + 18) ~= 'clockwork-priority=' then
+        return 0
     end
-    return 0
+    local colon = string.find(v, ':', first + 19, true) -- "=<value bytes>:<value>"
+    return tonumber(string.sub(v, colon + 1, colon + tonumber(string.sub(v, first + 19, colon - 1)))) or 0
 end
 
--- Moves up to MOVE_LIMIT messages due by now_s from PENDING to READY, scored by priority; a member whose META value
--- is gone is dropped and counted lost. Returns how many PENDING held (so more are due when it is MOVE_LIMIT) and
--- the META values read, by member, for the take that follows.
+-- Takes up to MOVE_LIMIT messages due by now_s out of PENDING, reading their META values and priorities; a member
+-- whose META value is gone is dropped and counted lost. Returns how many PENDING held (so more are due when it is
+-- MOVE_LIMIT), the META values read, by member, and the moved messages as {member, READY score}, in due order, for
+-- the caller to take or to file in READY (file_ready).
 local function move_due(now_s)
     local due = redis.call('ZRANGEBYSCORE', PENDING, '-inf', now_s, 'WITHSCORES', 'LIMIT', '0', MOVE_LIMIT)
-    local read = {}
+    local read, moved = {}, {}
     local count = #due / 2
     if count == 0 then
-        return 0, read
+        return 0, read, moved
     end
     local ids = {}
     for i = 1, count do
         ids[i] = id_of(due[2 * i - 1])
     end
     local metas = redis.call('HMGET', META, unpack(ids))
-    local scored = {'+inf', KEEP_MEMBER}
     for i = 1, count do
         local v = metas[i]
         if v then
             local m = due[2 * i - 1]
             read[m] = v
-            scored[#scored + 1] = string.format('%.0f', (1000 - priority_of(v)) * PRIORITY_SPAN + tonumber(due[2 * i]))
-            scored[#scored + 1] = m
+            moved[#moved + 1] = {m, (1000 - priority_of(v)) * PRIORITY_SPAN + tonumber(due[2 * i])}
         else
             lose()
         end
     end
     redis.call('ZREMRANGEBYRANK', PENDING, '0', count - 1)
-    if #scored > 2 then
+    return count, read, moved
+end
+
+-- Files moved messages (move_due) from index `from` on in READY.
+local function file_ready(moved, from)
+    if from <= #moved then
+        local scored = {'+inf', KEEP_MEMBER}
+        for i = from, #moved do
+            scored[#scored + 1] = string.format('%d', moved[i][2]) -- exact: scores stay below 2^53
+            scored[#scored + 1] = moved[i][1]
+        end
         redis.call('ZADD', READY, unpack(scored))
     end
-    return count, read
+end
+
+-- Whether READY entry a ({member, score}) goes before b: the lower score, then the lower member, as a sorted set
+-- orders them.
+local function before(a, b)
+    return a[2] < b[2] or (a[2] == b[2] and a[1] < b[1])
+end
+
+-- The first n due messages by priority: READY's head merged with messages that just fell due (move_due), when they
+-- are few, so the ones taken at once never touch READY; else all of them go to READY first. Removes the ones taken
+-- from READY, files the others there, and returns the members taken, whether more are ready, and the META values
+-- read by member.
+local function take_ready(n, now_s)
+    local count, read, moved = move_due(now_s)
+    local heads = {}
+    if #moved == 0 or #moved > n + 8 then
+        file_ready(moved, 1)
+        heads = redis.call('ZRANGEBYSCORE', READY, '-inf', '(+inf', 'LIMIT', '0', n == 1 and '2' or n + 1)
+        local k = math.min(n, #heads)
+        if k > 0 then
+            redis.call('ZREMRANGEBYRANK', READY, '0', k == 1 and '0' or k - 1)
+        end
+        local more = #heads > k or count == tonumber(MOVE_LIMIT)
+        heads[k + 1], heads[k + 2] = nil, nil
+        return heads, more, read
+    end
+    table.sort(moved, before)
+    local r = redis.call('ZRANGEBYSCORE', READY, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', '0', n == 1 and '2' or n + 1)
+    local i, j = 1, 1 -- next of READY's (pairs in r) and of moved
+    while #heads < n and (2 * i <= #r or j <= #moved) do
+        local e = moved[j]
+        if 2 * i <= #r and (e == nil or not before(e, {r[2 * i - 1], tonumber(r[2 * i])})) then
+            heads[#heads + 1] = r[2 * i - 1]
+            i = i + 1
+        else
+            heads[#heads + 1] = e[1]
+            j = j + 1
+        end
+    end
+    if i > 1 then
+        redis.call('ZREMRANGEBYRANK', READY, '0', i - 2)
+    end
+    file_ready(moved, j)
+    return heads, 2 * i <= #r or j <= #moved or count == tonumber(MOVE_LIMIT), read
 end

@@ -45,16 +45,13 @@ local function take_due(n, sweep_limit, visibility_ms)
         -- Paused: nothing is taken, and the pollers wait for the wake-up of resume (pause.lua), not for a due time.
         return {0, -1, 0, lost_now}
     end
-    local heads, metas, more
+    local heads, metas, more, read
     local k = 0
     if flags[2] then
         -- Priorities (ready.lua): what fell due joins READY, and the take is READY's head.
-        local moved, read = move_due(now_s)
-        heads = redis.call('ZRANGEBYSCORE', READY, '-inf', '(+inf', 'LIMIT', '0', n == 1 and '2' or n + 1)
-        k = math.min(n, #heads)
-        more = #heads > k or moved == tonumber(MOVE_LIMIT)
+        heads, more, read = take_ready(n, now_s)
+        k = #heads
         if k > 0 then
-            redis.call('ZREMRANGEBYRANK', READY, '0', k == 1 and '0' or k - 1)
             metas = {}
             local missing, at = {}, {}
             for i = 1, k do
