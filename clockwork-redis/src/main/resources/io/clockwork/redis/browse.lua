@@ -58,7 +58,8 @@ local last = math.min(offset + count, total) - 1
 if last < offset then
     return result
 end
--- Lists members (with scores) of one sorted set; a READY score is its priority's span plus the due time.
+-- Lists members (with scores) of one sorted set; a READY score (span given) is its priority's spans plus the due
+-- time.
 local function list(members, span)
     for i = 1, #members, 2 do
         local m = members[i]
@@ -69,7 +70,8 @@ local function list(members, span)
             v = false
         end
         result[#result + 1] = id
-        result[#result + 1] = tonumber(members[i + 1]) % span
+        local score = tonumber(members[i + 1])
+        result[#result + 1] = span and score % span or score
         result[#result + 1] = v or false
         result[#result + 1] = key == DEAD and (redis.call('HGET', REASON, id) or '') or ''
     end
@@ -80,7 +82,7 @@ end
 if last >= in_ready and (hot_delayed == nil or offset < hot_delayed) then
     local from = math.max(0, offset - in_ready)
     list(redis.call('ZRANGE', key, first + from, first + math.min(last - in_ready, (hot_delayed or last + 1) - 1),
-        'WITHSCORES'), math.huge)
+        'WITHSCORES'), nil)
 end
 if hot_delayed and last >= hot_delayed then
     -- The cold store's messages follow, chunk by chunk (by their earliest due time, entries in offer order): skip

@@ -100,6 +100,11 @@ class RedisPriorityIT extends PriorityContract {
                 .isEqualTo(Offered.Outcome.REPLACED);
         assertThat(q.stats().ready()).isEqualTo(2);
         assertThat(q.stats().delayed()).isEqualTo(1);
+        assertThat(page.entries()).allSatisfy(e -> assertThat(e.at()).isBeforeOrEqualTo(page.now()));
+        RedisQueueBrowser.Page delayed = RedisQueueBrowser.of(q).page(RedisQueueBrowser.State.DELAYED,
+                Optional.empty(), 10);
+        assertThat(delayed.entries()).singleElement().satisfies(e -> assertThat(e.at())
+                .isAfter(delayed.now().plus(FAR).minusSeconds(60)).isBefore(delayed.now().plus(FAR).plusSeconds(60)));
         assertThat(valuesOf(q.poll(10, Duration.ZERO))).containsExactly("kept", "replacement");
     }
 
