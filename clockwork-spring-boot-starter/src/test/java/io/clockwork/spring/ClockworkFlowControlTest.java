@@ -4,7 +4,11 @@ import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.Message;
+import io.clockwork.testing.Await;
 import io.clockwork.time.ManualTicker;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -63,6 +67,24 @@ class ClockworkFlowControlTest {
                     }
                     assertThat(values(grouped.poll(10, Duration.ZERO))).containsExactlyInAnyOrder("a1", "b1");
                     assertThat(grouped.poll(Duration.ZERO)).isNull();
+                });
+    }
+
+    @Test
+    void theRateLimitedWaitsReachTheApplicationsMeterRegistry() {
+        runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).withPropertyValues(
+                "clockwork.queues.paced.rate-limit.permits=1", "clockwork.queues.paced.rate-limit.interval=1h",
+                "clockwork.metrics.stats-interval=50ms").run(context -> {
+                    DelayedQueue<String> q = context.getBean(ClockworkQueues.class).queue("paced", String.class);
+                    q.offerAll(List.of("a", "b"), Duration.ZERO);
+                    assertThat(q.poll(Duration.ZERO).value()).isEqualTo("a");
+                    assertThat(q.poll(Duration.ZERO)).isNull();
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    Await.until("the held-back poll sampled", () -> {
+                        FunctionCounter c = registry.find("clockwork.queue.rate.limited").tag("queue", "paced")
+                                .functionCounter();
+                        return c != null && c.count() == 1;
+                    });
                 });
     }
 
