@@ -71,6 +71,14 @@ class QueueCommandIT {
     }
 
     @Test
+    void statsShowsThePollsARateLimitHeldBack() {
+        Cli.Result r = queue("stats");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).as("a Redis queue has no rate limit: none held back")
+                .containsPattern("rate-limited +0 +\\(polls a rate limit held back\\)");
+    }
+
+    @Test
     void peekSaysWhatHappensNextInOneLine() {
         Cli.Result r = queue("peek");
         assertThat(r.exit()).as(r.err()).isZero();

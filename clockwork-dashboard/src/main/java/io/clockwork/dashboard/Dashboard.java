@@ -378,6 +378,7 @@ public final class Dashboard implements AutoCloseable {
         column(json, "ackedPerSecond", samples, Sample::ackedPerSecond);
         column(json, "retriedPerSecond", samples, Sample::retriedPerSecond);
         column(json, "deadLetteredPerSecond", samples, Sample::deadLetteredPerSecond);
+        column(json, "rateLimitedPerSecond", samples, Sample::rateLimitedPerSecond);
         column(json, "oldestReadySeconds", samples, Sample::oldestReadySeconds);
         json.setLength(json.length() - 1);
         ctx.contentType("application/json").result(json.append('}').toString());

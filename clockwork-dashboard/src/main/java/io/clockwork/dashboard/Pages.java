@@ -241,6 +241,11 @@ final class Pages {
             h.raw(" &middot; ");
             action(h, q.name(), "delete", "", "Delete queue");
         }
+        // Polls a rate limit held back, from the counters the charts' rates come from.
+        q.counters().ifPresent(c -> h.raw(" &middot; <span id=\"rate-limited\" title=\"polls that found due "
+                + "messages but returned none because a rate limit held them back, since the queue was created\">")
+                .text(Texts.count(c.rateLimited()))
+                .raw(c.rateLimited() == 1 ? " rate-limited wait</span>" : " rate-limited waits</span>"));
         h.raw("</p>");
         h.raw("<nav class=\"tabs\">");
         for (MessageState t : MessageState.values()) {

@@ -145,7 +145,8 @@ final class Sampler implements AutoCloseable {
                     rated ? rate(now.delivered(), last.delivered(), seconds) : Double.NaN,
                     rated ? rate(now.acked(), last.acked(), seconds) : Double.NaN,
                     rated ? rate(now.retried(), last.retried(), seconds) : Double.NaN,
-                    rated ? rate(now.deadLettered(), last.deadLettered(), seconds) : Double.NaN));
+                    rated ? rate(now.deadLettered(), last.deadLettered(), seconds) : Double.NaN,
+                    rated ? rate(now.rateLimited(), last.rateLimited(), seconds) : Double.NaN));
             lastNanos = nanos;
             last = now;
         }

@@ -1,7 +1,7 @@
 // Draws each queue's charts from the samples the dashboard process takes (GET <base>/series?queue=NAME), and
 // refreshes them every few seconds. The rates are differences of the queue's event counters (DelayedQueue.counters():
-// offered, delivered, acked, retried, dead-lettered) between two samples. Loaded as a file: the pages'
-// Content-Security-Policy allows no inline script.
+// offered, delivered, acked, retried, dead-lettered, and the polls a rate limit held back) between two samples.
+// Loaded as a file: the pages' Content-Security-Policy allows no inline script.
 (function () {
     'use strict';
     var REFRESH_MS = 5000;
@@ -12,7 +12,8 @@
         rates: {title: 'Per second', series: [
             ['offeredPerSecond', 'offered/s', '#7b61ff'], ['deliveredPerSecond', 'delivered/s', '#1f77b4'],
             ['ackedPerSecond', 'acked/s', '#2ca02c'], ['retriedPerSecond', 'retried/s', '#ff7f0e'],
-            ['deadLetteredPerSecond', 'dead-lettered/s', '#d62728']]},
+            ['deadLetteredPerSecond', 'dead-lettered/s', '#d62728'],
+            ['rateLimitedPerSecond', 'rate-limited/s', '#8c564b']]},
         lateness: {title: 'Lateness: oldest ready (s)', series: [
             ['oldestReadySeconds', 'oldest ready (s)', '#ff7f0e']]}
     };

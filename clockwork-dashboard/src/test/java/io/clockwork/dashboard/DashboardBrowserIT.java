@@ -3,6 +3,7 @@ package io.clockwork.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.Message;
@@ -337,6 +338,52 @@ class DashboardBrowserIT {
         assertThat(browser.manage().logs().get("browser").getAll()).as("the console: no CSP violation, no error")
                 .noneMatch(e -> e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()
                         || e.getMessage().contains("Content Security Policy"));
+    }
+
+    @Test
+    void aQueuePageShowsThePollsARateLimitHeldBackAndChartsTheirRate() throws Exception {
+        InMemoryDelayedQueue<String> paced = track(InMemoryDelayedQueue.<String>builder().name("paced")
+                .rateLimit(1, Duration.ofHours(1)).build());
+        paced.offerAll(List.of("a", "b"), Duration.ZERO);
+        assertThat(paced.poll(Duration.ZERO).value()).isEqualTo("a");
+        assertThat(paced.poll(Duration.ZERO)).as("b waits an hour for the next permit").isNull();
+        assertThat(paced.poll(Duration.ZERO)).isNull();
+        Dashboard d = track(Dashboard.builder(InProcessQueueSource.of(List.of(paced)))
+                .sampleInterval(Duration.ofMillis(200)).build());
+        String root = "http://127.0.0.1:" + d.start("127.0.0.1", 0).port();
+
+        browser.get(root + "/queue?name=paced");
+        assertThat(browser.findElement(By.id("rate-limited")).getText()).isEqualTo("2 rate-limited waits");
+        assertThat(browser.findElement(By.id("rate-limited")).getAttribute("title")).contains("rate limit");
+        await().until(b -> points(b) >= 2);
+        WebElement rates = browser.findElement(By.cssSelector(".chart[data-chart='rates']"));
+        assertThat(((JavascriptExecutor) browser).executeScript(
+                "return arguments[0].uplot.series.map(function (s) { return s.label; });", rates))
+                .asList().contains("rate-limited/s");
+        assertThat(rates.getText()).as("the legend").contains("rate-limited/s");
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(paced.poll(Duration.ZERO)).isNull();
+        }
+        // The page redraws its charts from new samples every few seconds; a reload draws them at once.
+        new WebDriverWait(browser, Duration.ofSeconds(20)).pollingEvery(Duration.ofMillis(500)).until(b -> {
+            b.navigate().refresh();
+            return new WebDriverWait(b, Duration.ofSeconds(5)).until(x -> points(x) >= 2)
+                    && maxOfSeries(b, "rates", "rate-limited/s") > 0;
+        });
+        assertThat(browser.findElement(By.id("rate-limited")).getText()).isEqualTo("7 rate-limited waits");
+        assertConsoleClean();
+    }
+
+    /** @return the largest value a chart draws for the series of this label, 0 if none */
+    private static double maxOfSeries(WebDriver b, String chart, String label) {
+        Object max = ((JavascriptExecutor) b).executeScript("var chart = arguments[0], label = arguments[1];"
+                + "var u = document.querySelector(\".chart[data-chart='\" + chart + \"']\").uplot;"
+                + "if (!u) { return 0; }"
+                + "var i = u.series.findIndex(function (s) { return s.label === label; });"
+                + "return i < 0 ? 0 : Math.max.apply(null, [0].concat(u.data[i].filter(function (v) {"
+                + "  return v != null; })));", chart, label);
+        return ((Number) max).doubleValue();
     }
 
     @Test

@@ -53,6 +53,29 @@ class SamplerTest {
     }
 
     @Test
+    void derivesTheRateOfPollsARateLimitHeldBack() throws Exception {
+        ManualTicker ticker = new ManualTicker();
+        try (InMemoryDelayedQueue<String> q = InMemoryDelayedQueue.<String>builder().name("paced")
+                .rateLimit(1, Duration.ofHours(1)).ticker(ticker).build()) {
+            Sampler sampler = new Sampler(InProcessQueueSource.of(List.of(q)), ticker, 0, 10);
+            q.offer("a", Duration.ZERO);
+            q.offer("b", Duration.ZERO);
+            assertThat(q.poll(Duration.ZERO).value()).isEqualTo("a");
+            sampler.sampleAll();
+            for (int i = 0; i < 6; i++) {
+                assertThat(q.poll(Duration.ZERO)).as("b waits for the next permit").isNull();
+            }
+            ticker.advance(Duration.ofSeconds(2));
+            sampler.sampleAll();
+
+            List<Sample> s = sampler.samples("paced");
+            assertThat(s.get(0).rateLimitedPerSecond()).as("the first sample has no rate").isNaN();
+            assertThat(s.get(1).rateLimitedPerSecond()).isEqualTo(3.0);
+            assertThat(s.get(1).deliveredPerSecond()).isZero();
+        }
+    }
+
+    @Test
     void dropsTheSamplesOfAQueueNoLongerListed() {
         ManualTicker ticker = new ManualTicker();
         try (InMemoryDelayedQueue<String> jobs = InMemoryDelayedQueue.<String>builder().name("jobs").build();

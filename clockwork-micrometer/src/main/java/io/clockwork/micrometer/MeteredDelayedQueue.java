@@ -10,6 +10,7 @@ import io.clockwork.queue.Message;
 import io.clockwork.queue.Offered;
 import io.clockwork.worker.WorkerListener;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -41,7 +42,9 @@ import java.util.concurrent.TimeUnit;
  * of the same queue count in their own handles (meter one handle per queue name and registry: two would share, and
  * on close remove, the same meters). The state gauges ({@code clockwork.queue.messages} with a
  * {@code state} tag) and {@code clockwork.queue.paused} (1 while paused) come from a {@link QueueStatsSampler}, never
- * from a read on the scrape thread; without a sampler there are none.
+ * from a read on the scrape thread; without a sampler there are none. So does the counter
+ * {@code clockwork.queue.rate.limited}: the polls a rate limit held back ({@code QueueCounters.rateLimited()}), which
+ * the queue counts itself, for all its consumers, as last sampled.
  *
  * <p>Delivery lateness needs the due time, which a {@link Delivery} does not carry: an offer through this handle adds
  * the header {@value #DUE_HEADER} (due time in epoch milliseconds by this process's clock), and a first delivery
@@ -98,6 +101,11 @@ public final class MeteredDelayedQueue<V> extends ForwardingDelayedQueue<V> {
             keep(Gauge.builder("clockwork.queue.paused", sample, SampledStats::paused).tags(tags)
                     .description("1 while the queue is paused (DelayedQueue.pause), as last sampled")
                     .strongReference(true).register(registry));
+            // A function counter holds its object weakly; the gauges above hold the sample strongly while registered.
+            keep(FunctionCounter.builder("clockwork.queue.rate.limited", sample, SampledStats::rateLimited).tags(tags)
+                    .description("polls that found due messages but returned none because a rate limit held them "
+                            + "back (QueueCounters.rateLimited), as last sampled")
+                    .register(registry));
             this.sampling = b.sampler.watch(b.queue, sample);
         } else {
             this.sampling = null;

@@ -1,9 +1,11 @@
 package io.clockwork.micrometer;
 
 import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueStats;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -11,13 +13,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Reads the {@link DelayedQueue#stats()} of monitored queues on one background thread, every {@code interval}, so
- * that a scrape reads the last sample and never waits for a backend (a Redis queue's stats are a round trip).
+ * Reads the {@link DelayedQueue#stats()}, {@link DelayedQueue#isPaused()} and {@link DelayedQueue#counters()} of
+ * monitored queues on one background thread, every {@code interval}, so that a scrape reads the last sample and never
+ * waits for a backend (a Redis queue's stats are a round trip).
  * Thread-safe. Close it to stop its thread; queues monitored through it then keep their last sample.
  *
  * <p>Queues are sampled one after another on the one thread: a backend that answers slowly delays the next
  * samples, never a scrape. A failed read is logged and turns the queue's gauges to {@code NaN} (unknown) until a
- * read succeeds again, so a dashboard shows a gap rather than stale counts.
+ * read succeeds again, so a dashboard shows a gap rather than stale counts; a counter read from the samples keeps its
+ * last value, since a counter never goes down.
  */
 public final class QueueStatsSampler implements AutoCloseable {
 
@@ -69,9 +73,11 @@ public final class QueueStatsSampler implements AutoCloseable {
     private static void read(DelayedQueue<?> queue, SampledStats sample) {
         QueueStats stats;
         boolean paused;
+        Optional<QueueCounters> counters;
         try {
             stats = queue.stats();
             paused = queue.isPaused();
+            counters = queue.counters();
         } catch (RuntimeException e) {
             if (sample.markFailed()) {
                 LOG.log(System.Logger.Level.WARNING, "reading the stats of queue '" + queue.name() + "' failed; its "
@@ -79,7 +85,7 @@ public final class QueueStatsSampler implements AutoCloseable {
             }
             return;
         }
-        sample.set(stats, paused);
+        sample.set(stats, paused, counters);
     }
 
     /** Stops the thread; the last samples stay. Idempotent. */

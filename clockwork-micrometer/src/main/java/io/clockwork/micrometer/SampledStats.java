@@ -1,9 +1,12 @@
 package io.clockwork.micrometer;
 
+import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueStats;
+import java.util.Optional;
 
 /**
- * The last stats sampled from a queue, read by its gauges. Thread-safe: the sampler writes, scrapes read.
+ * The last stats and counters sampled from a queue, read by its gauges and function counters. Thread-safe: the
+ * sampler writes, scrapes read.
  */
 final class SampledStats {
 
@@ -15,10 +18,17 @@ final class SampledStats {
     /** Whether the queue was paused at the last sample; NaN-backed like the counts (see {@link #paused()}). */
     private volatile Boolean paused;
 
-    void set(QueueStats stats, boolean paused) {
+    /**
+     * The queue's count of rate-limited polls at the last sample that had counters. A counter never goes down, so a
+     * failed read keeps it (unlike the gauges); 0 before the first sample and for a backend that keeps no counters.
+     */
+    private volatile long rateLimited;
+
+    void set(QueueStats stats, boolean paused, Optional<QueueCounters> counters) {
         failing = false;
         last = stats;
         this.paused = paused;
+        counters.ifPresent(c -> rateLimited = Math.max(rateLimited, c.rateLimited()));
     }
 
     /** @return true if this failure starts a run of failures (the one worth logging) */
@@ -54,5 +64,10 @@ final class SampledStats {
     double paused() {
         Boolean p = paused;
         return p == null ? Double.NaN : p ? 1 : 0;
+    }
+
+    /** @return the queue's rate-limited polls ({@link QueueCounters#rateLimited()}) as last sampled */
+    double rateLimited() {
+        return rateLimited;
     }
 }

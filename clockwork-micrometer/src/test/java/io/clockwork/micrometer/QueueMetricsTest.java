@@ -254,6 +254,42 @@ class QueueMetricsTest {
         }
     }
 
+    @Test
+    void theRateLimitedCounterCountsPollsARateLimitHeldBackAndKeepsItsCountWhenAReadFails()
+            throws InterruptedException {
+        sampler = QueueStatsSampler.every(Duration.ofMillis(20));
+        CountingStats<String> backend = new CountingStats<>(InMemoryDelayedQueue.<String>builder().name("limited")
+                .codec(Codec.string()).ticker(ticker).rateLimit(1, Duration.ofSeconds(1)).build());
+        try (MeteredDelayedQueue<String> q = MeteredDelayedQueue.builder(backend, registry).sampler(sampler)
+                .build()) {
+            Await.until("a first sample", () -> paused() == 0);
+            assertThat(rateLimited()).isZero();
+            q.offerAll(List.of("a", "b"), Duration.ZERO);
+            assertThat(q.poll(Duration.ZERO).value()).isEqualTo("a");
+            assertThat(q.poll(Duration.ZERO)).as("b waits for the next permit").isNull();
+            Await.until("the held-back poll sampled", () -> rateLimited() == 1);
+
+            ticker.advance(Duration.ofSeconds(1));
+            assertThat(q.poll(Duration.ZERO).value()).isEqualTo("b");
+            assertThat(q.poll(Duration.ZERO)).as("nothing due: no rate-limited wait").isNull();
+            awaitSamples(backend, 2);
+            assertThat(rateLimited()).isEqualTo(1);
+
+            backend.failing = true;
+            Await.until("the gauges turn unknown", () -> Double.isNaN(gauge("ready")));
+            assertThat(rateLimited()).as("a counter never goes down or turns unknown").isEqualTo(1);
+        }
+    }
+
+    private static void awaitSamples(CountingStats<?> backend, int n) {
+        int from = backend.reads.get();
+        Await.until(n + " more samples", () -> backend.reads.get() >= from + n);
+    }
+
+    private double rateLimited() {
+        return registry.get("clockwork.queue.rate.limited").tag("queue", "limited").functionCounter().count();
+    }
+
     private double paused() {
         return registry.get("clockwork.queue.paused").gauge().value();
     }

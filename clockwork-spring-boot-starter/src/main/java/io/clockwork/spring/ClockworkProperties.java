@@ -184,6 +184,47 @@ public class ClockworkProperties {
          * message); see RedisQueueBuilder.compactAfter.
          */
         private Duration compactAfter = Duration.ofSeconds(10);
+        /**
+         * Limits the queue's deliveries as a whole, across all its consumers: at most rate-limit.permits in any
+         * rate-limit.interval (QueueOptions.Builder.rateLimit). In-process queues only.
+         */
+        private final RateLimitProperties rateLimit = new RateLimitProperties();
+        /**
+         * Limits each group's deliveries: at most group-rate-limit.permits in any group-rate-limit.interval per group
+         * key (QueueOptions.Builder.groupRateLimit). In-process queues only.
+         */
+        private final RateLimitProperties groupRateLimit = new RateLimitProperties();
+        /**
+         * Messages of one group in flight at once, in [1, 1000000]; 1 processes each group strictly one message at a
+         * time. Unset: unlimited. In-process queues only.
+         */
+        private Integer maxInFlightPerGroup;
+        /**
+         * Weights in the round robin between groups, by group key, each in [1, 1000]; a group not named weighs 1. A
+         * key with characters other than letters, digits, '-' and '.' goes in brackets: group-weights[tenant/42]=3.
+         * In-process queues only.
+         */
+        private final Map<String, Integer> groupWeights = new LinkedHashMap<>();
+
+        public RateLimitProperties getRateLimit() {
+            return rateLimit;
+        }
+
+        public RateLimitProperties getGroupRateLimit() {
+            return groupRateLimit;
+        }
+
+        public Integer getMaxInFlightPerGroup() {
+            return maxInFlightPerGroup;
+        }
+
+        public void setMaxInFlightPerGroup(Integer maxInFlightPerGroup) {
+            this.maxInFlightPerGroup = maxInFlightPerGroup;
+        }
+
+        public Map<String, Integer> getGroupWeights() {
+            return groupWeights;
+        }
 
         public Duration getVisibilityTimeout() {
             return visibilityTimeout;
@@ -215,6 +256,31 @@ public class ClockworkProperties {
 
         public void setCompactAfter(Duration compactAfter) {
             this.compactAfter = compactAfter;
+        }
+    }
+
+    /** A rate limit of a queue: at most {@code permits} deliveries in any {@code interval}. */
+    public static class RateLimitProperties {
+
+        /** Deliveries allowed per interval, in [1, 1000000]. Unset: no limit. */
+        private Integer permits;
+        /** The window the permits are counted in, in [1ms, 1d]; 1s unless set. */
+        private Duration interval;
+
+        public Integer getPermits() {
+            return permits;
+        }
+
+        public void setPermits(Integer permits) {
+            this.permits = permits;
+        }
+
+        public Duration getInterval() {
+            return interval;
+        }
+
+        public void setInterval(Duration interval) {
+            this.interval = interval;
         }
     }
 

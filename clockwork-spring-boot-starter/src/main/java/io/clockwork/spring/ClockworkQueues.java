@@ -38,6 +38,10 @@ public final class ClockworkQueues implements AutoCloseable {
      * @param codecs     chooses each value type's codec
      * @param redis      the Redis client of the queues; null for in-process queues
      * @param decorators applied to each queue in order
+     * @throws IllegalArgumentException naming the property if a queue's flow-control option is out of range
+     * @throws IllegalStateException    naming the properties if the queues are on Redis, which refuses the
+     *                                  flow-control options ({@code rate-limit}, {@code group-rate-limit},
+     *                                  {@code max-in-flight-per-group}, {@code group-weights})
      */
     public ClockworkQueues(ClockworkProperties properties, ClockworkCodecs codecs, RedisClient redis,
                            List<ClockworkQueueDecorator> decorators) {
@@ -45,6 +49,7 @@ public final class ClockworkQueues implements AutoCloseable {
         this.codecs = Objects.requireNonNull(codecs, "codecs");
         this.redis = redis;
         this.decorators = List.copyOf(decorators);
+        QueueFlowProperties.check(properties.getQueues(), redis != null);
     }
 
     /**
@@ -84,10 +89,12 @@ public final class ClockworkQueues implements AutoCloseable {
         ClockworkProperties.QueueProperties options = properties.getQueues()
                 .getOrDefault(name, new ClockworkProperties.QueueProperties());
         if (redis == null) {
-            return InMemoryDelayedQueue.<V>builder().name(name).codec(codecs.codecFor(type))
-                    .visibilityTimeout(options.getVisibilityTimeout()).maxAttempts(options.getMaxAttempts()).build();
+            return QueueFlowProperties.apply(name, options, InMemoryDelayedQueue.<V>builder().name(name)
+                    .codec(codecs.codecFor(type)).visibilityTimeout(options.getVisibilityTimeout())
+                    .maxAttempts(options.getMaxAttempts())).build();
         }
-        RedisQueueBuilder<V> b = RedisDelayedQueue.builder(redis, name, codecs.codecFor(type))
+        RedisQueueBuilder<V> b = QueueFlowProperties.apply(name, options, RedisDelayedQueue.builder(redis, name,
+                        codecs.codecFor(type)))
                 .visibilityTimeout(options.getVisibilityTimeout()).maxAttempts(options.getMaxAttempts())
                 .partitions(options.getPartitions()).compactAfter(options.getCompactAfter())
                 .commandTimeout(properties.getRedis().getCommandTimeout())

@@ -11,15 +11,15 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code clockwork queue stats}: the queue's counts by state, then its cumulative event counters. Not thread-safe: one
- * per command line.
+ * {@code clockwork queue stats}: the queue's counts by state, then its cumulative event counters, rate-limited polls
+ * included. Not thread-safe: one per command line.
  */
 @Command(name = "stats", mixinStandardHelpOptions = true,
         description = "Prints the queue's partition count, whether it is paused, how many messages are delayed, ready, "
                 + "in flight and dead, "
                 + "and when the next delayed one is due, then how many messages were offered, delivered, acked, "
-                + "retried and dead-lettered since the queue was created. Expired deliveries are returned to the "
-                + "schedule first, as any client call does.")
+                + "retried and dead-lettered since the queue was created, and how many polls a rate limit held back. "
+                + "Expired deliveries are returned to the schedule first, as any client call does.")
 public final class QueueStatsCommand implements Callable<Integer> {
 
     @Mixin
@@ -57,6 +57,8 @@ public final class QueueStatsCommand implements Callable<Integer> {
                 out.println(String.format(Locale.ROOT, "    %-13s %,9d", "acked", c.acked()));
                 out.println(String.format(Locale.ROOT, "    %-13s %,9d", "retried", c.retried()));
                 out.println(String.format(Locale.ROOT, "    %-13s %,9d", "dead-lettered", c.deadLettered()));
+                out.println(String.format(Locale.ROOT, "    %-13s %,9d  (polls a rate limit held back)",
+                        "rate-limited", c.rateLimited()));
             });
         }
         out.flush();
