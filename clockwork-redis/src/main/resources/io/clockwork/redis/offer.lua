@@ -1,23 +1,24 @@
 --[[
-  offer: offers m messages (m >= 1: a group commit of concurrent offers to this partition, or one partition's share
-  of an offerAll batch), each with its conflict policy for an id already known: keep (deduplication: nothing
-  changes), replace (a scheduled message takes the new tail and due time, keeping its attempts and last error) or
-  extend (a scheduled message takes the new due time, keeping its tail). An unknown id is added whatever the policy;
-  replace and extend leave a message in flight or dead alone. A replaced or extended message is filed again under a
-  new sequence, like a reschedule, so an earlier delivery's receipt no longer holds it. A message with a positive
-  delay is due at the server's clock rounded up to the next millisecond plus the delay, so never early; with no
-  delay it is due at once. A message due at least compactAfter ahead (ARGV[1]) is filed in the cold store
-  (cold.lua) instead of PENDING and META; an id the check does not find in META is looked up there too.
-  Flags say per message what to check: only the client's first attempt of ids its IdGenerator just made (a
-  per-client random 128-bit prefix and a counter: unique) is sent as fresh, without a dedup read; a retry, which may
-  follow an attempt that ran, always checks. A fresh message filed in the cold store is placed (cold.lua): no index
-  entry, its place in the reply, and while the queue retries lost replies (the fifth word of ARGV[1] is the window
-  in ms) the call's places are recorded in the store's placed stream, where a retry that finds its id nowhere else
-  finds what the first attempt placed (kept, with its place). A second offer of the same id within one call meets
-  the first as a later call would (keep: kept; replace or extend: the queued messages are written first, then it is
-  read again). Each redis.call, and every string Lua builds or converts, costs per call or per message, so the
-  commands are one per call whatever m (plus O(1) per replaced or extended message), and a shared delay's due time is
-  computed and turned into a string once.
+  offer: offers m messages (m >= 1: a group commit of concurrent offers to this partition, or one partition's share of
+  an offerAll batch), each with its conflict policy for an id already known: keep (deduplication: nothing changes),
+  replace (a scheduled message takes the new tail and due time, keeping its attempts and last error) or extend (a
+  scheduled message takes the new due time, keeping its tail). An unknown id is added whatever the policy; replace and
+  extend leave a message in flight or dead alone. A replaced or extended message is filed again under a new sequence,
+  like a reschedule, so an earlier delivery's receipt no longer holds it. A message with a positive delay is due at the
+  server's clock rounded up to the next millisecond plus the delay, so never early; with no delay it is due at once; a
+  message due at once that carries a priority (whose partition the client marked ordered before offering it) goes to
+  READY, scored by priority (ready.lua), not to PENDING. A message due at least compactAfter ahead (ARGV[1]) is filed in
+  the cold store (cold.lua) instead of PENDING and META; an id the check does not find in META is looked up there too.
+  Flags say per message what to check: only the client's first attempt of ids its IdGenerator just made (a per-client
+  random 128-bit prefix and a counter: unique) is sent as fresh, without a dedup read; a retry, which may follow an
+  attempt that ran, always checks. A fresh message filed in the cold store is placed (cold.lua): no index entry, its
+  place in the reply, and while the queue retries lost replies (the fifth word of ARGV[1] is the window in ms) the
+  call's places are recorded in the store's placed stream, where a retry that finds its id nowhere else finds what the
+  first attempt placed (kept, with its place). A second offer of the same id within one call meets the first as a later
+  call would (keep: kept; replace or extend: the queued messages are written first, then it is read again). Each
+  redis.call, and every string Lua builds or converts, costs per call or per message, so the commands are one per call
+  whatever m (plus O(1) per replaced or extended message), and a shared delay's due time is computed and turned into a
+  string once.
 
   KEYS[1] pending   ZSET   the added messages' members <seq><id>, scored by due time; a replaced or extended one's
                            member is moved
@@ -44,16 +45,16 @@
          when a message is due now or earlier than the heads of PENDING and of the cold store, and SIGNAL is in
          another slot; then, if any message is placed, place1, ..., placem: a placed message's place
          "<chunk name>.<position hex>" (its id is then "<id>.<place>"), '' for the others.
-  Cost: O(m log n), plus O(CHUNK_CAP) per checked id found in the cold store; commands, whatever m: TIME, HMGET of
-        the ids that need a check (none when all are fresh), INCRBY, one ZADD, one HSET and one HINCRBY for all
-        messages stored in PENDING and META, at most one read each of the heads of PENDING and of the cold store;
-        for the cold store one HMGET of its state, an HSET of an index shard per message not placed, per window an
-        HGET, a ZSCORE and an LLEN (or an HINCRBY and an HSET for a new chunk), per chunk an RPUSH and a ZADD when
-        its earliest due time moves, one HINCRBY (two when ids are indexed), with a placed window an XADD and a
-        PEXPIRE; plus a ZREM per replaced or extended message, an index HGET and a chunk LINDEX per checked id not
-        in META (a chunk LINDEX alone for a placed id), an XRANGE of the placed stream per checked client part
-        found nowhere else (a retry), and an HGET and a flush of the queued writes per repeated id that replaces or
-        extends within the call.
+  Cost: O(m log n), plus O(CHUNK_CAP) per checked id found in the cold store; commands, whatever m: TIME, HMGET of the
+        ids that need a check (none when all are fresh), INCRBY, one ZADD (two when some go to READY), one HSET and
+        one HINCRBY for all messages stored in PENDING or READY and META, at most one read each of the heads of
+        PENDING and of the cold store; for the cold store one HMGET of its state, an HSET of an index shard per
+        message not placed, per window an HGET, a ZSCORE and an LLEN (or an HINCRBY and an HSET for a new chunk), per
+        chunk an RPUSH and a ZADD when its earliest due time moves, one HINCRBY (two when ids are indexed), with a
+        placed window an XADD and a PEXPIRE; plus a ZREM per replaced or extended message, an index HGET and a chunk
+        LINDEX per checked id not in META (a chunk LINDEX alone for a placed id), an XRANGE of the placed stream per
+        checked client part found nowhere else (a retry), and an HGET and a flush of the queued writes per repeated id
+        that replaces or extends within the call.
 ]]
 local PENDING = KEYS[1]
 local META = KEYS[2]
@@ -61,7 +62,7 @@ local SEQ = KEYS[3]
 local LOST = KEYS[4]
 local COUNTERS = KEYS[5]
 local SIGNAL = KEYS[6]
--- include: clock, keep, meta, wake, counters, cold, cold_keys, lost, unschedule
+-- include: clock, keep, meta, wake, counters, cold, cold_keys, lost, unschedule, priority, ready_keys
 local floor, ceil = now_floor_ceil()
 
 -- The due time of PENDING's first message, or false if none.
@@ -96,24 +97,43 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
         local due_s = string.format('%d', due)
         if m == 1 then -- the usual call: no tables to build and unpack
             local hex = string.format('%016x', base + 1)
-            redis.call('ZADD', PENDING, '+inf', KEEP_MEMBER, due_s, hex .. ARGV[4])
+            local priority = waking and string.byte(ARGV[5], 1) == 35 and tail_priority(ARGV[5], 1) or 0
+            if priority ~= 0 then -- due now with a priority: straight into READY (ready.lua)
+                redis.call('ZADD', READY, '+inf', KEEP_MEMBER, string.format('%d', ready_score(priority, due)),
+                    hex .. ARGV[4])
+            else
+                redis.call('ZADD', PENDING, '+inf', KEEP_MEMBER, due_s, hex .. ARGV[4])
+            end
             redis.call('HSET', META, KEEP_FIELD, KEEP_VALUE, ARGV[4], 'D 0 ' .. hex .. ARGV[5])
             redis.call('HINCRBY', COUNTERS, 'offered', '1')
             return {1, waking and wake() or 0}
         end
         local scored = {'+inf', KEEP_MEMBER}
+        local ready = {'+inf', KEEP_MEMBER}
         local states = {KEEP_FIELD, KEEP_VALUE}
         local result = {}
         for j = 1, m do
             local id = ARGV[2 * j + 2]
+            local tail = ARGV[2 * j + 3]
             local hex = string.format('%016x', base + j)
-            scored[2 * j + 1] = due_s
-            scored[2 * j + 2] = hex .. id
+            local priority = waking and string.byte(tail, 1) == 35 and tail_priority(tail, 1) or 0
+            if priority ~= 0 then
+                ready[#ready + 1] = string.format('%d', ready_score(priority, due))
+                ready[#ready + 1] = hex .. id
+            else
+                scored[#scored + 1] = due_s
+                scored[#scored + 1] = hex .. id
+            end
             states[2 * j + 1] = id
-            states[2 * j + 2] = 'D 0 ' .. hex .. ARGV[2 * j + 3]
+            states[2 * j + 2] = 'D 0 ' .. hex .. tail
             result[j] = 1
         end
-        redis.call('ZADD', PENDING, unpack(scored))
+        if #scored > 2 then
+            redis.call('ZADD', PENDING, unpack(scored))
+        end
+        if #ready > 2 then
+            redis.call('ZADD', READY, unpack(ready))
+        end
         redis.call('HSET', META, unpack(states))
         count_events('offered', m)
         result[m + 1] = waking and wake() or 0
@@ -246,6 +266,7 @@ end
 local base = redis.call('INCRBY', SEQ, m == 1 and '1' or m) - m -- a number argument costs a float format
 local result = {}
 local scored = {'+inf', KEEP_MEMBER}
+local ready = {'+inf', KEEP_MEMBER} -- due now with a priority: straight into READY (ready.lua)
 local states = {KEEP_FIELD, KEEP_VALUE}
 local seen = {}
 local waking = false
@@ -260,9 +281,15 @@ local stored = 0
 -- Writes the queued messages, so that a later message of this call can read and move them.
 local function flush()
     if n > 0 then
-        redis.call('ZADD', PENDING, unpack(scored))
+        if #scored > 2 then
+            redis.call('ZADD', PENDING, unpack(scored))
+        end
+        if #ready > 2 then
+            redis.call('ZADD', READY, unpack(ready))
+        end
         redis.call('HSET', META, unpack(states)) -- with KEEP_FIELD, see keep.lua
         scored = {'+inf', KEEP_MEMBER}
+        ready = {'+inf', KEEP_MEMBER}
         states = {KEEP_FIELD, KEEP_VALUE}
         n = 0
     end
@@ -408,8 +435,14 @@ for j = 1, m do
             end
         else
             local hex = string.format('%016x', base + j) -- the member's prefix and the META seq: formatted once
-            scored[n + 3] = due_s
-            scored[n + 4] = hex .. id -- (string.format's %s would cut an id or payload at a zero byte)
+            local priority = due <= floor and string.byte(tail, 1) ~= 58 and tail_priority(tail, 1) or 0 -- 58: ':'
+            if priority ~= 0 then
+                ready[#ready + 1] = string.format('%d', ready_score(priority, due))
+                ready[#ready + 1] = hex .. id
+            else
+                scored[#scored + 1] = due_s
+                scored[#scored + 1] = hex .. id -- (string.format's %s would cut an id or payload at a zero byte)
+            end
             states[n + 3] = id
             states[n + 4] = (attempts == 0 and 'D 0 ' or 'D ' .. attempts .. ' ') .. hex .. tail
             n = n + 2

@@ -142,6 +142,18 @@ class RedisPriorityIT extends PriorityContract {
     }
 
     @Test
+    void aDueMessageWithAPriorityGoesStraightToTheReadySetAndADelayedOneWaits() throws Exception {
+        RedisDelayedQueue<String> q = open("prio-straight");
+        q.offer(at("now", 3));
+        q.offerAll(List.of(at("now too", 2), at("later", 9).delay(FAR), Message.of("plain")));
+        String prefix = KeyLayout.prefix("prio-straight", 0);
+        assertThat(redis.call("ZCOUNT", prefix + "ready", "-inf", "(+inf")).isEqualTo(2L);
+        assertThat(redis.call("ZCOUNT", prefix + "pending", "-inf", "(+inf")).as("plain").isEqualTo(1L);
+        assertThat(q.stats().delayed()).as("later, in the compact store").isEqualTo(1);
+        assertThat(valuesOf(q.poll(10, Duration.ZERO))).containsExactly("now", "now too", "plain");
+    }
+
+    @Test
     void aQueueWithoutPrioritiesKeepsThePlainLayout() throws Exception {
         RedisDelayedQueue<String> q = open("prio-none");
         q.offer(Message.of("a"));

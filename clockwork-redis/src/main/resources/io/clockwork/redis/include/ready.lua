@@ -10,30 +10,13 @@
   member is not in PENDING. Due times stay below 2^42 ms (the year 2109), so every score is an exact double.
   READY's prefix is PENDING's key without "pending", like the compact store's keys (cold_keys.lua).
 ]]
--- include: member, keep, lost, ready_keys
+-- include: member, keep, lost, ready_keys, priority
 
 local MOVE_LIMIT = '1000'
 
--- The priority of a META value "<state> <attempts> <seq><tail>" (meta.lua): its header clockwork-priority, which
--- the client writes first in the header block (Tail.of), or 0 if the block starts with another header or there is
--- no block. A handful of string calls: it runs once per message that falls due.
+-- The priority of a META value "<state> <attempts> <seq><tail>" (meta.lua), read from its tail (priority.lua).
 local function priority_of(v)
-    local at = string.find(v, ' ', 3, true) + 17 -- past "<state> <attempts> " and the 16 hex digits of seq
-    local b = string.byte(v, at)
-    if b == 33 then -- '!': a last error of n bytes
-        local n, from = string.match(v, '^!(%d+)!()', at)
-        at = from + tonumber(n)
-        b = string.byte(v, at)
-    end
-    if b ~= 35 then -- '#': no header block
-        return 0
-    end
-    local first = string.find(v, '#', at + 1, true) + 1 -- the first header, past "#<h>#"
-    if string.sub(v, first, first + 18) ~= 'clockwork-priority=' then
-        return 0
-    end
-    local colon = string.find(v, ':', first + 19, true) -- "=<value bytes>:<value>"
-    return tonumber(string.sub(v, colon + 1, colon + tonumber(string.sub(v, first + 19, colon - 1)))) or 0
+    return tail_priority(v, string.find(v, ' ', 3, true) + 17) -- past "<state> <attempts> " and 16 hex digits
 end
 
 -- Takes up to MOVE_LIMIT messages due by now_s out of PENDING, reading their META values and priorities; a member
@@ -57,7 +40,7 @@ local function move_due(now_s)
         if v then
             local m = due[2 * i - 1]
             read[m] = v
-            moved[#moved + 1] = {m, (1000 - priority_of(v)) * PRIORITY_SPAN + tonumber(due[2 * i])}
+            moved[#moved + 1] = {m, ready_score(priority_of(v), tonumber(due[2 * i]))}
         else
             lose()
         end
