@@ -62,6 +62,10 @@ import java.util.concurrent.CompletionStage;
  *   share one script call, each caller getting its own reply (its own dedup flag, ack code, or message); a caller
  *   alone is sent at once, batches form only while a call is in flight. A batched poll takes as many messages as
  *   callers are waiting, so nothing is prefetched into a client buffer.</li>
+ *   <li><b>One rate limit per queue</b> ({@code rateLimit(permits, interval)}): a sliding log of grants in partition
+ *   0's slot, on its server's clock, which a limited poll consults in the same script call that takes where it can
+ *   reach that slot, and through an acquire and a give-back around its poll on a Cluster's other partitions; the
+ *   limit is stored with the queue, so every client obeys the same one ({@link #rateLimit()}).</li>
  *   <li><b>Never early</b>: a positive delay counts from the server's clock rounded up to the next millisecond,
  *   polls compare with it rounded down.</li>
  * </ul>
