@@ -48,8 +48,9 @@ import java.util.List;
  * reads it as nil. {@code poll_rate.lua} also takes partition 0's {@code rate} and {@code config}: it runs only where
  * the partition's scripts reach partition 0's slot (a standalone server, or partition 0 of a Cluster); a Cluster's
  * other partitions keep their rate limit through {@code rate.lua}, called with partition 0's keys
- * ({@link QueueScripts#pollLimited}). The compact store's keys and {@code revoked} are named by the scripts from the partition's prefix
- * (the chunks and index shards are created as the store grows, so they cannot be listed beforehand).
+ * ({@link QueueScripts#pollLimited}). The compact store's keys and {@code revoked} are named by the scripts from the
+ * partition's prefix (the chunks and index shards are created as the store grows, so they cannot be listed
+ * beforehand).
  *
  * <p>Redis Cluster hashes only the text between the first <code>{</code> and the next <code>}</code>, so every key of a
  * partition lands in one slot (scripts may touch them together) and distinct partitions spread over the masters. A

@@ -438,7 +438,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      *
      * <p>On Redis each partition keeps its counters in a hash ({@code cw:{name:p}:counters}: offered, delivered,
      * acked, retried, dead, and limited for polls a rate limit held back), which the scripts increment with one
-     * {@code HINCRBY} per field they touch; this reads them with one {@code HMGET} per partition and sums them. Partitions are read one after another, not atomically together.
+     * {@code HINCRBY} per field they touch; this reads them with one {@code HMGET} per partition and sums them.
+     * Partitions are read one after another, not atomically together.
      */
     @Override
     public Optional<QueueCounters> counters() {
