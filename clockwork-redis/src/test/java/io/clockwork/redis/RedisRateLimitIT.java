@@ -5,6 +5,7 @@ import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.RateLimit;
+import io.clockwork.worker.Worker;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
 import io.clockwork.testing.Await;
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -214,5 +217,42 @@ class RedisRateLimitIT extends RateLimitContract {
         assertThat(third.acked()).isTrue();
         assertThat(third.next()).as("no third permit in the interval").isNull();
         assertThat(q.stats().ready()).isEqualTo(3);
+    }
+
+    /** @return the script calls the server ran so far ({@code FCALL} and {@code EVALSHA}) */
+    private long scriptCalls() {
+        long calls = 0;
+        for (String line : String.valueOf(redis.call("INFO", "commandstats")).split("\r?\n")) {
+            if (line.startsWith("cmdstat_fcall:") || line.startsWith("cmdstat_evalsha:")) {
+                String c = line.substring(line.indexOf("calls=") + 6);
+                calls += Long.parseLong(c.substring(0, c.indexOf(',')));
+            }
+        }
+        return calls;
+    }
+
+    @Test
+    void aWorkerHeldBackByTheLimitIdlesWithoutSpinning() throws Exception {
+        RedisDelayedQueue<String> q = client("rate-worker", 1, new RateLimit(2, Duration.ofHours(1)));
+        for (int i = 0; i < 6; i++) {
+            q.offer("m" + i, Duration.ZERO);
+        }
+        Set<String> handled = ConcurrentHashMap.newKeySet();
+        Worker<String> worker = Worker.builder(q, job -> handled.add(job.value())).concurrency(4)
+                .pollWait(Duration.ofMillis(200)).build();
+        try {
+            Await.until("two handled and a poll held back", () -> handled.size() == 2
+                    && q.counters().orElseThrow().rateLimited() > 0);
+            long before = scriptCalls();
+            long start = System.nanoTime();
+            queues.passTime(Duration.ofSeconds(1)); // real time is the subject: what the idle worker costs
+            double perSecond = (scriptCalls() - before) / ((System.nanoTime() - start) / 1e9);
+            assertThat(perSecond).as("script calls per second while held back: waits, not spins")
+                    .isLessThan(100);
+            assertThat(handled).hasSize(2);
+            assertThat(q.stats().ready()).as("held back, not dropped").isEqualTo(4);
+        } finally {
+            worker.shutdown(Duration.ZERO);
+        }
     }
 }
