@@ -4,6 +4,7 @@ import io.clockwork.queue.AckAndPoll;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.spi.QueueSupport;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
@@ -21,8 +22,11 @@ final class Acks<V> {
     private final QueueScripts scripts;
     private final PollLoop<V> pollLoop;
     private final String name;
+    private final boolean rateLimited;
 
-    Acks(RedisDelayedQueue<V> queue, QueueScripts scripts, PollLoop<V> pollLoop, String name) {
+    /** @param rateLimited whether the queue has a rate limit: an ack-and-poll is then an ack and a limited poll */
+    Acks(RedisDelayedQueue<V> queue, QueueScripts scripts, PollLoop<V> pollLoop, String name, boolean rateLimited) {
+        this.rateLimited = rateLimited;
         this.queue = queue;
         this.scripts = scripts;
         this.pollLoop = pollLoop;
@@ -71,6 +75,16 @@ final class Acks<V> {
         if (!(done instanceof RedisDelivery<V> d) || d.queue() != queue) {
             throw new IllegalArgumentException("done is not a delivery of queue '" + name
                     + "' (this client): " + done);
+        }
+        if (rateLimited) {
+            boolean acked = ack(d);
+            try {
+                List<Delivery<V>> next = pollLoop.poll(Duration.ZERO, 0);
+                return new AckAndPoll<>(acked, next.isEmpty() ? null : next.get(0));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new AckAndPoll<>(acked, null);
+            }
         }
         long sent = System.nanoTime();
         ScriptReplies.AckPolled r;

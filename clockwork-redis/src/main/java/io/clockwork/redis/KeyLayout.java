@@ -32,7 +32,10 @@ import java.util.List;
  * cw:{name:p}:c:&lt;chunk&gt; LIST  a chunk: up to 128 messages due in one second
  * cw:{name:p}:x:&lt;n&gt;     HASH  an index shard: id -&gt; "&lt;chunk&gt;,&lt;position&gt;" (include/cold.lua)
  * cw:{name:0}:signal    LIST  at most one wake-up token for blocked pollers (one per queue, in partition 0's slot)
- * cw:{name:0}:config    HASH  the queue's partition count, written when the queue is first created
+ * cw:{name:0}:config    HASH  the queue's partition count, written when the queue is first created, and its rate
+ *                             limit (field rate, "&lt;permits&gt; &lt;interval ms&gt;") if it has one
+ * cw:{name:0}:rate      ZSET  the rate limit's log: "&lt;ms&gt;:&lt;cumulative permits&gt;" by ms, one member per
+ *                             millisecond that granted permits within the interval (include/rate.lua)
  * cw:{name:p}:sched_def   HASH  schedule name -&gt; rule, misfire policy, spread (schedules hashing to p)
  * cw:{name:p}:sched_msg   HASH  schedule name -&gt; the occurrences' headers and payload
  * cw:{name:p}:sched_state HASH  schedule name -&gt; version, paused, next and last fire time, outstanding id
@@ -42,8 +45,12 @@ import java.util.List;
  *
  * Each script takes exactly the keys its code names, in {@link Key}'s order ({@link Script#keys()}); the signal key
  * comes last, and is left out where it lives in another slot (a Cluster's partitions other than 0), so the script
- * reads it as nil. The compact store's keys and {@code revoked} are named by the scripts from the partition's prefix
- * (the chunks and index shards are created as the store grows, so they cannot be listed beforehand).
+ * reads it as nil. {@code poll_rate.lua} also takes partition 0's {@code rate} and {@code config}: it runs only where
+ * the partition's scripts reach partition 0's slot (a standalone server, or partition 0 of a Cluster); a Cluster's
+ * other partitions keep their rate limit through {@code rate.lua}, called with partition 0's keys
+ * ({@link QueueScripts#pollLimited}). The compact store's keys and {@code revoked} are named by the scripts from the
+ * partition's prefix (the chunks and index shards are created as the store grows, so they cannot be listed
+ * beforehand).
  *
  * <p>Redis Cluster hashes only the text between the first <code>{</code> and the next <code>}</code>, so every key of a
  * partition lands in one slot (scripts may touch them together) and distinct partitions spread over the masters. A
@@ -61,6 +68,11 @@ final class KeyLayout {
         SCHED_MSG("sched_msg"), SCHED_STATE("sched_state"), SCHED_DUE("sched_due"),
         /** The partition's pause flag: polls take nothing while it exists ({@code pause.lua}). */
         PAUSED("paused"),
+        /**
+         * Partition 0's, one per queue: the rate limit's log of grants ({@code include/rate.lua}), shared by every
+         * partition so that a queue of many partitions keeps one exact limit.
+         */
+        RATE("rate"),
         /** Partition 0's, one per queue. */
         CONFIG("config"),
         /** Partition 0's, one per queue; last in every script's keys. */
@@ -79,7 +91,7 @@ final class KeyLayout {
 
         /** @return whether the queue has one such key, in partition 0's slot, whatever the partition */
         boolean perQueue() {
-            return this == CONFIG || this == SIGNAL;
+            return this == RATE || this == CONFIG || this == SIGNAL;
         }
     }
 

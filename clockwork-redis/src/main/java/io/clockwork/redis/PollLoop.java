@@ -21,6 +21,10 @@ import java.util.List;
  * earliest next event any partition reported. It fails only when no partition has answered for longer than
  * {@code retryOnConnectionLoss} allows; a partitioned queue goes on with the partitions that answer.
  *
+ * <p>Under a rate limit ({@link QueueScripts#pollLimited}) every poll goes in a call of its own, taking at most the
+ * permits free; a pass the limit kept from due messages sleeps until the next permit frees (or a wake-up), and the
+ * first such call of a poll counts it as held back, once however many calls the poll makes.
+ *
  * <p>The caller's wait is measured on the client's {@link Ticker}; due times never are (they come from the server's
  * {@code TIME}).
  *
@@ -39,9 +43,12 @@ final class PollLoop<V> {
     private final Ticker ticker;
     private final long recheckMillis;
     private final String where;
+    private final boolean rateLimited;
 
+    /** @param rateLimited whether the queue has a rate limit: polls then go through {@link QueueScripts#pollLimited} */
     PollLoop(RedisDelayedQueue<V> queue, QueueSupport<V> support, QueueScripts scripts, Partitions partitions,
-             Signals signals, Ticker ticker, Duration recheckInterval, String where) {
+             Signals signals, Ticker ticker, Duration recheckInterval, String where, boolean rateLimited) {
+        this.rateLimited = rateLimited;
         this.queue = queue;
         this.support = support;
         this.scripts = scripts;
@@ -63,6 +70,7 @@ final class PollLoop<V> {
         long deadline = ticker.read() + Nanos.waitOf(wait);
         long unreachableSince = 0;
         boolean unreachable = false;
+        boolean held = false; // the rate limit kept this poll from due messages: counted once
         while (true) {
             long nextEventMs = -1;
             boolean answered = false;
@@ -86,7 +94,15 @@ final class PollLoop<V> {
                 }
                 long next;
                 try {
-                    next = max == 0 ? pollOne(p, out) : pollMany(p, max - out.size(), out);
+                    if (rateLimited) {
+                        int n = max == 0 ? 1 : max - out.size();
+                        long sent = System.nanoTime();
+                        ScriptReplies.Polled r = scripts.pollLimited(p, n, held ? 0 : 1, !partitions.many());
+                        held |= r.limited();
+                        next = took(p, n, r, sent, out);
+                    } else {
+                        next = max == 0 ? pollOne(p, out) : pollMany(p, max - out.size(), out);
+                    }
                 } catch (RedisQueueException e) {
                     if (queue.isClosed() || !out.isEmpty()) {
                         // Closed meanwhile (its connection went away under this call), or what this batch already
@@ -202,7 +218,15 @@ final class PollLoop<V> {
     private long pollMany(int p, int n, List<Delivery<V>> out) {
         // Partitioned: one attempt, then the poll moves on (a down partition is retried on the next pass).
         long sent = System.nanoTime();
-        ScriptReplies.Polled r = scripts.pollMany(p, n, !partitions.many());
+        return took(p, n, scripts.pollMany(p, n, !partitions.many()), sent, out);
+    }
+
+    /**
+     * Adds what a poll of up to n messages took to out.
+     *
+     * @return the ms until the partition's next event (-1: none) if it took fewer than n; 0 if it may have more
+     */
+    private long took(int p, int n, ScriptReplies.Polled r, long sent, List<Delivery<V>> out) {
         reportLost(r.lost());
         if (r.mustSignal()) {
             signals.push();

@@ -8,6 +8,7 @@ import io.clockwork.redis.ScriptReplies.AckPolled;
 import io.clockwork.redis.ScriptReplies.Counts;
 import io.clockwork.redis.ScriptReplies.Dead;
 import io.clockwork.redis.ScriptReplies.Flagged;
+import io.clockwork.redis.ScriptReplies.Granted;
 import io.clockwork.redis.ScriptReplies.Polled;
 import io.clockwork.redis.ScriptReplies.Stored;
 import io.lettuce.core.KeyValue;
@@ -38,6 +39,7 @@ final class QueueScripts {
     private final Connections connections;
     private final Partitions partitions;
     private final byte[] maxAttemptsArg;
+    private final byte[] visibilityArg;
     private final Retries retries;
     private final GroupCommit groups;
     private final PartitionBatch batches;
@@ -52,8 +54,8 @@ final class QueueScripts {
         this.maxAttemptsArg = ScriptArgs.settingsArg(options, partitions.count(), compactAfter,
                 Duration.ofMillis(placedWindowMs));
         this.retries = new Retries(runner, partitions);
-        this.groups = new GroupCommit(runner, partitions, retries, maxAttemptsArg,
-                arg(options.visibilityTimeout().toMillis()));
+        this.visibilityArg = arg(options.visibilityTimeout().toMillis());
+        this.groups = new GroupCommit(runner, partitions, retries, maxAttemptsArg, visibilityArg);
         this.batches = new PartitionBatch(runner, partitions, maxAttemptsArg, placedWindowMs);
     }
 
@@ -158,6 +160,45 @@ final class QueueScripts {
     }
 
     /**
+     * Takes up to n messages under the queue's rate limit, in one call of its own. Where partition p's scripts reach
+     * partition 0's slot (a standalone server, or p = 0) that is one {@code poll_rate.lua} call, which grants and
+     * takes at once. Elsewhere (a Cluster's other partitions) the permits are acquired first ({@code rate.lua} on
+     * partition 0's slot), p is polled for at most as many ({@code poll.lua}), and the permits it did not use are
+     * given back at once, so the log keeps only deliveries made.
+     *
+     * @param countHeld 1 if a refusal is to count as a poll held back by the limit (the poll's first), else 0
+     */
+    Polled pollLimited(int p, int n, int countHeld, boolean retry) {
+        if (!connections.cluster() || p == 0) {
+            byte[][] args = {maxAttemptsArg, arg(QueueScripts.SWEEP_LIMIT), visibilityArg, arg(n), arg(countHeld)};
+            List<Object> r = retry ? run("poll", Script.POLL_RATE, p, args)
+                    : runner.runOnce("poll", Script.POLL_RATE, partitions.keys(Script.POLL_RATE, p), args);
+            return Polled.limited(r);
+        }
+        byte[][] rateKeys = partitions.keys(Script.RATE, 0);
+        Granted g = Granted.of(retry ? runner.run("poll", Script.RATE, rateKeys, maxAttemptsArg, ACQUIRE, arg(n),
+                arg(countHeld)) : runner.runOnce("poll", Script.RATE, rateKeys, maxAttemptsArg, ACQUIRE, arg(n),
+                arg(countHeld)));
+        if (g.granted() == 0) {
+            return Polled.refused(g.waitMs());
+        }
+        // If this poll fails, whether it took anything is unknown: its permits stay counted until they age out.
+        Polled polled = pollMany(p, g.granted(), retry);
+        int unused = g.granted() - polled.taken().size();
+        if (unused > 0 && g.atMs() > 0) {
+            try {
+                runner.runOnce("poll", Script.RATE, rateKeys, maxAttemptsArg, GIVE_BACK, arg(g.atMs()), arg(unused));
+            } catch (RuntimeException e) {
+                // The messages are in flight for the caller: the unused permits stay counted until they age out.
+            }
+        }
+        return polled;
+    }
+
+    private static final byte[] ACQUIRE = arg("a");
+    private static final byte[] GIVE_BACK = arg("g");
+
+    /**
      * @param operation what the caller does, for errors: {@code poll} (an undecodable payload) or {@code deadLetter}
      * @return whether the message was buried (this delivery still held it)
      */
@@ -215,7 +256,7 @@ final class QueueScripts {
 
     /** The fields of the counters hash ({@code include/counters.lua}), in {@link QueueCounters}' order. */
     private static final byte[][] COUNTER_FIELDS = {arg("offered"), arg("delivered"), arg("acked"), arg("retried"),
-        arg("dead")};
+        arg("dead"), arg("limited")};
 
     /**
      * Reads partition p's event counters with one {@code HMGET}; a field never incremented reads as 0.
@@ -235,7 +276,7 @@ final class QueueScripts {
             KeyValue<byte[], byte[]> kv = r.get(i);
             n[i] = kv.hasValue() ? Long.parseLong(new String(kv.getValue(), StandardCharsets.US_ASCII)) : 0L;
         }
-        return new QueueCounters(n[0], n[1], n[2], n[3], n[4]);
+        return new QueueCounters(n[0], n[1], n[2], n[3], n[4], n[5]);
     }
 
     Counts stats(int p) {

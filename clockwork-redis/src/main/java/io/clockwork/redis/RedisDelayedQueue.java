@@ -9,6 +9,7 @@ import io.clockwork.queue.Message;
 import io.clockwork.queue.Offered;
 import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueStats;
+import io.clockwork.queue.RateLimit;
 import io.clockwork.queue.spi.Delay;
 import io.clockwork.queue.spi.QueueSupport;
 import io.clockwork.time.Ticker;
@@ -61,6 +62,10 @@ import java.util.concurrent.CompletionStage;
  *   share one script call, each caller getting its own reply (its own dedup flag, ack code, or message); a caller
  *   alone is sent at once, batches form only while a call is in flight. A batched poll takes as many messages as
  *   callers are waiting, so nothing is prefetched into a client buffer.</li>
+ *   <li><b>One rate limit per queue</b> ({@code rateLimit(permits, interval)}): a sliding log of grants in partition
+ *   0's slot, on its server's clock, which a limited poll consults in the same script call that takes where it can
+ *   reach that slot, and through an acquire and a give-back around its poll on a Cluster's other partitions; the
+ *   limit is stored with the queue, so every client obeys the same one ({@link #rateLimit()}).</li>
  *   <li><b>Never early</b>: a positive delay counts from the server's clock rounded up to the next millisecond,
  *   polls compare with it rounded down.</li>
  * </ul>
@@ -92,7 +97,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private volatile boolean closed;
 
     RedisDelayedQueue(QueueSupport<V> support, Connections connections, ScriptRunner runner, int partitionCount,
-                      Ticker ticker, Duration recheckInterval, Duration compactAfter) {
+                      Ticker ticker, Duration recheckInterval, Duration compactAfter, boolean rateLimited) {
         this.support = support;
         this.connections = connections;
         this.runner = runner;
@@ -105,8 +110,8 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         this.offers = new Offers<>(support, partitions, scripts, signals, idGenerator, priorities);
         this.batches = new OfferBatches<>(support, partitions, scripts, signals, idGenerator, priorities);
         this.pollLoop = new PollLoop<>(this, support, scripts, partitions, signals, ticker, recheckInterval,
-                connections.where());
-        this.acks = new Acks<>(this, scripts, pollLoop, support.name());
+                connections.where(), rateLimited);
+        this.acks = new Acks<>(this, scripts, pollLoop, support.name(), rateLimited);
         scripts.preload();
     }
 
@@ -431,14 +436,32 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     /**
      * {@inheritDoc}
      *
-     * <p>On Redis each partition keeps its counters in a hash of five fields ({@code cw:{name:p}:counters}), which
-     * the scripts increment with one {@code HINCRBY} per field they touch; this reads them with one {@code HMGET} per
-     * partition and sums them. Partitions are read one after another, not atomically together.
+     * <p>On Redis each partition keeps its counters in a hash ({@code cw:{name:p}:counters}: offered, delivered,
+     * acked, retried, dead, and limited for polls a rate limit held back), which the scripts increment with one
+     * {@code HINCRBY} per field they touch; this reads them with one {@code HMGET} per partition and sums them.
+     * Partitions are read one after another, not atomically together.
      */
     @Override
     public Optional<QueueCounters> counters() {
         checkOpen();
         return all.counters();
+    }
+
+    /**
+     * Reads the rate limit stored with the queue now (field {@code rate} of its config hash), the one every client
+     * that was built on a limited queue obeys: the last one a client was built with. O(1).
+     *
+     * @return the queue's rate limit, empty if it has none
+     * @throws RedisQueueException if Redis fails
+     */
+    public Optional<RateLimit> rateLimit() {
+        checkOpen();
+        try {
+            return StoredRateLimit.read(runner, connections, support.name());
+        } catch (RuntimeException e) {
+            throw new RedisQueueException("queue '" + support.name() + "' on " + connections.where()
+                    + ": reading the rate limit failed: " + e.getMessage(), e);
+        }
     }
 
     @Override

@@ -4,10 +4,12 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.queue.QueueOptions;
+import io.clockwork.queue.RateLimit;
 import io.clockwork.queue.spi.QueueSupport;
 import io.clockwork.time.Ticker;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -206,11 +208,18 @@ public final class RedisQueueBuilder<V> extends DelayedQueueBuilder<V, RedisQueu
     /**
      * Connects, checks the server and the queue's stored partition count, and returns the queue.
      *
+     * <p>A {@code rateLimit(permits, interval)} is stored with the queue (its config hash), replacing a different one
+     * with a warning naming both, and kept on the server for every client of the queue at once: one sliding log in
+     * partition 0's slot, on the server's clock, whatever the partition count; a client built without one follows the
+     * stored limit (docs/redis-queue.md, "Rate limit"). The interval counts in whole milliseconds, rounded up.
+     *
      * @return the queue
      * @throws RedisQueueException    if Redis cannot be reached, or its {@code maxmemory-policy} may evict keys
      *                                (see {@link #allowEvictingServer()})
      * @throws IllegalStateException  if {@link #partitions(int)} differs from the count stored with the queue
      * @throws QueueNotFoundException with {@link #openExisting()}, if the queue does not exist
+     * @throws UnsupportedOperationException if a group rate limit, {@code maxInFlightPerGroup} or a group weight is
+     *                                set: message groups are not kept on Redis
      */
     public RedisDelayedQueue<V> build() {
         connectTimeout = connectTimeout != null ? connectTimeout : DEFAULT_CONNECT_TIMEOUT;
@@ -239,7 +248,9 @@ public final class RedisQueueBuilder<V> extends DelayedQueueBuilder<V, RedisQueu
                 EvictionCheck.requireNoEviction(c, scripts, s.name());
             }
             int stored = StoredPartitions.resolve(scripts, c, s.name(), partitions, openExisting);
-            return new RedisDelayedQueue<>(s, c, scripts, stored, ticker, recheckInterval, compactAfter);
+            Optional<RateLimit> limit = StoredRateLimit.resolve(scripts, c, s.name(), o.rateLimit());
+            return new RedisDelayedQueue<>(s, c, scripts, stored, ticker, recheckInterval, compactAfter,
+                    limit.isPresent());
         } catch (RuntimeException e) {
             c.close();
             throw e;

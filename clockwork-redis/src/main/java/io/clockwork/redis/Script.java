@@ -43,6 +43,11 @@ enum Script {
     RESCHEDULE("reschedule", ScriptOutputType.MULTI, Key.PENDING, Key.META, Key.SEQ, Key.LOST, Key.SIGNAL),
     POLL("poll", ScriptOutputType.MULTI,
             Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON, Key.SEQ, Key.LOST, Key.COUNTERS, Key.PAUSED, Key.SIGNAL),
+    /** Only where the partition's scripts reach partition 0's slot (standalone, or partition 0 of a Cluster). */
+    POLL_RATE("poll_rate", ScriptOutputType.MULTI, Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON, Key.SEQ,
+            Key.LOST, Key.COUNTERS, Key.PAUSED, Key.RATE, Key.CONFIG, Key.SIGNAL),
+    /** Always with partition 0's keys. */
+    RATE("rate", ScriptOutputType.MULTI, Key.COUNTERS, Key.RATE, Key.CONFIG),
     ACK("ack", ScriptOutputType.MULTI, Key.PENDING, Key.INFLIGHT, Key.META, Key.SEQ, Key.COUNTERS),
     ACK_POLL("ack_poll", ScriptOutputType.MULTI,
             Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON, Key.SEQ, Key.LOST, Key.COUNTERS, Key.PAUSED, Key.SIGNAL),

@@ -61,21 +61,46 @@ final class ScriptReplies {
      * @param nextEventMs if fewer were taken than asked, the ms until the partition's next event (-1: none); else -1
      * @param mustSignal  whether the client must pass a wake-up on (more is ready, and the signal is in another slot)
      * @param lost        how many messages this call found with part of their state evicted, and dropped
+     * @param limited     whether the queue's rate limit kept this call from due messages ({@code poll_rate.lua},
+     *                    {@code rate.lua}); nextEventMs is then the ms until the next permit frees
      */
-    record Polled(List<InFlight> taken, long nextEventMs, boolean mustSignal, long lost) {
+    record Polled(List<InFlight> taken, long nextEventMs, boolean mustSignal, long lost, boolean limited) {
         static Polled of(List<Object> r) {
             return of(r, 0);
         }
 
         /** Reads poll.lua's reply where it starts at index {@code from} of r (ack_poll.lua puts ack codes first). */
         static Polled of(List<Object> r, int from) {
+            return read(r, from, 4, false);
+        }
+
+        /** Reads poll_rate.lua's reply: poll.lua's with the limited flag after its first four elements. */
+        static Polled limited(List<Object> r) {
+            return read(r, 0, 5, (Long) r.get(4) == 1L);
+        }
+
+        /** A poll the rate limit refused every permit, waiting waitMs for the next ({@code rate.lua}). */
+        static Polled refused(long waitMs) {
+            return new Polled(List.of(), waitMs, false, 0, true);
+        }
+
+        /** Reads a poll reply of {@code head} elements before its messages, from index {@code from}. */
+        private static Polled read(List<Object> r, int from, int head, boolean limited) {
             int k = Math.toIntExact((Long) r.get(from));
             List<InFlight> taken = new ArrayList<>(k);
             for (int i = 0; i < k; i++) {
-                int at = from + 4 + 2 * i;
+                int at = from + head + 2 * i;
                 taken.add(new InFlight((byte[]) r.get(at), (byte[]) r.get(at + 1)));
             }
-            return new Polled(taken, (Long) r.get(from + 1), (Long) r.get(from + 2) == 1L, (Long) r.get(from + 3));
+            return new Polled(taken, (Long) r.get(from + 1), (Long) r.get(from + 2) == 1L, (Long) r.get(from + 3),
+                    limited);
+        }
+    }
+
+    /** rate.lua's reply to an acquire: permits granted, the server ms they count at, ms until one frees if none. */
+    record Granted(int granted, long atMs, long waitMs) {
+        static Granted of(List<Object> r) {
+            return new Granted(Math.toIntExact((Long) r.get(0)), (Long) r.get(1), (Long) r.get(2));
         }
     }
 

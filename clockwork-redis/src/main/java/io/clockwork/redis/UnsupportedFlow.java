@@ -9,9 +9,10 @@ import java.util.Map;
 
 /**
  * The flow control the Redis backend refuses rather than ignores: message groups (the header {@value
- * Message#GROUP_HEADER}), rate limits, a per-group in-flight limit and group weights would be stored or set and then
- * not kept, so an offer carrying a group fails before anything is sent, and {@link RedisQueueBuilder#build()} fails
- * before it connects. Priorities are supported ({@link Priorities}). Stateless and thread-safe.
+ * Message#GROUP_HEADER}), a per-group rate limit, a per-group in-flight limit and group weights would be stored or set
+ * and then not kept, so an offer carrying a group fails before anything is sent, and {@link RedisQueueBuilder#build()}
+ * fails before it connects. Priorities ({@link Priorities}) and the queue-wide rate limit ({@link StoredRateLimit})
+ * are supported. Stateless and thread-safe.
  */
 final class UnsupportedFlow {
 
@@ -32,18 +33,17 @@ final class UnsupportedFlow {
 
     /**
      * @param options a queue's options
-     * @throws UnsupportedOperationException naming each flow-control option set, if any
+     * @throws UnsupportedOperationException naming each flow-control option set that the backend does not keep
      */
     static void check(QueueOptions<?> options) {
-        if (!options.hasFlowControl()) {
-            return;
-        }
         List<String> set = new ArrayList<>();
-        options.rateLimit().ifPresent(r -> set.add("rateLimit"));
         options.groupRateLimit().ifPresent(r -> set.add("groupRateLimit"));
         options.maxInFlightPerGroup().ifPresent(n -> set.add("maxInFlightPerGroup"));
         if (!options.groupWeights().isEmpty()) {
             set.add("groupWeight");
+        }
+        if (set.isEmpty()) {
+            return;
         }
         throw new UnsupportedOperationException("queue '" + options.name() + "': " + String.join(", ", set)
                 + (set.size() == 1 ? " is" : " are") + " not supported by the Redis backend; build the queue without"

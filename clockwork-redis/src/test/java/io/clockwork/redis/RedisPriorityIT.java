@@ -175,7 +175,7 @@ class RedisPriorityIT extends PriorityContract {
         assertThatThrownBy(() -> RedisDelayedQueue.builder(redis.uri(), "prio-limited", Codec.string())
                 .rateLimit(10, Duration.ofSeconds(1)).maxInFlightPerGroup(1).build())
                 .isInstanceOf(UnsupportedOperationException.class)
-                .hasMessageContaining("rateLimit, maxInFlightPerGroup are not supported by the Redis backend");
+                .hasMessageContaining("'prio-limited': maxInFlightPerGroup is not supported by the Redis backend");
     }
 
     @Test

@@ -114,4 +114,23 @@ class RedisQueueAclIT {
         assertThatThrownBy(() -> RedisDelayedQueue.builder(uriOf("orders-app"), "payments", Codec.string()).build())
                 .as("another queue's keys").hasMessageContaining("NOPERM");
     }
+
+    @Test
+    void theDocumentedAclRunsARateLimitedQueue() throws Exception {
+        redis.call(aclForThisServer("limited-app", "limited").toArray(String[]::new));
+        try (RedisDelayedQueue<String> q = RedisDelayedQueue.builder(uriOf("limited-app"), "limited", Codec.string())
+                .partitions(2).rateLimit(2, Duration.ofMillis(200)).build()) {
+            for (int i = 0; i < 6; i++) {
+                q.offer("m" + i, Duration.ZERO);
+            }
+            assertThat(q.rateLimit()).isPresent();
+            List<Delivery<String>> got = q.poll(4, Duration.ZERO);
+            assertThat(got).as("the two permits, from either partition").hasSize(2);
+            // The next poll waits for the permits of the first two deliveries, whose log members it then trims.
+            assertThat(q.poll(4, Duration.ofSeconds(5))).isNotEmpty();
+            assertThat(q.ackAndPoll(got.get(0)).acked()).isTrue();
+            assertThat(q.counters().orElseThrow().delivered()).isGreaterThanOrEqualTo(3);
+            assertThat(q.delete()).isPositive();
+        }
+    }
 }

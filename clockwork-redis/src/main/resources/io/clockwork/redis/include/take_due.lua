@@ -30,9 +30,13 @@ end
 
 -- Sweeps at most sweep_limit (a string, as ARGV carries it) expired deliveries, promotes the cold chunks whose
 -- earliest message is due (cold.lua, at least PROMOTE_LIMIT messages when there are as many), then takes up to n due
--- messages, each visible again after visibility_ms unless settled; returns poll.lua's reply.
-local function take_due(n, sweep_limit, visibility_ms)
+-- messages, each visible again after visibility_ms unless settled; returns poll.lua's reply. at: nil, or the server's
+-- clock in ms as the caller read it (poll_rate.lua, which records the deliveries at that time).
+local function take_due(n, sweep_limit, visibility_ms, at)
     local now = now_ms()
+    if at then
+        now = at
+    end
     local now_s = string.format('%d', now) -- one conversion for both reads
     sweep(now, sweep_limit, now_s)
     local first = cold_head()
