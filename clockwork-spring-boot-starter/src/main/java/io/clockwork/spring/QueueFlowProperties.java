@@ -16,8 +16,8 @@ import java.util.function.BiConsumer;
  * Stateless and thread-safe.
  *
  * <p>The core checks each value with its builder's ranges; this class only says which property carried it. The Redis
- * backend refuses the four options at {@code build()}, and queues open on first use, so {@link #check} refuses them
- * on Redis when the context starts rather than when a queue first opens.
+ * backend keeps {@code rate-limit} and refuses the three group options at {@code build()}, and queues open on first
+ * use, so {@link #check} refuses those on Redis when the context starts rather than when a queue first opens.
  */
 final class QueueFlowProperties {
 
@@ -33,7 +33,7 @@ final class QueueFlowProperties {
      * @param queues  the queues' properties by name
      * @param onRedis whether the queues are on Redis
      * @throws IllegalArgumentException naming the property and its range if a value is bad
-     * @throws IllegalStateException    naming the properties if the queues are on Redis and one is set
+     * @throws IllegalStateException    naming the properties if the queues are on Redis and a group option is set
      */
     static void check(Map<String, QueueProperties> queues, boolean onRedis) {
         queues.forEach((name, q) -> {
@@ -104,9 +104,6 @@ final class QueueFlowProperties {
     private static List<String> set(String queue, QueueProperties q) {
         String prefix = "clockwork.queues." + queue + ".";
         List<String> set = new ArrayList<>();
-        if (q.getRateLimit().getPermits() != null) {
-            set.add(prefix + "rate-limit");
-        }
         if (q.getGroupRateLimit().getPermits() != null) {
             set.add(prefix + "group-rate-limit");
         }
