@@ -12,7 +12,7 @@
   KEYS[7] lost      STRING incremented per message found with its state evicted
   KEYS[8] counters  HASH   acked incremented by the messages acked, delivered by those taken; retried and dead by
                            the sweep (one HINCRBY each at most)
-  KEYS[9] paused    STRING read when messages are due: while it exists nothing is taken (pause.lua)
+  KEYS[9] paused    STRING read (with ORDERED, ready.lua) by one MGET: while it exists nothing is taken (pause.lua)
   KEYS[10] signal   LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
   (REVOKED, the partition's <prefix>revoked: read for acked deliveries whose message is gone, written by the sweep:
   revoked.lua)

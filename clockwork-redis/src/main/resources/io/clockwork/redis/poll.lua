@@ -19,7 +19,7 @@
   KEYS[7] lost      STRING incremented per message found with its state evicted
   KEYS[8] counters  HASH   delivered incremented by the messages taken; retried and dead by the sweep (one HINCRBY
                            each at most)
-  KEYS[9] paused    STRING read when messages are due: while it exists nothing is taken (pause.lua)
+  KEYS[9] paused    STRING read (with ORDERED, ready.lua) by one MGET: while it exists nothing is taken (pause.lua)
   KEYS[10] signal   LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
   (REVOKED, the partition's <prefix>revoked: the sweep records the deliveries it expires, revoked.lua)
 
@@ -34,8 +34,10 @@
          taken and SIGNAL is in another slot; lost how many messages this call dropped; then per message taken its
          member <seq><id> and its META value "D <attempts> <seq><tail>" (see meta.lua), from which the client
          reads the delivery's attempt (attempts + 1), receipt (seq) and payload.
-  Cost: O((n + sweep limit) log n); commands besides the sweep: TIME, ZRANGEBYSCORE, and if any is due one
+  Cost: O((n + sweep limit) log n); commands besides the sweep: TIME, MGET, ZRANGEBYSCORE, and if any is due one
         ZREMRANGEBYRANK (the k taken are the first k by rank), one HMGET, one ZADD and one HINCRBY for all of them.
+        A partition ordered by priority (ready.lua) also reads READY's head, and moves what fell due (at most
+        MOVE_LIMIT, O(MOVE_LIMIT log n)) with one HMGET, one ZREMRANGEBYRANK and one ZADD.
 ]]
 local PENDING = KEYS[1]
 local INFLIGHT = KEYS[2]

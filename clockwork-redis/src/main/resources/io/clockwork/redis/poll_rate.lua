@@ -15,7 +15,7 @@
   KEYS[7] lost      STRING incremented per message found with its state evicted
   KEYS[8] counters  HASH   delivered incremented by the messages taken, limited by a poll held back; retried and
                            dead by the sweep (one HINCRBY each at most)
-  KEYS[9] paused    STRING read when messages are due: while it exists nothing is taken (pause.lua)
+  KEYS[9] paused    STRING read (with ORDERED, ready.lua) by one MGET: while it exists nothing is taken (pause.lua)
   KEYS[10] rate     ZSET   partition 0's log of grants (include/rate.lua): trimmed, read, and extended by the taken
   KEYS[11] config   HASH   partition 0's: its field rate is the limit
   KEYS[12] signal   LIST   pushed to pass a wake-up on when more is ready (absent in a cluster's other partitions)
