@@ -4,6 +4,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The in-process queue's ready messages in delivery order: by priority, then round-robin between groups, then by due
@@ -28,6 +29,8 @@ final class FairReady {
 
     private final Comparator<Item> order;
     private final Group unnamed;
+    /** A filed message's group ({@link FlowGate#groupOf}). */
+    private final Function<Item, Group> groupOf;
     private final Level level0;
     private final Lane defaultLane;
     private final Map<Integer, Level> levels = new HashMap<>();
@@ -43,9 +46,10 @@ final class FairReady {
      * @param order   the delivery order within a lane: a total order, fixed while a message is here
      * @param unnamed the group of messages without one, which is never blocked
      */
-    FairReady(Comparator<Item> order, Group unnamed) {
+    FairReady(Comparator<Item> order, Group unnamed, Function<Item, Group> groupOf) {
         this.order = order;
         this.unnamed = unnamed;
+        this.groupOf = groupOf;
         this.level0 = new Level(0);
         this.defaultLane = new Lane(level0, unnamed, order);
         level0.lanes.put(unnamed, defaultLane);
@@ -151,7 +155,7 @@ final class FairReady {
     }
 
     private Lane laneOf(Item m) {
-        Group g = m.group;
+        Group g = groupOf.apply(m);
         int priority = m.priority;
         if (priority == 0 && g == unnamed) {
             return defaultLane;

@@ -18,14 +18,18 @@ import java.util.PriorityQueue;
  *
  * <h2>Design</h2>
  * A message's priority and group are read from its headers ({@link Message#PRIORITY_HEADER},
- * {@link Message#GROUP_HEADER}) when it is filed, and kept on it ({@link Item#priority}, {@link Item#group}) until it
- * leaves the queue or dies. A group at a limit is {@linkplain FairReady#block blocked}: its lanes leave the round
+ * {@link Message#GROUP_HEADER}) when it is filed: its priority is kept on it ({@link Item#priority}) until it leaves
+ * the queue or dies, and its group is looked up by its key when needed ({@link #groupOf}), the group staying known
+ * while it has members. A group at a limit is {@linkplain FairReady#block blocked}: its lanes leave the round
  * robin, so a take never looks at it. A group blocked by its rate limit waits in a heap by the reading its next
  * permit frees at, and is unblocked by the first take at or after it; a group blocked by its in-flight limit is
  * unblocked by the settling (ack, nack, release, death or expiry) of one of its deliveries. The queue's own rate
  * limit is checked before a take. Every step is O(1) or O(log n) in the ready messages and groups.
  */
 final class FlowGate {
+
+    /** {@link Item#priority} of a message not filed: its priority is not read and it is no group's member. */
+    static final short UNRESOLVED = Short.MIN_VALUE;
 
     private static final Comparator<Group> BY_PERMIT = (a, b) -> Long.signum(a.permitAt - b.permitAt);
 
@@ -53,7 +57,7 @@ final class FlowGate {
         this.groupRate = options.groupRateLimit().orElse(null);
         this.queueLog = options.rateLimit().map(SlidingLog::new).orElse(null);
         this.unnamed = new Group(null, QueueOptions.DEFAULT_GROUP_WEIGHT, null);
-        this.ready = new FairReady(order, unnamed);
+        this.ready = new FairReady(order, unnamed, this::groupOf);
     }
 
     /** @return the ready messages */
@@ -61,18 +65,16 @@ final class FlowGate {
         return ready;
     }
 
-    /** Reads a message's priority and group from its headers, for a message that has none yet. */
+    /** Reads a message's priority from its headers and joins its group, for a message not resolved yet. */
     void resolve(Item m) {
         Map<String, String> h = m.headers;
         if (h.isEmpty()) {
             m.priority = 0;
-            m.group = unnamed;
             return;
         }
         m.priority = priorityOf(h.get(Message.PRIORITY_HEADER));
         String key = h.get(Message.GROUP_HEADER);
         if (key == null) {
-            m.group = unnamed;
             return;
         }
         Group g = groups.get(key);
@@ -81,13 +83,27 @@ final class FlowGate {
             groups.put(key, g);
         }
         g.members++;
-        m.group = g;
     }
 
-    /** Lets go of the group of a message that left the queue or died (detached, not in flight). */
+    /**
+     * @return the group of a resolved message (its headers name it; {@link #resolve} made it a member, so it is
+     *         known), the unnamed group for one without a group; null for a message not resolved
+     */
+    Group groupOf(Item m) {
+        if (m.priority == UNRESOLVED) {
+            return null;
+        }
+        String key = m.headers.isEmpty() ? null : m.headers.get(Message.GROUP_HEADER);
+        return key == null ? unnamed : groups.get(key);
+    }
+
+    /**
+     * Lets go of the group of a message that left the queue or died (detached, not in flight), before its headers
+     * change.
+     */
     void release(Item m) {
-        Group g = m.group;
-        m.group = null;
+        Group g = groupOf(m);
+        m.priority = UNRESOLVED;
         if (g != null && g != unnamed && --g.members == 0) {
             retire(g);
         }
@@ -117,7 +133,7 @@ final class FlowGate {
         if (queueLog != null) {
             queueLog.record(now);
         }
-        Group g = m.group;
+        Group g = groupOf(m);
         if (g == unnamed) {
             return;
         }
@@ -144,13 +160,13 @@ final class FlowGate {
      *         not if its group's in-flight slots were taken meanwhile
      */
     boolean mayHoldAgain(Item m) {
-        Group g = m.group;
+        Group g = groupOf(m);
         return g == unnamed || maxInFlightPerGroup == 0 || g.inFlight < maxInFlightPerGroup;
     }
 
     /** Counts a message that went back in flight without a delivery (an extend after its timeout passed). */
     void heldAgain(Item m) {
-        Group g = m.group;
+        Group g = groupOf(m);
         if (g == unnamed) {
             return;
         }
@@ -166,7 +182,7 @@ final class FlowGate {
 
     /** Frees the group slot of a message that left flight: acked, nacked, released, dead, cancelled or timed out. */
     void settled(Item m) {
-        Group g = m.group;
+        Group g = groupOf(m);
         if (g == unnamed || g == null) {
             return;
         }

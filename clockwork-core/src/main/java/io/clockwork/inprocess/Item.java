@@ -52,10 +52,12 @@ final class Item extends WheelEntry {
     long due;
     long sequence;
     int attempts;
-    /** Its priority, read from its headers when filed ({@link FlowGate#resolve}). */
-    short priority;
-    /** Its group while filed (delayed, ready or in flight), read from its headers; null before and after. */
-    Group group;
+    /**
+     * Its priority while filed (delayed, ready or in flight), read from its headers ({@link FlowGate#resolve});
+     * {@link FlowGate#UNRESOLVED} before and after. Its group is looked up from its headers when needed
+     * ({@link FlowGate#groupOf}): a field for it would cost every message 8 bytes.
+     */
+    short priority = FlowGate.UNRESOLVED;
     /** The delivery that may still ack or nack this message; 0 if none. */
     long token;
     /**

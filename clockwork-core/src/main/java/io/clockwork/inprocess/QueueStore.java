@@ -187,9 +187,9 @@ final class QueueStore {
         m.token = 0; // as for reschedule: an earlier, timed-out delivery no longer holds it
         offeredCount++;
         if (policy == Message.Conflict.REPLACE) {
+            flow.release(m); // its priority and group are read again from the new headers when it is filed
             m.payload = payload;
             m.headers = headers;
-            flow.release(m); // its priority and group are read again from the new headers when it is filed
         }
         schedule(m, delayNanos, now);
         return new Offered(id, policy == Message.Conflict.REPLACE ? Offered.Outcome.REPLACED
@@ -505,7 +505,7 @@ final class QueueStore {
      * everything filed before it.
      */
     private void file(Item m, long now) {
-        if (m.group == null) {
+        if (m.priority == FlowGate.UNRESOLVED) {
             flow.resolve(m);
         }
         long elapsed = dueTimes.elapsed(now);
