@@ -8,11 +8,11 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * The priorities of one queue's messages on Redis: a message's priority ({@link Message#priority(int)}) travels as
- * its header {@value Message#PRIORITY_HEADER}, and a partition delivers by priority once it is marked ordered ({@code order.lua}, then
- * {@code include/ready.lua}). This client marks a partition before its first offer of a message with a priority to
- * it, and remembers the partitions it marked (a mark is never removed), so an offer pays the extra call once per
- * partition per client. Thread-safe: two threads may both mark a partition, which is harmless.
+ * The priorities of one queue's messages on Redis: a message's priority ({@link Message#priority(int)}) travels as its
+ * header {@value Message#PRIORITY_HEADER}, and a partition delivers by priority once it is marked ordered
+ * ({@code order.lua}, then {@code include/ready.lua}). This client marks a partition before its first offer of a
+ * message with a priority to it, and remembers the partitions it marked (a mark is never removed), so an offer pays the
+ * extra call once per partition per client. Thread-safe: two threads may both mark a partition, which is harmless.
  */
 final class Priorities {
 

@@ -14,8 +14,9 @@ import java.util.Map;
  *
  * <p>The header block is {@code #<h>#} followed by h bytes, each header {@code <name>=<value bytes>:<value>} in the
  * message's order, except that a priority ({@link Message#PRIORITY_HEADER}) comes first, so that a script reads it
- * without walking the block ({@code include/ready.lua}). Names are tokens (letters, digits, {@code -_.}), so {@code '='} ends one; a value is counted, so
- * it may hold any byte. A message without headers has no block: its tail is {@code :<payload>}.
+ * without walking the block ({@code include/ready.lua}). Names are tokens (letters, digits, {@code -_.}), so
+ * {@code '='} ends one; a value is counted, so it may hold any byte. A message without headers has no block: its tail
+ * is {@code :<payload>}.
  */
 final class Tail {
 
