@@ -1,14 +1,16 @@
 --[[
-  ready: priorities. A message may carry a priority, its header clockwork-priority, an integer in [-1000, 1000]
-  (higher first; a message without one has 0). A partition whose ORDERED key exists (order.lua sets it before the
-  first offer of a message with a priority; nothing removes it) keeps its due messages in READY, a sorted set of the
-  same members <seq><id> scored (1000 - priority) * 2^42 + due: the highest priority's earliest due message first,
-  and within one score offer order (the member's sequence prefix). A poll of such a partition moves what fell due
-  from PENDING to READY, in due order and at most MOVE_LIMIT per call (so a call stays O(MOVE_LIMIT log n): a due
-  backlog larger than that joins READY over several polls), then takes from READY's head. A scheduled message is in
-  PENDING, in READY or in the cold store, so cancel, reschedule and an offer that replaces look in READY when the
-  member is not in PENDING. Due times stay below 2^42 ms (the year 2109), so every score is an exact double.
-  READY's prefix is PENDING's key without "pending", like the compact store's keys (cold_keys.lua).
+  ready: priorities. A message may carry a priority, its header clockwork-priority, an integer in [-1000, 1000] (higher
+  first; a message without one has 0). A partition whose ORDERED key exists (order.lua sets it before the first offer of
+  a message with a priority; nothing removes it) keeps its due messages in READY, a sorted set of the same members
+  <seq><id> scored (1000 - priority) * 2^42 + due: the highest priority's earliest due message first, and within one
+  score offer order (the member's sequence prefix). An offer of a message due at once with a priority writes it straight
+  into READY (offer.lua). A poll of such a partition takes what fell due out of PENDING, in due order and at most
+  MOVE_LIMIT per call (so a call stays O(MOVE_LIMIT log n): a due backlog larger than that joins READY over several
+  polls), then takes READY's head, merged with the few that just fell due (take_ready) so that the ones taken at once
+  never touch READY. A scheduled message is in PENDING, in READY or in the cold store, so cancel, reschedule and an
+  offer that replaces look in READY when the member is not in PENDING. Due times stay below 2^42 ms (the year 2109), so
+  every score is an exact double. READY's prefix is PENDING's key without "pending", like the compact store's keys
+  (cold_keys.lua).
 ]]
 -- include: member, keep, lost, ready_keys, priority
 
