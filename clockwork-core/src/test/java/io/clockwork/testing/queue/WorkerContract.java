@@ -138,8 +138,8 @@ public abstract class WorkerContract {
 
         @Override
         public void acked(Job<String> job) {
+            events.add("acked:" + job.id()); // before the count, which tests await: then the event is there
             acks.computeIfAbsent(job.id(), k -> new AtomicInteger()).incrementAndGet();
-            events.add("acked:" + job.id());
         }
 
         @Override
