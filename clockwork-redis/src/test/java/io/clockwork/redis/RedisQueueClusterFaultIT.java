@@ -88,6 +88,10 @@ class RedisQueueClusterFaultIT {
             Set<String> acked = ConcurrentHashMap.newKeySet();
             Map<String, Integer> deliveries = new ConcurrentHashMap<>();
             Set<String> ackedBeforeKill = ConcurrentHashMap.newKeySet();
+            // Delivered once the kill began: a message acked before it must not be among them (one delivered twice
+            // before the kill, its first lease having run out under load, is at-least-once, not a loss of an ack).
+            Set<String> deliveredSinceKill = ConcurrentHashMap.newKeySet();
+            AtomicBoolean killed = new AtomicBoolean();
             AtomicIntegerArray ackedPerPartition = new AtomicIntegerArray(PARTITIONS);
             AtomicInteger failedOffers = new AtomicInteger();
             AtomicInteger failedPolls = new AtomicInteger();
@@ -133,11 +137,15 @@ class RedisQueueClusterFaultIT {
                             continue;
                         }
                         deliveries.merge(d.id(), 1, Integer::sum);
+                        boolean beforeKill = !killed.get();
+                        if (!beforeKill) {
+                            deliveredSinceKill.add(d.id());
+                        }
                         try {
                             if (d.ack()) {
                                 acked.add(d.id());
                                 ackedPerPartition.incrementAndGet(selector.partitionOf(d.id()));
-                                if (!down.get()) {
+                                if (beforeKill && !down.get()) {
                                     ackedBeforeKill.add(d.id());
                                 }
                             }
@@ -159,6 +167,7 @@ class RedisQueueClusterFaultIT {
                 return true;
             });
             int[] beforeKill = snapshot(ackedPerPartition);
+            killed.set(true);
             victim.kill();
             down.set(true);
             long killedAt = System.nanoTime();
@@ -216,7 +225,7 @@ class RedisQueueClusterFaultIT {
             // master answers, never because one is down while the others' partitions are empty.
             assertThat(failedPolls.get()).as("polls that failed while one master was down").isZero();
             assertThat(ackedBeforeKill).as("acked before the kill, never delivered again")
-                    .allSatisfy(id -> assertThat(deliveries.get(id)).as("deliveries of %s", id).isOne());
+                    .doesNotContainAnyElementsOf(deliveredSinceKill);
             long redelivered = deliveries.values().stream().filter(n -> n > 1).count();
             report("RedisQueueClusterFaultIT", "6 partitions on 3 masters (%d on the victim, incl. partition 0 and "
                     + "the signal); victim down %d ms: other masters' partitions acked %d meanwhile (%.0f/s); "
