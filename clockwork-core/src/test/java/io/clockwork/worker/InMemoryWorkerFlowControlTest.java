@@ -1,12 +1,10 @@
 package io.clockwork.worker;
 
 import io.clockwork.inprocess.InMemoryDelayedQueue;
-import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
-import io.clockwork.queue.Delivery;
-import io.clockwork.queue.ForwardingDelayedQueue;
 import io.clockwork.queue.Message;
 import io.clockwork.testing.Await;
+import io.clockwork.testing.queue.PollCountingQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -95,25 +93,12 @@ class InMemoryWorkerFlowControlTest {
         for (int i = 0; i < 6; i++) {
             q.offer("m" + i, Duration.ZERO);
         }
-        AtomicInteger polls = new AtomicInteger();
-        DelayedQueue<String> counted = new ForwardingDelayedQueue<>(q) {
-            @Override
-            public Delivery<String> poll(Duration wait) throws InterruptedException {
-                polls.incrementAndGet();
-                return super.poll(wait);
-            }
-
-            @Override
-            public List<Delivery<String>> poll(int maxMessages, Duration wait) throws InterruptedException {
-                polls.incrementAndGet();
-                return super.poll(maxMessages, wait);
-            }
-        };
+        PollCountingQueue<String> counted = new PollCountingQueue<>(q);
         Set<String> handled = ConcurrentHashMap.newKeySet();
         long start = System.nanoTime();
         start(Worker.builder(counted, job -> handled.add(job.value())).concurrency(4)
                 .pollWait(Duration.ofMillis(200)));
-        Await.until("two handled, then four polls held back", () -> handled.size() == 2 && polls.get() >= 6);
+        Await.until("two handled, then four polls held back", () -> handled.size() == 2 && counted.polls() >= 6);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("each held-back poll waits its wait: no spinning")
                 .isGreaterThanOrEqualTo(Duration.ofMillis(600));
         assertThat(handled).hasSize(2);

@@ -33,46 +33,31 @@ import java.util.concurrent.CompletionStage;
  * by the client's clock and a pub/sub subscription, to move due items into a list, paying an O(n) {@code LREM} per
  * item, and loses an item whose consumer dies. Here:
  * <ul>
- *   <li><b>State is a function of scores and the server's clock.</b> Each partition keeps one sorted set of
- *   scheduled messages scored by due time in server milliseconds ({@code TIME} inside the scripts), one of
- *   in-flight messages scored by visibility deadline, one of dead letters, a hash of each message's state and
- *   payload in one value, and one of death reasons (see {@link KeyLayout}). "Ready" is simply the prefix of the
- *   schedule whose score is at most now, so nothing needs to be moved when a message falls due: no transfer task,
- *   and a consumer arriving after a long absence sees everything due at once. Expired deliveries are moved back on
- *   the consumer's path, a bounded number per call.</li>
- *   <li><b>FIFO within a due time</b>: members are {@code <16-hex-digit sequence><id>}, and a sorted set orders equal
- *   scores bytewise, so equal due times come out in sequence (offer) order. Every scheduling (offer, retry,
- *   reschedule, requeue) takes a new sequence number and a scheduled message is delivered at most once, so that
- *   number is also the receipt of its delivery, and a late ack of a redelivered message changes nothing.</li>
- *   <li><b>One Lua script per operation</b> ({@code offer.lua}, {@code poll.lua}, ...), each a handful of
- *   {@code ZADD}/{@code ZREM}/{@code ZRANGEBYSCORE ... LIMIT 0 1}/{@code HGET}/{@code HSET}: O(log n) in the
- *   backlog, never a scan, and atomic (see {@link QueueScripts}).</li>
- *   <li><b>Wake-ups without a transfer task</b>: an empty poll returns how long until the partition's next event; the
- *   consumer then waits on a signal list (see {@link Signals}) for at most that long, the caller's wait, or the
- *   re-check interval. A script that makes a message due earlier than what pollers may be waiting for pushes one
- *   token; a poll that leaves more ready messages passes the token on. A lost token only delays a delivery until the
- *   next re-check.</li>
- *   <li><b>Partitions</b>: {@code partitions(n)} splits the queue into n partitions with distinct hash tags, so a
- *   Cluster spreads them over its masters. An id always maps to the same partition ({@link Partitions}), so
- *   deduplication, cancel and ack stay single-slot; consumers start each poll at the next partition in turn. FIFO
- *   within a due time holds per partition. Every client of a queue must use the same partition count. A poll
- *   skips a partition that answered "nothing due" for min(its next event, 20 ms), unless this client offers there
- *   or a wake-up signal arrives, so idle partitions cost no round trips.</li>
- *   <li><b>Group commit</b> ({@link Batcher}): concurrent offers, acks and polls of one client to one partition
- *   share one script call, each caller getting its own reply (its own dedup flag, ack code, or message); a caller
- *   alone is sent at once, batches form only while a call is in flight. A batched poll takes as many messages as
- *   callers are waiting, so nothing is prefetched into a client buffer.</li>
- *   <li><b>One rate limit per queue</b> ({@code rateLimit(permits, interval)}): a sliding log of grants in partition
- *   0's slot, on its server's clock, which a limited poll consults in the same script call that takes where it can
- *   reach that slot, and through an acquire and a give-back around its poll on a Cluster's other partitions; the
- *   limit is stored with the queue, so every client obeys the same one ({@link #rateLimit()}).</li>
+ *   <li><b>State is a function of scores and the server's clock.</b> Each partition keeps sorted sets of scheduled
+ *   messages by due time in server milliseconds ({@code TIME} inside the scripts), of in-flight ones by visibility
+ *   deadline and of dead letters, and a hash of each message's state and payload (see {@link KeyLayout}). "Ready" is
+ *   the schedule's prefix whose score is at most now, so nothing moves when a message falls due, except in a
+ *   partition ordered by priority ({@link Priorities}), whose polls move what fell due into a set by priority.</li>
+ *   <li><b>FIFO within a due time</b>: members are {@code <16-hex-digit sequence><id>}; every scheduling takes a new
+ *   sequence, which is also its delivery's receipt, so a late ack of a redelivered message changes nothing.</li>
+ *   <li><b>One Lua script per operation</b>, O(log n) in the backlog, never a scan, atomic ({@link QueueScripts}).</li>
+ *   <li><b>Wake-ups without a transfer task</b>: an empty poll returns how long until the partition's next event and
+ *   waits on a signal list ({@link Signals}) for at most that long; a script that makes something due earlier pushes
+ *   one token.</li>
+ *   <li><b>Partitions</b> with distinct hash tags spread over a Cluster's masters; an id always maps to one
+ *   ({@link Partitions}), and every client of a queue uses the same count.</li>
+ *   <li><b>Group commit</b> ({@link Batcher}): concurrent offers, acks and polls of one client to one partition share
+ *   one script call, each caller getting its own reply.</li>
+ *   <li><b>One rate limit per queue</b>: a sliding log of grants in partition 0's slot, on its server's clock, stored
+ *   with the queue so every client obeys the same one ({@link #rateLimit()}).</li>
  *   <li><b>Never early</b>: a positive delay counts from the server's clock rounded up to the next millisecond,
  *   polls compare with it rounded down.</li>
  * </ul>
  * <p>This class is the façade: it checks arguments ({@code QueueSupport}), routes ids to partitions
  * ({@link Partitions}), calls the scripts ({@link QueueScripts}, typed replies), pushes wake-ups ({@link Signals}) and
- * hands polls to {@link PollLoop}, offers to {@link Offers} and {@link OfferBatches}, acks to {@link Acks} and what
- * reads every partition to {@link AllPartitions}; {@link RedisQueueBuilder} connects and checks the server.
+ * hands polls to {@link PollLoop}, offers to {@link Offers} and {@link OfferBatches}, acks to {@link Acks}, the pause
+ * to {@link Pauses} and what reads every partition to {@link AllPartitions}; {@link RedisQueueBuilder} connects and
+ * checks the server. The data model and every script: {@code docs/redis-queue.md}.
  *
  * References: Redisson {@code RedissonDelayedQueue} (what to avoid); Amazon SQS visibility timeouts and dead-letter
  * queues (the delivery model); Redis docs on {@code EVALSHA}, script effects replication and Cluster hash tags.
@@ -92,6 +77,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private final Offers<V> offers;
     private final OfferBatches<V> batches;
     private final Priorities priorities;
+    private final Pauses pauses;
     private final AllPartitions all;
     private final Acks<V> acks;
     private volatile boolean closed;
@@ -107,6 +93,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         this.all = new AllPartitions(scripts, partitions, support.name());
         this.signals = new Signals(support.name(), connections, runner, partitions.signalKey(), ticker);
         this.priorities = new Priorities(scripts, partitions.count());
+        this.pauses = new Pauses(partitions, scripts, signals);
         this.offers = new Offers<>(support, partitions, scripts, signals, idGenerator, priorities);
         this.batches = new OfferBatches<>(support, partitions, scripts, signals, idGenerator, priorities);
         this.pollLoop = new PollLoop<>(this, support, scripts, partitions, signals, ticker, recheckInterval,
@@ -320,9 +307,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public void pause() {
         checkOpen();
-        for (int p = 0; p < partitions.count(); p++) {
-            scripts.pause(p, 'p');
-        }
+        pauses.pause();
     }
 
     /**
@@ -333,10 +318,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public void resume() {
         checkOpen();
-        for (int p = 0; p < partitions.count(); p++) {
-            signalIfAsked(scripts.pause(p, 'r'));
-        }
-        partitions.woken(); // this client's paused polls marked partitions empty: worth a round trip again
+        pauses.resume();
     }
 
     /**
@@ -348,12 +330,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public boolean isPaused() {
         checkOpen();
-        for (int p = 0; p < partitions.count(); p++) {
-            if (scripts.pause(p, '?').done()) {
-                return true;
-            }
-        }
-        return false;
+        return pauses.paused();
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.Delivery;
-import io.clockwork.queue.ForwardingDelayedQueue;
 import io.clockwork.worker.Job;
 import io.clockwork.worker.JobHandler;
 import io.clockwork.worker.JobTimeoutException;
@@ -183,25 +182,12 @@ public abstract class WorkerContract {
         DelayedQueue<String> q = queue(b -> { });
         q.pause();
         List<String> ids = offer(q, 20, "p-");
-        AtomicInteger polls = new AtomicInteger();
-        DelayedQueue<String> counted = new ForwardingDelayedQueue<>(q) {
-            @Override
-            public Delivery<String> poll(Duration wait) throws InterruptedException {
-                polls.incrementAndGet();
-                return super.poll(wait);
-            }
-
-            @Override
-            public List<Delivery<String>> poll(int maxMessages, Duration wait) throws InterruptedException {
-                polls.incrementAndGet();
-                return super.poll(maxMessages, wait);
-            }
-        };
+        PollCountingQueue<String> counted = new PollCountingQueue<>(q);
         Set<String> handled = ConcurrentHashMap.newKeySet();
         long start = System.nanoTime();
         start(Worker.builder(counted, job -> handled.add(job.id())).concurrency(4)
                 .pollWait(Duration.ofMillis(200)));
-        Await.until("four polls of the paused queue", LIMIT, () -> polls.get() >= 4);
+        Await.until("four polls of the paused queue", LIMIT, () -> counted.polls() >= 4);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("each paused poll waits its wait: no spinning")
                 .isGreaterThanOrEqualTo(Duration.ofMillis(500));
         assertThat(handled).isEmpty();
