@@ -82,6 +82,9 @@ public interface DelayedQueue<V> extends AutoCloseable {
      */
     int MAX_BATCH = 1000;
 
+    /** The most groups one {@link #largestGroups(int)} call lists. */
+    int MAX_GROUPS_LISTED = 1000;
+
     /**
      * Adds a message under a new id.
      *
@@ -422,6 +425,27 @@ public interface DelayedQueue<V> extends AutoCloseable {
      */
     default Optional<QueueCounters> counters() {
         return Optional.empty();
+    }
+
+    /**
+     * Lists the groups ({@link Message#group()}) with the most ready messages, largest first, for an operator's view
+     * of who holds the backlog. Messages without a group are not listed. Groups with the same count come in no
+     * particular order. A group with messages in flight but none ready is listed after every group with a ready
+     * message, as long as the limit leaves room.
+     *
+     * <p>A backend reads this by looking at every group that has ready or in-flight messages, so it costs in
+     * proportion to the number of such groups: it is meant for dashboards and tools, not for every poll.
+     *
+     * <p>This default throws: a backend that keeps no groups.
+     *
+     * @param limit the most groups to return, in [1, {@link #MAX_GROUPS_LISTED}]
+     * @return up to {@code limit} groups, largest backlog first; empty if no message names a group
+     * @throws IllegalArgumentException      if {@code limit} is out of range
+     * @throws UnsupportedOperationException if this backend does not keep groups
+     * @throws IllegalStateException         if the queue is closed
+     */
+    default List<GroupBacklog> largestGroups(int limit) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no message groups");
     }
 
     /**

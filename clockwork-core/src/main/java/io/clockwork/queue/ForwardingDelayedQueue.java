@@ -196,6 +196,11 @@ public abstract class ForwardingDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     @Override
+    public List<GroupBacklog> largestGroups(int limit) {
+        return delegate.largestGroups(limit);
+    }
+
+    @Override
     public List<DeadLetter> deadLetters(int limit) {
         return delegate.deadLetters(limit);
     }

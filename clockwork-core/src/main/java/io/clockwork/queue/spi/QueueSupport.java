@@ -74,6 +74,19 @@ public final class QueueSupport<V> {
     }
 
     /**
+     * Checks the {@code limit} of {@link DelayedQueue#largestGroups(int)}.
+     *
+     * @param limit the most groups to list
+     * @throws IllegalArgumentException if not in [1, {@link DelayedQueue#MAX_GROUPS_LISTED}]
+     */
+    public static void checkGroupsListed(int limit) {
+        if (limit < 1 || limit > DelayedQueue.MAX_GROUPS_LISTED) {
+            throw new IllegalArgumentException("limit must be in [1, " + DelayedQueue.MAX_GROUPS_LISTED
+                    + "] (DelayedQueue.MAX_GROUPS_LISTED), was " + limit);
+        }
+    }
+
+    /**
      * Checks a caller-supplied message id, in one pass over its chars and without allocating.
      *
      * <p>An id must round-trip through UTF-8, because Redis keeps it as UTF-8 bytes: a string with an unpaired
