@@ -1,12 +1,15 @@
 package io.clockwork.inprocess;
 
+import io.clockwork.queue.GroupBacklog;
 import io.clockwork.queue.Message;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.RateLimit;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 
@@ -31,6 +34,10 @@ final class FlowGate {
     /** {@link Item#priority} of a message not filed: its priority is not read and it is no group's member. */
     static final short UNRESOLVED = Short.MIN_VALUE;
 
+    private static final Comparator<GroupBacklog> LARGEST_FIRST = Comparator
+            .comparingLong(GroupBacklog::ready).reversed()
+            .thenComparing(Comparator.comparingLong(GroupBacklog::inFlight).reversed())
+            .thenComparing(GroupBacklog::group);
     private static final Comparator<Group> BY_PERMIT = (a, b) -> Long.signum(a.permitAt - b.permitAt);
 
     private final QueueStore.Wakeups wakeups;
@@ -228,6 +235,29 @@ final class FlowGate {
     /** @return polls held back by a rate limit since the queue was created */
     long rateLimitedCount() {
         return rateLimitedCount;
+    }
+
+    /**
+     * @param limit the most groups to list
+     * @return the named groups with ready or in-flight messages, most ready first, then most in flight, then by key
+     */
+    List<GroupBacklog> largest(int limit) {
+        PriorityQueue<GroupBacklog> kept = new PriorityQueue<>(LARGEST_FIRST.reversed());
+        for (Group g : groups.values()) {
+            long readyCount = 0;
+            for (FairReady.Lane lane : g.lanes) {
+                readyCount += lane.order.size();
+            }
+            if (readyCount > 0 || g.inFlight > 0) {
+                kept.add(new GroupBacklog(g.key, readyCount, g.inFlight));
+                if (kept.size() > limit) {
+                    kept.poll();
+                }
+            }
+        }
+        List<GroupBacklog> largest = new ArrayList<>(kept);
+        largest.sort(LARGEST_FIRST);
+        return largest;
     }
 
     /** @return how many named groups are kept (for tests: a group without live messages is forgotten) */

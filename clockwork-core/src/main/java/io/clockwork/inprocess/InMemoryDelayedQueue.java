@@ -4,6 +4,7 @@ import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.Delivery;
+import io.clockwork.queue.GroupBacklog;
 import io.clockwork.queue.Message;
 import io.clockwork.queue.Offered;
 import io.clockwork.queue.QueueCounters;
@@ -283,6 +284,18 @@ public final class InMemoryDelayedQueue<V> implements DelayedQueue<V> {
         try {
             guard.advance(); // expiries that are due count as retried or dead, as the next operation would find them
             return Optional.of(store.counters());
+        } finally {
+            guard.unlock();
+        }
+    }
+
+    @Override
+    public List<GroupBacklog> largestGroups(int limit) {
+        QueueSupport.checkGroupsListed(limit);
+        guard.lockOpen();
+        try {
+            guard.advance(Integer.MAX_VALUE); // everything due is ready, as for stats
+            return store.largestGroups(limit);
         } finally {
             guard.unlock();
         }

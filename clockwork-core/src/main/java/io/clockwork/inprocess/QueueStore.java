@@ -2,6 +2,7 @@ package io.clockwork.inprocess;
 
 import io.clockwork.engine.TimingWheel;
 import io.clockwork.queue.DeadLetter;
+import io.clockwork.queue.GroupBacklog;
 import io.clockwork.queue.Message;
 import io.clockwork.queue.Offered;
 import io.clockwork.queue.QueueCounters;
@@ -410,6 +411,11 @@ final class QueueStore {
                 : Optional.of(Duration.ofNanos(Math.max(0L, first.due - dueTimes.elapsed(now))));
         dead.trim(now);
         return new QueueStats(delayed, ready.size(), inFlight, dead.size(), 0, nextDueIn, dead.trimmed());
+    }
+
+    /** largestGroups: the groups with the most ready messages, exact when the store was advanced to now. */
+    List<GroupBacklog> largestGroups(int limit) {
+        return flow.largest(limit);
     }
 
     /** counters: the cumulative event counts. */

@@ -4,6 +4,7 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.Delivery;
+import io.clockwork.queue.GroupBacklog;
 import io.clockwork.queue.Message;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * How a {@link DelayedQueue} shares deliveries fairly between groups of messages (after priority, {@link
@@ -283,5 +285,49 @@ public abstract class GroupContract extends QueueContractBase {
             delivered += got.size();
         }
         assertThat(q.stats().ready()).isZero();
+    }
+
+    // ---- the backlog per group ----
+
+    @Test
+    void largestGroupsListsTheGroupsWithTheMostReadyMessagesFirst() throws Exception {
+        DelayedQueue<String> q = queue();
+        assertThat(q.largestGroups(10)).isEmpty();
+        offerTo(q, "big", 5);
+        offerTo(q, "mid", 3);
+        offerTo(q, "small", 1);
+        q.offer(Message.of("ungrouped"));
+        q.offer(Message.of("later").group("delayed-only").delay(FAR));
+        assertThat(q.largestGroups(DelayedQueue.MAX_GROUPS_LISTED)).containsExactly(
+                new GroupBacklog("big", 5, 0), new GroupBacklog("mid", 3, 0), new GroupBacklog("small", 1, 0));
+        assertThat(q.largestGroups(2)).containsExactly(new GroupBacklog("big", 5, 0), new GroupBacklog("mid", 3, 0));
+    }
+
+    @Test
+    void largestGroupsCountsMessagesInFlightAndForgetsSettledGroups() throws Exception {
+        DelayedQueue<String> q = queue();
+        offerTo(q, "only", 2);
+        Delivery<String> first = q.poll(Duration.ZERO);
+        assertThat(q.largestGroups(10)).containsExactly(new GroupBacklog("only", 1, 1));
+        Delivery<String> second = q.poll(Duration.ZERO);
+        assertThat(q.largestGroups(10)).containsExactly(new GroupBacklog("only", 0, 2));
+        assertThat(first.ack()).isTrue();
+        assertThat(second.ack()).isTrue();
+        assertThat(q.largestGroups(10)).isEmpty();
+    }
+
+    @Test
+    void largestGroupsRefusesALimitOutOfRange() {
+        DelayedQueue<String> q = queue();
+        assertThatThrownBy(() -> q.largestGroups(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("limit").hasMessageContaining(String.valueOf(DelayedQueue.MAX_GROUPS_LISTED));
+        assertThatThrownBy(() -> q.largestGroups(DelayedQueue.MAX_GROUPS_LISTED + 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
+    }
+
+    private static void offerTo(DelayedQueue<String> q, String group, int count) {
+        for (int i = 0; i < count; i++) {
+            q.offer(Message.of(group + i).group(group));
+        }
     }
 }
