@@ -47,6 +47,8 @@ public final class Dashboard implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Dashboard.class);
 
     private static final int PAGE_SIZE = 50;
+    /** How many groups a queue page lists, largest backlog first. */
+    private static final int GROUPS_SHOWN = 10;
     private static final String UNKNOWN_ACTION = "action must be cancel, reschedule, requeue, requeue-all, purge, "
             + "pause, resume, pause-schedule, resume-schedule or delete, was ";
     private static final Map<String, String[]> ASSETS = Map.of(
@@ -361,7 +363,8 @@ public final class Dashboard implements AutoCloseable {
         QueueStats s = q.stats();
         MessagePage page = q.page(state, Optional.ofNullable(cursor).filter(c -> !c.isEmpty()), PAGE_SIZE);
         Optional<MessageRow> found = id.isEmpty() ? Optional.empty() : q.find(id);
-        ctx.html(pages.queue(gate.frame(ctx), q, s, state, page, found, id, Instant.now()));
+        ctx.html(pages.queue(gate.frame(ctx), q, s, state, page, found, id, q.largestGroups(GROUPS_SHOWN),
+                Instant.now()));
     }
 
     private void series(Context ctx) {

@@ -2,6 +2,7 @@ package io.clockwork.dashboard;
 
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.GroupBacklog;
 import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.schedule.Schedule;
@@ -173,6 +174,11 @@ public final class InProcessQueueSource implements QueueSource {
         @Override
         public Optional<QueueCounters> counters() {
             return queue.counters();
+        }
+
+        @Override
+        public List<GroupBacklog> largestGroups(int limit) {
+            return queue.largestGroups(limit);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.clockwork.dashboard;
 
+import io.clockwork.queue.GroupBacklog;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.schedule.ScheduleInfo;
 import java.time.Duration;
@@ -92,7 +93,7 @@ final class Pages {
     }
 
     String queue(Frame f, QueueView q, QueueStats s, MessageState state, MessagePage page, Optional<MessageRow> found,
-                 String lookedUp, Instant now) {
+                 String lookedUp, List<GroupBacklog> groups, Instant now) {
         Html h = new Html();
         head(h, q, s, state);
         h.raw("<form class=\"find\" method=\"get\" action=\"").raw(base).raw("/queue\">")
@@ -147,8 +148,26 @@ final class Pages {
             h.raw("<p><a id=\"next-page\" href=\"").raw(queueHref(q.name(), state)).raw("&amp;cursor=")
                     .text(Html.url(page.next().get())).raw("\">Next page &rarr;</a></p>");
         }
+        groups(h, groups);
         charts(h, q.name());
         return layout(f, q.name() + " - Clockwork", h.toString(), true);
+    }
+
+    /** The groups holding the most ready messages, when messages name groups: who the backlog belongs to. */
+    private static void groups(Html h, List<GroupBacklog> groups) {
+        if (groups.isEmpty()) {
+            return;
+        }
+        h.raw("<h2>Largest groups</h2><table id=\"groups\"><thead><tr><th>Group</th><th>Ready</th>"
+                + "<th>In flight</th></tr></thead><tbody>");
+        for (GroupBacklog g : groups) {
+            h.raw("<tr data-group=\"").text(g.group()).raw("\"><td class=\"id\">").text(g.group())
+                    .raw("</td><td data-field=\"ready\">").text(Texts.count(g.ready()))
+                    .raw("</td><td data-field=\"in-flight\">").text(Texts.count(g.inFlight())).raw("</td></tr>");
+        }
+        h.raw("</tbody></table><p class=\"muted small\">The ").text(groups.size())
+                .raw(groups.size() == 1 ? " group" : " groups")
+                .raw(" with the most messages due and waiting their turn; ungrouped messages are not listed.</p>");
     }
 
     /** A queue's schedules tab: every schedule with its rule, state, fire times and misfire policy. */

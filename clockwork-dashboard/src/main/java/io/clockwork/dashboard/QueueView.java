@@ -1,5 +1,6 @@
 package io.clockwork.dashboard;
 
+import io.clockwork.queue.GroupBacklog;
 import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.schedule.ScheduleInfo;
@@ -38,6 +39,15 @@ public interface QueueView {
      *         sampler derives rates; empty if the backend keeps none
      */
     Optional<QueueCounters> counters();
+
+    /**
+     * @param limit the most groups to list, in [1, {@code DelayedQueue.MAX_GROUPS_LISTED}]
+     * @return the message groups with the most ready messages, largest first, as {@code DelayedQueue.largestGroups}
+     *         reads them; empty if no message names a group, or the backend keeps no groups
+     */
+    default List<GroupBacklog> largestGroups(int limit) {
+        return List.of();
+    }
 
     /**
      * Reads a page of messages in a state.

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import io.clockwork.queue.DelayedQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -338,6 +339,40 @@ class DashboardBrowserIT {
         assertThat(browser.manage().logs().get("browser").getAll()).as("the console: no CSP violation, no error")
                 .noneMatch(e -> e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()
                         || e.getMessage().contains("Content Security Policy"));
+    }
+
+    @Test
+    void aQueuePageListsTheGroupsHoldingTheMostReadyMessages() throws Exception {
+        InMemoryDelayedQueue<String> tenants = track(InMemoryDelayedQueue.<String>builder().name("tenants").build());
+        for (int i = 0; i < 12; i++) {
+            tenants.offer(Message.of("big-" + i).group("tenant-big"));
+        }
+        for (int g = 0; g < 11; g++) {
+            tenants.offer(Message.of("small-" + g).group("tenant-" + g));
+        }
+        tenants.offer(Message.of("no group"));
+        Delivery<String> taken = tenants.poll(Duration.ZERO);
+        Dashboard d = track(Dashboard.builder(InProcessQueueSource.of(List.of(tenants))).build());
+        String root = "http://127.0.0.1:" + d.start("127.0.0.1", 0).port();
+
+        browser.get(root + "/queue?name=tenants");
+        List<WebElement> rows = browser.findElements(By.cssSelector("#groups tbody tr"));
+        assertThat(rows).as("the ten largest of 12 groups").hasSize(10);
+        WebElement first = rows.get(0);
+        assertThat(first.getAttribute("data-group")).isEqualTo("tenant-big");
+        boolean bigTaken = taken.value().startsWith("big-");
+        assertThat(first.findElement(By.cssSelector("[data-field='ready']")).getText())
+                .isEqualTo(bigTaken ? "11" : "12");
+        assertThat(browser.findElements(By.cssSelector("#groups tr[data-group='']"))).as("ungrouped").isEmpty();
+        assertThat(browser.findElement(By.id("groups")).getText()).doesNotContain("no group");
+        assertConsoleClean();
+
+        taken.ack();
+        for (Delivery<String> rest : tenants.poll(DelayedQueue.MAX_BATCH, Duration.ZERO)) {
+            rest.ack();
+        }
+        browser.navigate().refresh();
+        assertThat(browser.findElements(By.id("groups"))).as("no group has a backlog").isEmpty();
     }
 
     @Test
