@@ -101,6 +101,15 @@ public final class Harness {
     }
 
     /**
+     * Starts {@code main} in a fresh JVM as {@link #fork(Class, List)} does, without waiting: the caller reads its
+     * output, writes its input and ends it (e.g. with {@link Process#destroyForcibly()}, a SIGKILL).
+     */
+    public static Process spawn(Class<?> main, List<String> args) throws IOException {
+        return new ProcessBuilder(command(main, ManagementFactory.getRuntimeMXBean().getInputArguments(), List.of(),
+                args)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    /**
      * @return the command line of a child JVM: this JVM's java, the inherited options (less those selecting a
      *         collector, when {@code jvmOptions} selects one), {@code jvmOptions}, this class path, main, args
      */

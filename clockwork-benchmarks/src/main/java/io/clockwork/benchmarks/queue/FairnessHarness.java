@@ -6,6 +6,7 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.Message;
+import io.clockwork.redis.RedisDelayedQueue;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Supplier;
 
 /**
  * How fairly groups share a backlog: one group holds {@code --big} due messages, then {@code --groups} groups of
@@ -24,10 +26,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * every small group's messages are delivered. Reports how many of the big group's messages went before the last small
  * one (the target: under 2,000) and the small messages' waits (from the end of the offers to their delivery), median,
  * p99 and max, with groups (round robin) and, for contrast, the same messages without groups (due order). The
- * in-process queue ({@code InMemoryDelayedQueue}), its system clock. Not thread-safe; a {@code main}.
+ * in-process queue ({@code InMemoryDelayedQueue}) by default; {@code --backend redis} runs a {@code RedisDelayedQueue}
+ * of {@code --partitions} on a {@code redis-server} the harness starts, one client shared by the consumer threads.
+ * Waits are read on this JVM's clock. Not thread-safe; a {@code main}.
  *
  * <pre>{@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.queue.FairnessHarness
- * [--big 100000] [--groups 100] [--each 10] [--consumers 4] [--rounds 3]}</pre>
+ * [--big 100000] [--groups 100] [--each 10] [--consumers 4] [--rounds 3] [--backend inprocess|redis]
+ * [--partitions 1]}</pre>
  */
 public final class FairnessHarness {
 
@@ -39,6 +44,9 @@ public final class FairnessHarness {
         DEFAULTS.put("each", "10");
         DEFAULTS.put("consumers", "4");
         DEFAULTS.put("rounds", "3");
+        DEFAULTS.put("backend", "inprocess");
+        DEFAULTS.put("partitions", "1");
+        DEFAULTS.put("redis-server", "redis-server");
     }
 
     /** One run's figures: big-group deliveries before the last small one, and the small ones' waits in µs. */
@@ -58,16 +66,38 @@ public final class FairnessHarness {
         int groups = opts.getInt("groups");
         int each = opts.getInt("each");
         int consumers = opts.getInt("consumers");
-        System.out.println("# fairness: 1 group of " + big + " due messages, then " + groups + " groups of " + each
-                + ", " + consumers + " consumers taking and acking one at a time (in process, JDK "
-                + Runtime.version().feature() + ", " + Runtime.getRuntime().availableProcessors() + " cores)");
+        String backend = opts.get("backend");
+        if (!backend.equals("inprocess") && !backend.equals("redis")) {
+            throw new IllegalArgumentException("backend must be inprocess or redis, was " + backend);
+        }
+        try (RedisServers servers = backend.equals("redis") ? new RedisServers(opts.get("redis-server")) : null) {
+            Supplier<DelayedQueue<String>> queues = servers == null
+                    ? () -> InMemoryDelayedQueue.<String>builder().codec(Codec.string()).build()
+                    : redisQueues(servers.standalone().uri(), opts.getInt("partitions"));
+            System.out.println("# fairness: 1 group of " + big + " due messages, then " + groups + " groups of "
+                    + each + ", " + consumers + " consumers taking and acking one at a time (" + (servers == null
+                    ? "in process" : "Redis, " + opts.get("partitions") + " partition(s)") + ", JDK "
+                    + Runtime.version().feature() + ", " + Runtime.getRuntime().availableProcessors() + " cores)");
+            table(opts.getInt("rounds"), queues, big, groups, each, consumers);
+        }
+    }
+
+    /** @return fresh Redis queues, each with a new name, on one server */
+    private static Supplier<DelayedQueue<String>> redisQueues(String uri, int partitions) {
+        AtomicInteger runs = new AtomicInteger();
+        return () -> RedisDelayedQueue.builder(uri, "fairness-" + runs.incrementAndGet(), Codec.string())
+                .partitions(partitions).build();
+    }
+
+    private static void table(int rounds, Supplier<DelayedQueue<String>> queues, int big, int groups, int each,
+                              int consumers) throws Exception {
         System.out.println();
         System.out.println("| order | round | big-group deliveries before the last small one | small waits: median ms"
                 + " | p99 ms | max ms |");
         System.out.println("|---|---:|---:|---:|---:|---:|");
-        for (int r = 0; r < opts.getInt("rounds"); r++) {
+        for (int r = 0; r < rounds; r++) {
             for (boolean grouped : new boolean[] {true, false}) {
-                Result res = run(big, groups, each, consumers, grouped);
+                Result res = run(queues.get(), big, groups, each, consumers, grouped);
                 System.out.println(String.format(Locale.ROOT, "| %s | %d | %,d | %.1f | %.1f | %.1f |",
                         grouped ? "groups, round robin" : "no groups, due order", r + 1, res.bigBefore(),
                         res.percentile(0.5) / 1000.0, res.percentile(0.99) / 1000.0,
@@ -76,8 +106,9 @@ public final class FairnessHarness {
         }
     }
 
-    private static Result run(int big, int groups, int each, int consumers, boolean grouped) throws Exception {
-        try (DelayedQueue<String> q = InMemoryDelayedQueue.<String>builder().codec(Codec.string()).build()) {
+    private static Result run(DelayedQueue<String> queue, int big, int groups, int each, int consumers,
+                              boolean grouped) throws Exception {
+        try (DelayedQueue<String> q = queue) {
             List<Message<String>> batch = new ArrayList<>();
             for (int i = 0; i < big; i++) {
                 batch.add(message("x".repeat(100), "big", grouped));
