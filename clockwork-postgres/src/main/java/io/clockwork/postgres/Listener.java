@@ -31,6 +31,7 @@ final class Listener implements AutoCloseable {
     private final Object lock = new Object();
     private final Thread thread;
     private long generation;
+    private volatile long notifications;
     private volatile boolean listening;
     private volatile boolean closed;
 
@@ -113,6 +114,11 @@ final class Listener implements AutoCloseable {
         return listening;
     }
 
+    /** @return how many notifications arrived on the channel so far */
+    long notifications() {
+        return notifications;
+    }
+
     /** @return whether the connection is up and listening */
     boolean isListening() {
         return listening;
@@ -142,6 +148,7 @@ final class Listener implements AutoCloseable {
                 }
                 PGNotification[] received = c.unwrap(PGConnection.class).getNotifications(RECEIVE_MILLIS);
                 if (received != null && received.length > 0) {
+                    notifications += received.length; // only this thread writes it
                     signal();
                 }
             } catch (SQLException | RuntimeException e) {

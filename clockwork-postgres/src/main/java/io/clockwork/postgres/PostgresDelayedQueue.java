@@ -676,6 +676,16 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         return support.name();
     }
 
+    /** @return how many notifications this client's listener received on the queue's channel */
+    long notificationsReceived() {
+        return listener.notifications();
+    }
+
+    /** @return the queue's notification channel */
+    String channel() {
+        return Listener.channel(schema, name());
+    }
+
     /** @return the schema holding the queue's tables */
     public String schema() {
         return schema;

@@ -303,14 +303,16 @@ final class QueueSql {
 
     /**
      * A CTE {@code w} that notifies the queue's channel if {@code source} (rows with {@code state} and {@code due})
-     * made a message scheduled earlier than every message scheduled before the statement: then a consumer may be
-     * sleeping past its due time.
+     * made a message scheduled earlier than every message scheduled before the statement, and due within a second:
+     * then a consumer may be sleeping past its due time. A later one needs no wake-up, as an idle consumer takes
+     * again at least every second ({@code PostgresDelayedQueue.RECHECK_NANOS}); so a steady stream of delayed offers
+     * sends no notifications, which PostgreSQL serializes at commit.
      */
     private static String wake(String source) {
         return """
                 w AS (
                   SELECT pg_notify(:channel, '') FROM (SELECT min(due) AS due FROM %2$s WHERE state = 0) s
-                  WHERE s.due IS NOT NULL
+                  WHERE s.due IS NOT NULL AND s.due < clock_timestamp() + interval '1 second'
                     AND NOT EXISTS (SELECT 1 FROM %1$s e WHERE e.queue = :queue AND e.state = 0 AND e.due <= s.due))"""
                 .formatted(M, source);
     }
