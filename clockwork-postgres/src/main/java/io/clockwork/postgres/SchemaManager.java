@@ -126,8 +126,12 @@ final class SchemaManager {
     }
 
     private static int version(Connection c, String schema) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
-            ps.setString(1, "\"" + schema + "\".clockwork_schema_version");
+        // A scan of the catalogs under the statement's snapshot, not to_regclass: that answers from the backend's
+        // catalog cache, which an advisory lock does not refresh, so it would miss a table another process just
+        // committed while this one waited for the lock.
+        try (PreparedStatement ps = c.prepareStatement("SELECT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n"
+                + " ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = 'clockwork_schema_version')")) {
+            ps.setString(1, schema);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 if (!rs.getBoolean(1)) {
