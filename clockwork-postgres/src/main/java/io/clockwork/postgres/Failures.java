@@ -31,7 +31,8 @@ final class Failures {
         String state = e.getSQLState() != null ? e.getSQLState() : "";
         String message = e.getMessage();
         if (state.startsWith("08")) {
-            return "cannot reach the database (" + message + "); the queue reconnects by itself once it answers";
+            return "cannot reach the database (" + message + rootCause(e) + "); the queue reconnects by itself once"
+                    + " it answers";
         }
         switch (state) {
             case "25006":
@@ -52,6 +53,19 @@ final class Failures {
             default:
                 return message;
         }
+    }
+
+    /** The driver's own reason under a pool's error (a pool reports a timeout; the driver says what failed). */
+    private static String rootCause(SQLException e) {
+        Throwable t = e.getCause();
+        String driver = null;
+        while (t != null) {
+            if (t instanceof SQLException && t.getMessage() != null) {
+                driver = t.getMessage();
+            }
+            t = t.getCause();
+        }
+        return driver != null && !driver.equals(e.getMessage()) ? ": " + driver : "";
     }
 
     /**

@@ -5,7 +5,6 @@ import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.spi.QueueSupport;
 
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -101,12 +100,8 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
         PostgresDelayedQueue.withConnection(dataSource, failures, "build", c -> {
             try {
                 SchemaManager.apply(c, s, create);
-            } catch (SQLException e) {
-                if ("42501".equals(e.getSQLState())) {
-                    c.setAutoCommit(true);
-                    throw failures.schemaPrivilege(e, SchemaManager.schemaExists(c, s));
-                }
-                throw e;
+            } catch (SchemaManager.CreateDenied e) {
+                throw failures.schemaPrivilege(e.error, e.schemaExisted);
             } catch (IllegalStateException e) {
                 throw new PostgresQueueException("queue '" + support.name() + "': " + e.getMessage(), null);
             }

@@ -39,6 +39,19 @@ final class SchemaManager {
     private SchemaManager() {
     }
 
+    /** The role may not create the schema or its tables: the error, and whether the schema existed. */
+    static final class CreateDenied extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient SQLException error;
+        final boolean schemaExisted;
+
+        CreateDenied(SQLException error, boolean schemaExisted) {
+            super(error.getMessage(), error);
+            this.error = error;
+            this.schemaExisted = schemaExisted;
+        }
+    }
+
     /**
      * @param schema a schema name
      * @return it
@@ -60,6 +73,7 @@ final class SchemaManager {
      * @param schema the schema, checked
      * @param create whether to create and upgrade
      * @throws SQLException          if a statement fails
+     * @throws CreateDenied           if the role may not create the schema or its tables
      * @throws IllegalStateException without {@code create}, if the schema is missing or older than {@link #VERSION}
      *                               (the message names the files to apply)
      */
@@ -83,13 +97,19 @@ final class SchemaManager {
             }
             found = version(c, schema);
             if (found < VERSION) {
+                boolean exists = schemaExists(c, schema);
                 try (Statement s = c.createStatement()) {
-                    if (!schemaExists(c, schema)) {
+                    if (!exists) {
                         s.execute("CREATE SCHEMA \"" + schema + "\"");
                     }
                     for (String file : FILES.subList(found, VERSION)) {
                         s.execute(text(file).replace("${schema}", "\"" + schema + "\""));
                     }
+                } catch (SQLException e) {
+                    if ("42501".equals(e.getSQLState())) {
+                        throw new CreateDenied(e, exists);
+                    }
+                    throw e;
                 }
             }
             c.commit();

@@ -46,11 +46,16 @@ final class ContractQueues implements AutoCloseable {
 
     /** @return a new pool of {@code size} connections on {@code url} */
     static HikariDataSource pool(String url, int size) {
+        return pool(url, size, Duration.ofSeconds(10));
+    }
+
+    /** @return a new pool of {@code size} connections on {@code url}, waiting {@code timeout} for a connection */
+    static HikariDataSource pool(String url, int size, Duration timeout) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(0);
-        config.setConnectionTimeout(10_000);
+        config.setConnectionTimeout(timeout.toMillis());
         config.setInitializationFailTimeout(-1);
         return new HikariDataSource(config);
     }
