@@ -168,6 +168,14 @@ final class Listener implements AutoCloseable {
             }
         }
         listening = false;
+        if (c != null) {
+            // A pool hands the connection to others next: it must not go on collecting this channel's notifications.
+            try (Statement s = c.createStatement()) {
+                s.execute("UNLISTEN *");
+            } catch (SQLException | RuntimeException ignored) {
+                // a broken connection listens to nothing
+            }
+        }
         closeQuietly(c);
     }
 
