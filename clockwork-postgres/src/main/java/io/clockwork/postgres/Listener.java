@@ -168,19 +168,17 @@ final class Listener implements AutoCloseable {
             }
         }
         listening = false;
+        closeQuietly(c);
+    }
+
+    /** Gives the connection back, not listening: a pool hands it to others next, who must not collect notifications. */
+    private static void closeQuietly(Connection c) {
         if (c != null) {
-            // A pool hands the connection to others next: it must not go on collecting this channel's notifications.
             try (Statement s = c.createStatement()) {
                 s.execute("UNLISTEN *");
             } catch (SQLException | RuntimeException ignored) {
                 // a broken connection listens to nothing
             }
-        }
-        closeQuietly(c);
-    }
-
-    private static void closeQuietly(Connection c) {
-        if (c != null) {
             try {
                 c.close();
             } catch (SQLException | RuntimeException ignored) {
