@@ -432,7 +432,16 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         if (!(done instanceof PostgresDelivery<V> pd) || pd.queue() != this) {
             throw new IllegalArgumentException("done is not a delivery of queue '" + name() + "'");
         }
-        return DelayedQueue.super.ackAndPoll(done);
+        Store.AckTake r = run("ackAndPoll", c -> store.ackAndPoll(c, pd.id(), pd.receipt(), polls.visibilityMillis()));
+        List<Delivery<V>> next = polls.decode(r.take().taken());
+        if (next.isEmpty() && !r.take().taken().isEmpty()) {
+            try {
+                next = polls.take(1, Duration.ZERO); // the one taken could not be decoded and is dead: take again
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // a zero wait never blocks; keep the flag for the caller
+            }
+        }
+        return new io.clockwork.queue.AckAndPoll<>(r.acked(), next.isEmpty() ? null : next.get(0));
     }
 
     // ---- async ----
