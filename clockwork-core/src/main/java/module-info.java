@@ -18,7 +18,7 @@ module io.clockwork.core {
     exports io.clockwork.inprocess;
     exports io.clockwork.schedule;
     exports io.clockwork.engine to io.clockwork.kafka, io.clockwork.zookeeper, io.clockwork.storm;
-    exports io.clockwork.queue.spi to io.clockwork.redis, io.clockwork.redisson;
+    exports io.clockwork.queue.spi to io.clockwork.redis, io.clockwork.redisson, io.clockwork.postgres;
 
     uses io.clockwork.schedule.RuleParser;
 }
