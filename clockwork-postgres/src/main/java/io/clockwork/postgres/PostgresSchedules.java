@@ -366,6 +366,20 @@ public final class PostgresSchedules<V> implements Schedules<V> {
         }
     }
 
+    /** @return whether the started scheduler's listener connection is up and listening */
+    boolean isListening() {
+        synchronized (lifecycle) {
+            return listener != null && listener.isListening();
+        }
+    }
+
+    /** @return how many notifications the started scheduler's listener received */
+    long notificationsReceived() {
+        synchronized (lifecycle) {
+            return listener == null ? 0 : listener.notifications();
+        }
+    }
+
     @Override
     public String toString() {
         return "PostgresSchedules[" + queue.schema() + "." + queue.name() + "]";

@@ -36,8 +36,9 @@ class PostgresSchedulesIT extends SchedulesContract {
 
     @Override
     protected Schedules<String> newSchedules(Duration misfireThreshold) {
+        // A poll interval below the period, so that a pass one period after an ack sees the occurrence finished.
         PostgresSchedules<String> s = PostgresSchedules.builder(newQueue()).misfireThreshold(misfireThreshold)
-                .build();
+                .pollInterval(Duration.ofMillis(40)).build();
         open.add(0, s);
         return s;
     }
@@ -57,7 +58,7 @@ class PostgresSchedulesIT extends SchedulesContract {
 
     @Override
     protected Duration period() {
-        return Duration.ofMillis(100);
+        return Duration.ofMillis(60);
     }
 
     @AfterEach
