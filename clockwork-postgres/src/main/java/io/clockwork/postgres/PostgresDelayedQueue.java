@@ -692,6 +692,11 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         return listener.notifications();
     }
 
+    /** @return whether this client's listener connection is up and listening */
+    boolean isListening() {
+        return listener.isListening();
+    }
+
     /** @return the queue's notification channel */
     String channel() {
         return Listener.channel(schema, name());

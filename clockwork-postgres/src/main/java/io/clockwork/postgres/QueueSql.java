@@ -3,7 +3,10 @@ package io.clockwork.postgres;
 /**
  * The SQL units of the queue's state machine in one schema, one per operation of the table in docs/design.md and
  * named as there. Every due time and lease end is computed here from the database's {@code clock_timestamp()}, never
- * from a client's clock. A unit that makes a message due earlier than every scheduled message of its queue sends
+ * from a client's clock. What is due is compared with {@code now()}, the start of the unit's own transaction (a
+ * consumer's units run in autocommit mode): {@code now()} is stable within a statement, so the comparison is an
+ * index condition and the take's scan stops at the first message not due, where {@code clock_timestamp()}, being
+ * volatile, would make it a filter over every scheduled message of the queue. A unit that makes a message due earlier than every scheduled message of its queue sends
  * {@code pg_notify} on the queue's channel in the same statement, so the wake-up is sent at commit and never for a
  * rolled-back change. Counts go to the queue's counter row of the backend's shard. Immutable and thread-safe.
  *
@@ -104,8 +107,8 @@ final class QueueSql {
         poll = Unit.of("poll", s, sweepSql() + ";\n" + """
                 WITH t AS (SELECT clock_timestamp() AS now),
                 p AS (
-                  SELECT m.id, m.due, m.seq FROM %1$s m, t
-                  WHERE m.queue = :queue AND m.state = 0 AND m.due <= t.now
+                  SELECT m.id, m.due, m.seq FROM %1$s m
+                  WHERE m.queue = :queue AND m.state = 0 AND m.due <= now()
                     AND NOT EXISTS (SELECT 1 FROM ${schema}.clockwork_queues WHERE name = :queue AND paused)
                   ORDER BY m.due, m.seq LIMIT :n
                   FOR UPDATE OF m SKIP LOCKED),
@@ -241,7 +244,7 @@ final class QueueSql {
         return """
                 WITH t AS (SELECT clock_timestamp() AS now),
                 e AS (
-                  SELECT m.id FROM %1$s m, t WHERE m.queue = :queue AND m.state = 1 AND m.due <= t.now
+                  SELECT m.id FROM %1$s m WHERE m.queue = :queue AND m.state = 1 AND m.due <= now()
                   LIMIT 1000 FOR UPDATE OF m SKIP LOCKED),
                 x AS (
                   UPDATE %1$s m SET
