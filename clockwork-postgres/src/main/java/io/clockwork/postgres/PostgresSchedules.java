@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -84,6 +85,8 @@ public final class PostgresSchedules<V> implements Schedules<V> {
     private final long thresholdMs;
     private final long pollMs;
     private final ConcurrentHashMap<String, ScheduleRule> rules = new ConcurrentHashMap<>();
+    /** The unreadable schedules already warned about (name and rule), so that each is logged once. */
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private final Object lifecycle = new Object();
     private Thread thread; // guarded by lifecycle
     private Listener listener; // guarded by lifecycle
@@ -257,8 +260,14 @@ public final class PostgresSchedules<V> implements Schedules<V> {
             misfire = Misfire.parse(r.misfire);
             value = support.decode(r.payload);
         } catch (IllegalArgumentException | CodecException e) {
-            LOG.log(System.Logger.Level.WARNING, () -> this + ": cannot read schedule '" + r.name + "' ("
-                    + e.getMessage() + "); it is skipped here for " + UNREADABLE_RETRY_MS + " ms");
+            if (warned.size() > 10_000) {
+                warned.clear();
+            }
+            if (warned.add(r.name + "\n" + r.rule)) {
+                LOG.log(System.Logger.Level.WARNING, () -> this + ": cannot read schedule '" + r.name + "' ("
+                        + e.getMessage() + "); this client leaves it to others, looking again every "
+                        + UNREADABLE_RETRY_MS + " ms");
+            }
             move(c, r.name, r.next, r.last, r.outstanding, r.now + UNREADABLE_RETRY_MS);
             return 0;
         }

@@ -8,6 +8,7 @@ import io.clockwork.queue.Delivery;
 import io.clockwork.queue.Message;
 import io.clockwork.schedule.Occurrence;
 import io.clockwork.schedule.Schedule;
+import io.clockwork.schedule.ScheduleInfo;
 import io.clockwork.schedule.ScheduleRule;
 import io.clockwork.testing.Await;
 import org.junit.jupiter.api.Test;
@@ -138,6 +139,25 @@ class PostgresSchedulesBackgroundIT {
             }
             return seen.size() >= n;
         });
+    }
+
+    @Test
+    void aScheduleThisClientCannotReadIsLeftAloneAndTheOthersFire() throws Exception {
+        try (PostgresDelayedQueue<String> queue = PostgresDelayedQueue.builder(ContractQueues.dataSource(),
+                "unreadable", Codec.string()).build();
+             PostgresSchedules<String> schedules = PostgresSchedules.builder(queue).build()) {
+            schedules.put(Schedule.of("readable", ScheduleRule.fixedRate(Duration.ofMillis(50)), "v"));
+            // What a process with clockwork-cron stores; this one has no cron parser on its class path.
+            postgres.sql("INSERT INTO clockwork.clockwork_schedules (queue, name, rule, misfire, payload, next_fire,"
+                    + " look_at) VALUES ('unreadable', 'cron-job', 'cron:* * * * *|UTC', 'once', '\\x76'::bytea,"
+                    + " 0, 0)");
+            ContractQueues.passTime(Duration.ofMillis(100));
+            assertThat(schedules.fireDue()).isPositive();
+            assertThat(queue.poll(Duration.ZERO).id()).startsWith("readable@");
+            ScheduleInfo cron = schedules.get("cron-job").orElseThrow();
+            assertThat(cron.lastFire()).isEmpty();
+            assertThat(cron.nextFire()).contains(java.time.Instant.EPOCH); // left as it was, for a client with cron
+        }
     }
 
     @Test
