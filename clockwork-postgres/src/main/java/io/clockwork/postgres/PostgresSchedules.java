@@ -70,7 +70,7 @@ public final class PostgresSchedules<V> implements Schedules<V> {
     public static final Duration MAX_SLEEP = Duration.ofSeconds(1);
     /** The most schedules one pass's transaction fires. */
     static final int DUE_BATCH = 200;
-    /** The pause before a schedule this client cannot read (unknown rule kind, undecodable value) is looked at again. */
+    /** The pause before a schedule this client cannot read (unknown rule kind, undecodable value) is seen again. */
     private static final long UNREADABLE_RETRY_MS = 1000;
     /** The pause of a poller whose due schedules are all held by other passes. */
     private static final long LOCKED_MS = 10;

@@ -170,7 +170,8 @@ class PostgresSchedulesBackgroundIT {
                 .hasMessageContaining("name");
         assertThatThrownBy(() -> schedules.put(null)).isInstanceOf(NullPointerException.class)
                 .hasMessage("schedule");
-        assertThatThrownBy(() -> schedules.put(s.header(Message.PRIORITY_HEADER, "3"))).isInstanceOf(UnsupportedOperationException.class)
+        assertThatThrownBy(() -> schedules.put(s.header(Message.PRIORITY_HEADER, "3")))
+                .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("clockwork-priority");
         queue.close();
         assertThatThrownBy(() -> schedules.put(s)).isInstanceOf(IllegalStateException.class)
