@@ -29,8 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link PostgresSchedules#start()}: background passes that sleep until the next fire time, wake on another client's
- * put through {@code NOTIFY}, and ride out a database restart, logging once per outage; and the errors of a closed
- * queue and of a closed scheduler.
+ * put through {@code NOTIFY}, and ride out a database restart, logging once per outage; a schedule a client cannot
+ * read; spread; and the errors of bad input, of a closed queue and of a closed scheduler.
  */
 @ExtendWith(PostgresExtension.class)
 class PostgresSchedulesBackgroundIT {
@@ -157,6 +157,37 @@ class PostgresSchedulesBackgroundIT {
             ScheduleInfo cron = schedules.get("cron-job").orElseThrow();
             assertThat(cron.lastFire()).isEmpty();
             assertThat(cron.nextFire()).contains(java.time.Instant.EPOCH); // left as it was, for a client with cron
+        }
+    }
+
+    @Test
+    void aSpreadScheduleOccurrenceFallsDueItsOffsetAfterItsFireTime() throws Exception {
+        try (PostgresDelayedQueue<String> queue = PostgresDelayedQueue.builder(ContractQueues.dataSource(),
+                "spread", Codec.string()).build();
+             PostgresSchedules<String> schedules = PostgresSchedules.builder(queue).build()) {
+            Schedule<String> spread = Schedule.of("spread", ScheduleRule.fixedRate(Duration.ofMillis(50)), "v")
+                    .spread(Duration.ofHours(1));
+            long offset = spread.spreadOffsetMillis();
+            assertThat(offset).as("this name's offset in the hour").isGreaterThan(60_000);
+            long first = schedules.put(spread).nextFire().orElseThrow().toEpochMilli();
+            ContractQueues.passTime(Duration.ofMillis(60));
+            assertThat(schedules.fireDue()).isPositive();
+            assertThat(queue.poll(Duration.ZERO)).as("not due before its offset").isNull();
+            Duration dueIn = queue.stats().nextDueIn().orElseThrow();
+            assertThat(dueIn.toMillis()).isBetween(offset - 10_000, offset);
+            assertThat(schedules.get("spread").orElseThrow().lastFire().orElseThrow().toEpochMilli())
+                    .isGreaterThanOrEqualTo(first);
+        }
+    }
+
+    @Test
+    void aValueOverTheQueuesPayloadLimitIsRefusedAndNothingIsStored() {
+        try (PostgresDelayedQueue<String> queue = PostgresDelayedQueue.builder(ContractQueues.dataSource(),
+                "small", Codec.string()).maxPayloadBytes(16).build();
+             PostgresSchedules<String> schedules = PostgresSchedules.builder(queue).build()) {
+            assertThatThrownBy(() -> schedules.put(Schedule.of("big", ScheduleRule.fixedRate(Duration.ofSeconds(1)),
+                    "x".repeat(17)))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("16");
+            assertThat(schedules.list()).isEmpty();
         }
     }
 
