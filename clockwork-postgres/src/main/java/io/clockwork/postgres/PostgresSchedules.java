@@ -57,6 +57,8 @@ import java.util.concurrent.TimeUnit;
  *   when the outage starts and once when passes run again.</li>
  * </ul>
  *
+ * <p>docs/postgres-queue.md ("Schedules") describes the table and the passes.
+ *
  * @param <V> the queue's value type
  */
 public final class PostgresSchedules<V> implements Schedules<V> {
