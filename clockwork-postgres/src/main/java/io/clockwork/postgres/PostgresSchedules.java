@@ -129,10 +129,10 @@ public final class PostgresSchedules<V> implements Schedules<V> {
         @SuppressWarnings("unchecked")
         Schedule<V> s = (Schedule<V>) schedule;
         Map<String, String> headerMap = s.headers();
-        if (headerMap.containsKey(Message.PRIORITY_HEADER) || headerMap.containsKey(Message.GROUP_HEADER)) {
-            throw new UnsupportedOperationException("schedule '" + s.name() + "': message priorities and groups"
-                    + " (headers " + Message.PRIORITY_HEADER + ", " + Message.GROUP_HEADER + ") are not supported by"
-                    + " the PostgreSQL backend; put the schedule without them");
+        if (headerMap.containsKey(Message.GROUP_HEADER)) { // refused as the queue refuses it, but before storing
+            throw new UnsupportedOperationException("schedule '" + s.name() + "': message groups (header "
+                    + Message.GROUP_HEADER + ") are not supported by the PostgreSQL backend; put the schedule without"
+                    + " a group");
         }
         Definition def = new Definition(s.rule().spec(), s.misfire().spec(), s.spread().toMillis(),
                 support.encode(s.value()), Headers.encode(headerMap));
