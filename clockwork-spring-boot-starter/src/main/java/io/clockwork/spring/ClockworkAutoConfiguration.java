@@ -4,6 +4,7 @@ import io.clockwork.micrometer.QueueStatsSampler;
 import io.clockwork.queue.DelayedQueue;
 import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.MeterRegistry;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -59,15 +60,17 @@ public class ClockworkAutoConfiguration {
      * @param properties queue options
      * @param codecs     codecs by value type
      * @param redis      the Redis client, if there is one
+     * @param dataSource the application's DataSource, if there is one (used only with clockwork.backend=postgres)
      * @param decorators every queue decorator
      * @return the queues
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public ClockworkQueues clockworkQueues(ClockworkProperties properties, ClockworkCodecs codecs,
-                                           ObjectProvider<RedisClient> redis,
+                                           ObjectProvider<RedisClient> redis, ObjectProvider<DataSource> dataSource,
                                            ObjectProvider<ClockworkQueueDecorator> decorators) {
-        return new ClockworkQueues(properties, codecs, redis.getIfAvailable(), decorators.orderedStream().toList());
+        return new ClockworkQueues(properties, codecs, redis.getIfAvailable(), dataSource.getIfAvailable(),
+                decorators.orderedStream().toList());
     }
 
     /**
@@ -131,8 +134,10 @@ public class ClockworkAutoConfiguration {
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean(name = "clockworkHealthIndicator")
         ClockworkHealthIndicator clockworkHealthIndicator(ClockworkQueues queues, ClockworkProperties properties,
-                                                          ObjectProvider<RedisClient> redis) {
-            return new ClockworkHealthIndicator(queues, properties, redis.getIfAvailable());
+                                                          ObjectProvider<RedisClient> redis,
+                                                          ObjectProvider<DataSource> dataSource) {
+            return new ClockworkHealthIndicator(queues, properties, redis.getIfAvailable(),
+                    dataSource.getIfAvailable());
         }
     }
 

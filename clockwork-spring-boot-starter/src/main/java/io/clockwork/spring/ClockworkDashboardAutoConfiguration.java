@@ -41,8 +41,12 @@ public class ClockworkDashboardAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public QueueSource clockworkDashboardQueues(ClockworkQueues queues) {
-        return InProcessQueueSource.live(() -> queues.opened().values(),
-                queues.onRedis() ? "Redis: the application's queues" : "in-process");
+        String where = switch (queues.backend()) {
+            case REDIS -> "Redis: the application's queues";
+            case POSTGRES -> "PostgreSQL: the application's queues";
+            case IN_PROCESS -> "in-process";
+        };
+        return InProcessQueueSource.live(() -> queues.opened().values(), where);
     }
 
     /** @return who makes a request: the servlet container's (so the application's security's) authenticated user */

@@ -4,10 +4,15 @@ import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.QueueStats;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import javax.sql.DataSource;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -16,6 +21,9 @@ import org.springframework.boot.health.contributor.Status;
  * The Actuator health indicator {@code clockwork}. Thread-safe. It reports:
  * <ul>
  *   <li>Redis reachable: a {@code PING}; no answer is {@code DOWN};</li>
+ *   <li>PostgreSQL reachable and writable ({@code clockwork.backend=postgres}): a connection from the application's
+ *       DataSource that answers within two seconds and is not read-only ({@code transaction_read_only}, as on a
+ *       replica); otherwise {@code DOWN} with the reason;</li>
  *   <li>eviction policy safe: {@code maxmemory-policy} from {@code INFO memory}; anything but {@code noeviction}
  *       is {@code DOWN} (evicted queue keys lose messages), unless {@code clockwork.redis.allow-evicting-server};</li>
  *   <li>dead letters per open queue: above {@code clockwork.health.dead-letter-threshold} the status is
@@ -31,6 +39,7 @@ public final class ClockworkHealthIndicator extends AbstractHealthIndicator impl
     private final ClockworkQueues queues;
     private final ClockworkProperties properties;
     private final RedisClient redis;
+    private final DataSource dataSource;
     private final Status deadLetterStatus;
     private StatefulRedisConnection<String, String> connection;
 
@@ -40,10 +49,22 @@ public final class ClockworkHealthIndicator extends AbstractHealthIndicator impl
      * @param redis      the queues' Redis client, or null for in-process queues
      */
     public ClockworkHealthIndicator(ClockworkQueues queues, ClockworkProperties properties, RedisClient redis) {
+        this(queues, properties, redis, null);
+    }
+
+    /**
+     * @param queues     the open queues
+     * @param properties thresholds and the eviction opt-in
+     * @param redis      the queues' Redis client, or null unless the queues are on Redis
+     * @param dataSource the queues' DataSource, or null unless the queues are on PostgreSQL
+     */
+    public ClockworkHealthIndicator(ClockworkQueues queues, ClockworkProperties properties, RedisClient redis,
+                                    DataSource dataSource) {
         super("Clockwork health check failed");
         this.queues = Objects.requireNonNull(queues, "queues");
         this.properties = Objects.requireNonNull(properties, "properties");
         this.redis = redis;
+        this.dataSource = dataSource;
         String s = properties.getHealth().getDeadLetterStatus();
         if (!s.equals(Status.DOWN.getCode()) && !s.equals(Status.OUT_OF_SERVICE.getCode())) {
             throw new IllegalArgumentException("clockwork.health.dead-letter-status must be DOWN or OUT_OF_SERVICE: "
@@ -66,6 +87,9 @@ public final class ClockworkHealthIndicator extends AbstractHealthIndicator impl
                         + "to noeviction (or clockwork.redis.allow-evicting-server=true)");
             }
         }
+        if (dataSource != null && queues.backend() == ClockworkProperties.Backend.POSTGRES) {
+            checkPostgres(builder);
+        }
         long threshold = properties.getHealth().getDeadLetterThreshold();
         Map<String, Object> details = new LinkedHashMap<>();
         boolean tooManyDead = false;
@@ -80,6 +104,25 @@ public final class ClockworkHealthIndicator extends AbstractHealthIndicator impl
         builder.withDetail("queues", details);
         if (tooManyDead && builder.build().getStatus().equals(Status.UP)) {
             builder.status(deadLetterStatus).withDetail("deadLetters", "above the threshold " + threshold);
+        }
+    }
+
+    private void checkPostgres(Health.Builder builder) {
+        try (Connection c = dataSource.getConnection()) {
+            if (!c.isValid((int) TIMEOUT.toSeconds())) {
+                builder.down().withDetail("postgres", "no answer within " + TIMEOUT.toSeconds() + " s");
+                return;
+            }
+            builder.withDetail("postgres", c.getMetaData().getDatabaseProductVersion());
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW transaction_read_only")) {
+                if (rs.next() && "on".equals(rs.getString(1))) {
+                    builder.down().withDetail("readOnly", "the database is read-only (a replica, or "
+                            + "default_transaction_read_only): queues cannot write; point the DataSource at the "
+                            + "primary");
+                }
+            }
+        } catch (SQLException e) {
+            builder.down().withDetail("postgres", "unreachable: " + e.getMessage());
         }
     }
 

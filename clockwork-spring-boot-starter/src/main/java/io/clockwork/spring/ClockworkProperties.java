@@ -17,7 +17,14 @@ public class ClockworkProperties {
     /** The longest duration a {@code clockwork.redis.*} option takes, as RedisQueueBuilder's options. */
     static final Duration MAX_DURATION = Duration.ofHours(1);
 
+    /**
+     * Where the queues live: in-process, redis or postgres. Unset: on Redis when clockwork.redis.uri is set or the
+     * application has a Lettuce RedisClient bean, else in process. postgres puts them on the application's
+     * DataSource (spring.datasource.*), where an offer inside @Transactional joins the transaction.
+     */
+    private Backend backend;
     private final Redis redis = new Redis();
+    private final Postgres postgres = new Postgres();
     /** Queues by name, each with its options; a queue used without an entry here gets the defaults. */
     private final Map<String, QueueProperties> queues = new LinkedHashMap<>();
     private final WorkerProperties worker = new WorkerProperties();
@@ -26,8 +33,20 @@ public class ClockworkProperties {
     private final Health health = new Health();
     private final DashboardProperties dashboard = new DashboardProperties();
 
+    public Backend getBackend() {
+        return backend;
+    }
+
+    public void setBackend(Backend backend) {
+        this.backend = backend;
+    }
+
     public Redis getRedis() {
         return redis;
+    }
+
+    public Postgres getPostgres() {
+        return postgres;
     }
 
     public Map<String, QueueProperties> getQueues() {
@@ -167,6 +186,44 @@ public class ClockworkProperties {
         public void setRecheckInterval(Duration recheckInterval) {
             this.recheckInterval = checkRange("clockwork.redis.recheck-interval", recheckInterval,
                     Duration.ofMillis(1), MAX_DURATION);
+        }
+    }
+
+    /** Where queues live ({@code clockwork.backend}). */
+    public enum Backend {
+        /** InMemoryDelayedQueue: one process, nothing stored. */
+        IN_PROCESS,
+        /** RedisDelayedQueue on clockwork.redis.uri or the application's RedisClient. */
+        REDIS,
+        /** PostgresDelayedQueue on the application's DataSource. */
+        POSTGRES
+    }
+
+    /** The PostgreSQL backend's options ({@code clockwork.backend=postgres}). */
+    public static class Postgres {
+
+        /** The schema of the queues' tables: a lowercase SQL identifier. */
+        private String schema = "clockwork";
+        /**
+         * Whether the queues create and upgrade their tables at start; false: a DBA applies the SQL files shipped in
+         * clockwork-postgres (io/clockwork/postgres/schema), and a queue fails its start naming any file missing.
+         */
+        private boolean autoCreateSchema = true;
+
+        public String getSchema() {
+            return schema;
+        }
+
+        public void setSchema(String schema) {
+            this.schema = schema;
+        }
+
+        public boolean isAutoCreateSchema() {
+            return autoCreateSchema;
+        }
+
+        public void setAutoCreateSchema(boolean autoCreateSchema) {
+            this.autoCreateSchema = autoCreateSchema;
         }
     }
 

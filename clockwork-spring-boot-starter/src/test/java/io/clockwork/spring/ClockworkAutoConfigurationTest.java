@@ -300,6 +300,21 @@ class ClockworkAutoConfigurationTest {
         }
     }
 
+    @Test
+    void aBackendWithoutItsServerFailsTheStartSayingWhatIsMissing() {
+        runner.withPropertyValues("clockwork.backend=postgres").run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("clockwork.backend=postgres")
+                .hasMessageContaining("spring.datasource.url"));
+        runner.withPropertyValues("clockwork.backend=redis").run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("clockwork.backend=redis")
+                .hasMessageContaining("clockwork.redis.uri"));
+        runner.withPropertyValues("clockwork.backend=in-process").run(context -> assertThat(context)
+                .getBean(ClockworkQueues.class).extracting(ClockworkQueues::backend)
+                .isEqualTo(ClockworkProperties.Backend.IN_PROCESS));
+        runner.withPropertyValues("clockwork.backend=cassandra").run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("cassandra"));
+    }
+
     static class BadListener {
         @ClockworkListener(queue = "orders")
         void twoParameters(String a, String b) {
