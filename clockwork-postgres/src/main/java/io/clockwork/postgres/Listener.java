@@ -181,15 +181,14 @@ final class Listener implements AutoCloseable {
         }
     }
 
-    /** Stops the thread and closes its connection; wakes every waiting consumer. Idempotent. */
+    /**
+     * Wakes every waiting consumer and stops the thread, which closes its connection (back to the pool) when its
+     * current wait for notifications ends, within {@link #RECEIVE_MILLIS}; this call does not wait for that.
+     * Idempotent.
+     */
     @Override
     public void close() {
         closed = true;
         signal();
-        try {
-            thread.join(TimeUnit.SECONDS.toMillis(2));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

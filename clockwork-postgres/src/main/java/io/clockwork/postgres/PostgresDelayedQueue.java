@@ -50,8 +50,10 @@ import javax.sql.DataSource;
  * on the calling thread, then run the blocking call on the queue's executor (by default 4 daemon threads of its own;
  * {@link PostgresQueueBuilder#asyncExecutor}), each using a pooled connection.
  *
- * <p><b>Not supported</b>, refused rather than ignored: priorities and groups of messages, rate limits and the
- * per-group options; {@code QueueStats.lost()} is always 0 (PostgreSQL never drops part of a message).
+ * <p><b>Priorities</b> ({@link Message#priority(int)}) are kept in a column: among due messages the highest priority
+ * goes first, then the earliest due time, then offer order. <b>Not supported</b>, refused rather than ignored:
+ * groups of messages, rate limits and the per-group options; {@code QueueStats.lost()} is always 0 (PostgreSQL never
+ * drops part of a message).
  *
  * <p>docs/postgres-queue.md describes the tables, the units, waiting, schema management and the privileges needed.
  *
@@ -182,20 +184,20 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
 
     /** A message checked and encoded, ready for a unit. */
     private record Encoded(String id, boolean ownId, byte[] payload, byte[] headers, long delayMillis,
-                           Message.Conflict conflict) {
+                           int priority, Message.Conflict conflict) {
     }
 
     private Encoded encode(Message<? extends V> m) {
         Map<String, String> headers = m.headers();
-        if (headers.containsKey(Message.PRIORITY_HEADER) || headers.containsKey(Message.GROUP_HEADER)) {
-            throw new UnsupportedOperationException("message priorities and groups (headers "
-                    + Message.PRIORITY_HEADER + ", " + Message.GROUP_HEADER + ") are not supported by the PostgreSQL"
-                    + " backend; offer the message without them, or use the in-process queue");
+        if (headers.containsKey(Message.GROUP_HEADER)) {
+            throw new UnsupportedOperationException("message groups (header " + Message.GROUP_HEADER + ") are not"
+                    + " supported by the PostgreSQL backend; offer the message without a group, or use the"
+                    + " in-process queue");
         }
         byte[] payload = support.encode(m.value());
         long delay = support.delay(m.delay()).millis();
         return new Encoded(m.id().orElseGet(ids::next), m.id().isPresent(), payload, Headers.encode(headers), delay,
-                m.onConflict());
+                m.priority(), m.onConflict());
     }
 
     private List<Encoded> encodeAll(List<? extends Message<? extends V>> messages) {
@@ -211,10 +213,10 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
 
     private Offered offerOn(Connection c, Encoded e) throws SQLException {
         if (!e.ownId() || e.conflict() == Message.Conflict.KEEP) {
-            boolean added = store.offer(c, e.id(), e.payload(), e.headers(), e.delayMillis());
+            boolean added = store.offer(c, e.id(), e.payload(), e.headers(), e.delayMillis(), e.priority());
             return new Offered(e.id(), added ? Offered.Outcome.ADDED : Offered.Outcome.KEPT);
         }
-        return new Offered(e.id(), store.offer(c, e.id(), e.payload(), e.headers(), e.delayMillis(),
+        return new Offered(e.id(), store.offer(c, e.id(), e.payload(), e.headers(), e.delayMillis(), e.priority(),
                 e.conflict() == Message.Conflict.REPLACE));
     }
 
@@ -235,13 +237,15 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         List<byte[]> payloads = new ArrayList<>(batch.size());
         List<byte[]> headers = new ArrayList<>(batch.size());
         List<Long> delays = new ArrayList<>(batch.size());
+        List<Short> priorities = new ArrayList<>(batch.size());
         for (Encoded e : batch) {
             idList.add(e.id());
             payloads.add(e.payload());
             headers.add(e.headers());
             delays.add(e.delayMillis());
+            priorities.add((short) e.priority());
         }
-        Set<String> added = new HashSet<>(store.offerAll(c, idList, payloads, headers, delays));
+        Set<String> added = new HashSet<>(store.offerAll(c, idList, payloads, headers, delays, priorities));
         List<Offered> out = new ArrayList<>(batch.size());
         for (Encoded e : batch) {
             // Only the first element of an id can have been inserted: the statement inserts in list order.
@@ -257,7 +261,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         byte[] payload = support.encode(value);
         String id = ids.next();
-        run("offer", c -> store.offer(c, id, payload, null, d.millis()));
+        run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0));
         return id;
     }
 
@@ -268,7 +272,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Delay d = support.delay(delay);
         checkOpen();
         byte[] payload = support.encode(value);
-        return run("offer", c -> store.offer(c, id, payload, null, d.millis()));
+        return run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0));
     }
 
     @Override
@@ -299,7 +303,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         for (int i = 0; i < values.size(); i++) {
             int index = i;
             V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
-            batch.add(new Encoded(ids.next(), false, support.encode(v), null, d.millis(), Message.Conflict.KEEP));
+            batch.add(new Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0,
+                    Message.Conflict.KEEP));
         }
         run("offerAll", c -> offerAllOn(c, batch));
         return batch.stream().map(Encoded::id).toList();
@@ -315,7 +320,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         for (Map.Entry<String, ? extends V> e : messages.entrySet()) {
             support.checkId(e.getKey());
             V v = Objects.requireNonNull(e.getValue(), () -> "messages[" + e.getKey() + "]");
-            batch.add(new Encoded(e.getKey(), true, support.encode(v), null, d.millis(), Message.Conflict.KEEP));
+            batch.add(new Encoded(e.getKey(), true, support.encode(v), null, d.millis(), 0,
+                    Message.Conflict.KEEP));
         }
         return run("offerAll", c -> offerAllOn(c, batch)).stream()
                 .filter(o -> o.outcome() == Offered.Outcome.ADDED).map(Offered::id).toList();
@@ -586,7 +592,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         byte[] payload = support.encode(value);
         String id = ids.next();
         return async(() -> {
-            run("offer", c -> store.offer(c, id, payload, null, d.millis()));
+            run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0));
             return id;
         });
     }
@@ -598,7 +604,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Delay d = support.delay(delay);
         checkOpen();
         byte[] payload = support.encode(value);
-        return async(() -> run("offer", c -> store.offer(c, id, payload, null, d.millis())));
+        return async(() -> run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0)));
     }
 
     @Override
@@ -611,7 +617,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         for (int i = 0; i < values.size(); i++) {
             int index = i;
             V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
-            batch.add(new Encoded(ids.next(), false, support.encode(v), null, d.millis(), Message.Conflict.KEEP));
+            batch.add(new Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0,
+                    Message.Conflict.KEEP));
         }
         return async(() -> {
             run("offerAll", c -> offerAllOn(c, batch));
@@ -679,6 +686,11 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     /** @return how many notifications this client's listener received on the queue's channel */
     long notificationsReceived() {
         return listener.notifications();
+    }
+
+    /** @return whether this client's listener connection is up and listening */
+    boolean isListening() {
+        return listener.isListening();
     }
 
     /** @return the queue's notification channel */
