@@ -40,6 +40,7 @@ final class PostgresMessages {
     private final String queues;
     private final String messages;
     private final String counters;
+    private final String schedules;
 
     /** @param schema a checked schema name */
     PostgresMessages(DataSource dataSource, String schema) {
@@ -47,6 +48,7 @@ final class PostgresMessages {
         this.queues = "\"" + schema + "\".clockwork_queues";
         this.messages = "\"" + schema + "\".clockwork_messages";
         this.counters = "\"" + schema + "\".clockwork_counters";
+        this.schedules = "\"" + schema + "\".clockwork_schedules";
     }
 
     /** Work on a connection. */
@@ -182,7 +184,8 @@ final class PostgresMessages {
     }
 
     /**
-     * Deletes a queue's messages, counters and registry row in one transaction.
+     * Deletes a queue's messages, schedules (where the schema has them), counters and registry row in one
+     * transaction.
      *
      * @return the rows deleted
      * @throws IllegalStateException if the registry has no such queue
@@ -204,6 +207,12 @@ final class PostgresMessages {
                         deleted += n;
                     }
                 }
+                if (hasTable(c, schedules)) {
+                    try (PreparedStatement st = c.prepareStatement("DELETE FROM " + schedules + " WHERE queue = ?")) {
+                        st.setString(1, queue);
+                        deleted += st.executeUpdate();
+                    }
+                }
                 c.commit();
                 return deleted;
             } catch (SQLException | RuntimeException e) {
@@ -213,6 +222,16 @@ final class PostgresMessages {
                 c.setAutoCommit(true);
             }
         });
+    }
+
+    private static boolean hasTable(Connection c, String table) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+            st.setString(1, table);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
     }
 
     /** @param state the state of every row, or null to read it from column 2 (3: delayed) */

@@ -4,11 +4,11 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.clockwork.postgres.PostgresDelayedQueue;
 import io.clockwork.postgres.PostgresQueueException;
+import io.clockwork.postgres.PostgresSchedules;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.QueueStats;
-import io.clockwork.schedule.Schedule;
 import io.clockwork.schedule.ScheduleInfo;
 import java.time.Duration;
 import java.util.List;
@@ -31,8 +31,9 @@ import javax.sql.DataSource;
  * the largest there is, so reading a queue here never trims what its clients keep.
  *
  * <p>Messages are listed with plain SQL on {@code clockwork_messages} (docs/postgres-queue.md), by
- * {@link PostgresMessages}. PostgreSQL queues keep no recurring schedules this source knows of: a queue page lists
- * none.
+ * {@link PostgresMessages}. Each queue's schedules are read and paused through a {@link PostgresSchedules} that is
+ * never started and whose {@code fireDue} is never called: listing, pausing and resuming only read and write the
+ * schedules' rows, so the dashboard produces no occurrence (the applications' schedulers do).
  */
 public final class PostgresQueueSource implements QueueSource {
 
@@ -210,7 +211,7 @@ public final class PostgresQueueSource implements QueueSource {
                         .deadLetterRetention(KEEP_DEAD_LETTERS, Long.MAX_VALUE)
                         .asyncExecutor(Runnable::run) // the dashboard makes no async call: no threads of its own
                         .build();
-                v = new PostgresView(q, description, messages);
+                v = new PostgresView(q, PostgresSchedules.builder(q).build(), description, messages);
                 open.put(name, v);
             }
         }
@@ -228,8 +229,8 @@ public final class PostgresQueueSource implements QueueSource {
     }
 
     /**
-     * Deletes the queue's messages in every state, its counters and its row in {@code clockwork_queues}, in one
-     * transaction, then closes the source's client of it.
+     * Deletes the queue's messages in every state, its schedules, its counters and its row in
+     * {@code clockwork_queues}, in one transaction, after closing the source's client of it.
      *
      * @return how many rows were deleted
      * @throws IllegalStateException  if {@code clockwork_queues} has no such queue
@@ -241,7 +242,7 @@ public final class PostgresQueueSource implements QueueSource {
         synchronized (open) {
             PostgresView v = open.remove(name);
             if (v != null) {
-                v.queue.close();
+                v.close();
                 if (ownPool != null) {
                     ownPool.getHikariConfigMXBean().setMaximumPoolSize(BASE_POOL_SIZE + open.size());
                 }
@@ -253,7 +254,7 @@ public final class PostgresQueueSource implements QueueSource {
     @Override
     public void close() {
         synchronized (open) {
-            open.values().forEach(v -> v.queue.close());
+            open.values().forEach(PostgresView::close);
             open.clear();
         }
         if (ownPool != null) {
@@ -265,14 +266,22 @@ public final class PostgresQueueSource implements QueueSource {
     private static final class PostgresView extends QueueActions {
 
         private final PostgresDelayedQueue<byte[]> queue;
+        private final PostgresSchedules<byte[]> schedules;
         private final String where;
         private final PostgresMessages messages;
 
-        PostgresView(PostgresDelayedQueue<byte[]> queue, String where, PostgresMessages messages) {
+        PostgresView(PostgresDelayedQueue<byte[]> queue, PostgresSchedules<byte[]> schedules, String where,
+                     PostgresMessages messages) {
             super(queue);
             this.queue = queue;
+            this.schedules = schedules;
             this.where = where;
             this.messages = messages;
+        }
+
+        void close() {
+            schedules.close();
+            queue.close();
         }
 
         @Override
@@ -317,19 +326,17 @@ public final class PostgresQueueSource implements QueueSource {
 
         @Override
         public List<ScheduleInfo> schedules() {
-            return List.of();
+            return schedules.list();
         }
 
         @Override
         public boolean pauseSchedule(String name) {
-            Schedule.checkName(name);
-            return false;
+            return schedules.pause(name);
         }
 
         @Override
         public boolean resumeSchedule(String name) {
-            Schedule.checkName(name);
-            return false;
+            return schedules.resume(name);
         }
     }
 }

@@ -7,11 +7,14 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.clockwork.postgres.PostgresDelayedQueue;
 import io.clockwork.postgres.PostgresQueueException;
+import io.clockwork.postgres.PostgresSchedules;
 import io.clockwork.postgres.fixture.PostgresExtension;
 import io.clockwork.postgres.fixture.PostgresServerProcess;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.Message;
+import io.clockwork.schedule.Schedule;
+import io.clockwork.schedule.ScheduleRule;
 import io.javalin.Javalin;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -190,6 +193,26 @@ class DashboardPostgresIT {
         assertThat(b.get("/").body()).doesNotContain("data-queue=\"orders\"").contains("data-queue=\"mail\"");
         assertThat(orders.stats().total()).isZero();
         assertThat(mail.stats().delayed()).isEqualTo(1);
+    }
+
+    @Test
+    void theSchedulesAreListedAndPausedThroughTheEndpointsAndDeletedWithTheQueue() throws Exception {
+        PostgresDelayedQueue<String> orders = queue("orders");
+        PostgresSchedules<String> schedules = track(PostgresSchedules.builder(orders).build());
+        schedules.put(Schedule.of("daily", ScheduleRule.fixedRate(Duration.ofDays(1)), "report"));
+        Browser b = serve(source());
+
+        String page = b.get("/queue?name=orders&state=schedules").body();
+        assertThat(page).contains("daily").contains("action=pause-schedule&amp;id=daily");
+        String csrf = b.csrf("/confirm?queue=orders&action=pause-schedule&id=daily");
+        HttpResponse<String> r = b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action",
+                "pause-schedule", "id", "daily", "confirm", "yes"));
+
+        assertThat(r.statusCode()).isEqualTo(302);
+        assertThat(schedules.get("daily").orElseThrow().paused()).isTrue();
+        assertThat(b.post("/action", Map.of("_csrf", csrf, "queue", "orders", "action", "delete", "confirm", "yes"))
+                .statusCode()).isEqualTo(302);
+        assertThat(schedules.list()).as("deleted with the queue").isEmpty();
     }
 
     @Test
