@@ -2,6 +2,7 @@ package io.clockwork.cli;
 
 import io.clockwork.dashboard.QueueSource;
 import io.clockwork.queue.DelayedQueue;
+import io.clockwork.schedule.Schedules;
 
 /**
  * Where the queues a command works on live, Redis ({@link RedisTarget}) or PostgreSQL ({@link PostgresTarget}), as
@@ -33,6 +34,33 @@ public interface Backend {
      * @throws CliException if the server cannot be reached or has no such queue
      */
     DelayedQueue<byte[]> openExisting(String name, int maxAttempts, int partitions);
+
+    /**
+     * Opens a queue's recurring schedules, not started: the command runs no scheduler pass of its own.
+     *
+     * @param name   the queue's name
+     * @param create whether a queue that no client has created yet may be created ({@code schedule add})
+     * @return the schedules, with raw byte values; closing them closes the queue and its connections
+     * @throws CliException if the server cannot be reached or, unless {@code create}, has no such queue
+     */
+    OpenSchedules openSchedules(String name, boolean create);
+
+    /**
+     * A queue's schedules and what they hold open. Not thread-safe: one per command.
+     *
+     * @param schedules the schedules
+     * @param release   closes the queue and its connections, after the schedules
+     */
+    record OpenSchedules(Schedules<byte[]> schedules, Runnable release) implements AutoCloseable {
+        @Override
+        public void close() {
+            try {
+                schedules.close();
+            } finally {
+                release.run();
+            }
+        }
+    }
 
     /**
      * Deletes a queue and everything stored for it, and its entry in the list of queues.

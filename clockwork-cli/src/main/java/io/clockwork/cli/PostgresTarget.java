@@ -6,6 +6,7 @@ import io.clockwork.dashboard.PostgresQueueSource;
 import io.clockwork.dashboard.QueueSource;
 import io.clockwork.postgres.PostgresDelayedQueue;
 import io.clockwork.postgres.PostgresQueueException;
+import io.clockwork.postgres.PostgresSchedules;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.ForwardingDelayedQueue;
@@ -150,27 +151,35 @@ public final class PostgresTarget implements Backend {
         }
     }
 
-    @Override
-    public DelayedQueue<byte[]> openExisting(String name, int maxAttempts, int partitions) {
+    /** A queue client and the pool it runs on, closed together. */
+    private record Opened(PostgresDelayedQueue<byte[]> queue, HikariDataSource pool) {
+        void close() {
+            try {
+                queue.close();
+            } finally {
+                pool.close();
+            }
+        }
+    }
+
+    /**
+     * Opens a queue on a pool of its own: one checked in {@code clockwork_queues} first unless {@code create}.
+     *
+     * @throws CliException if the database cannot be reached, or has no such queue, or refuses the client
+     */
+    private Opened open(String name, int maxAttempts, boolean create) {
         HikariDataSource pool = pool(2);
         try {
-            checkExists(pool, name);
+            if (!create) {
+                checkExists(pool, name);
+            }
             PostgresDelayedQueue<byte[]> q = PostgresDelayedQueue.builder(pool, name, Codec.bytes())
                     .schema(schema).autoCreateSchema(false).maxAttempts(maxAttempts)
                     .visibilityTimeout(QueueOptions.DEFAULT_VISIBILITY_TIMEOUT)
                     .deadLetterRetention(KEEP_DEAD_LETTERS, Long.MAX_VALUE)
                     .asyncExecutor(Runnable::run) // a command makes no async call
                     .build();
-            return new ForwardingDelayedQueue<>(q) {
-                @Override
-                public void close() {
-                    try {
-                        super.close();
-                    } finally {
-                        pool.close();
-                    }
-                }
-            };
+            return new Opened(q, pool);
         } catch (PostgresQueueException e) {
             pool.close();
             throw new CliException(ClockworkCli.oneLine(redact(e.getMessage())), e);
@@ -178,6 +187,24 @@ public final class PostgresTarget implements Backend {
             pool.close();
             throw e;
         }
+    }
+
+    @Override
+    public DelayedQueue<byte[]> openExisting(String name, int maxAttempts, int partitions) {
+        Opened o = open(name, maxAttempts, false);
+        return new ForwardingDelayedQueue<>(o.queue()) {
+            @Override
+            public void close() {
+                o.close();
+            }
+        };
+    }
+
+    /** The queue is created if no client has ({@code create}), in a schema its applications have created. */
+    @Override
+    public OpenSchedules openSchedules(String name, boolean create) {
+        Opened o = open(name, QueueOptions.DEFAULT_MAX_ATTEMPTS, create);
+        return new OpenSchedules(PostgresSchedules.builder(o.queue()).build(), o::close);
     }
 
     /** @throws CliException naming the queue and schema if {@code clockwork_queues} has no such queue */

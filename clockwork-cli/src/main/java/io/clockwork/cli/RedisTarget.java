@@ -10,6 +10,7 @@ import io.clockwork.redis.QueueNotFoundException;
 import io.clockwork.redis.RedisDelayedQueue;
 import io.clockwork.redis.RedisQueueBuilder;
 import io.clockwork.redis.RedisQueueException;
+import io.clockwork.redis.RedisSchedules;
 import io.lettuce.core.RedisURI;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -290,6 +291,15 @@ public final class RedisTarget implements Backend {
     @Override
     public DelayedQueue<byte[]> openExisting(String name, int maxAttempts, int partitions) {
         return openExisting(name, Codec.bytes(), QueueOptions.DEFAULT_VISIBILITY_TIMEOUT, maxAttempts, partitions);
+    }
+
+    @Override
+    public OpenSchedules openSchedules(String name, boolean create) {
+        RedisDelayedQueue<byte[]> q = create ? open(name, Codec.bytes(), QueueOptions.DEFAULT_VISIBILITY_TIMEOUT,
+                QueueOptions.DEFAULT_MAX_ATTEMPTS, 0)
+                : openExisting(name, Codec.bytes(), QueueOptions.DEFAULT_VISIBILITY_TIMEOUT,
+                QueueOptions.DEFAULT_MAX_ATTEMPTS, 0);
+        return new OpenSchedules(RedisSchedules.builder(q).build(), q::close);
     }
 
     /**

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.clockwork.postgres.PostgresDelayedQueue;
+import io.clockwork.postgres.PostgresSchedules;
 import io.clockwork.postgres.fixture.PostgresExtension;
 import io.clockwork.postgres.fixture.PostgresServerProcess;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.Delivery;
+import io.clockwork.schedule.ScheduleInfo;
 import io.clockwork.testing.Await;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -34,8 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code clockwork queue ... --postgres} and {@code clockwork dashboard --postgres} on a real PostgreSQL server, on
- * a queue that a {@link PostgresDelayedQueue} client created. Each test has a schema of its own.
+ * {@code clockwork queue ... --postgres}, {@code clockwork schedule ... --postgres} and {@code clockwork dashboard
+ * --postgres} on a real PostgreSQL server, on a queue that a {@link PostgresDelayedQueue} client created. Each test has a schema of its own.
  */
 @ExtendWith(PostgresExtension.class)
 class QueueCommandPostgresIT {
@@ -193,6 +195,41 @@ class QueueCommandPostgresIT {
                 "--queue", "orders", "--postgres-password-file", file.toString());
         assertThat(exposed.exit()).isEqualTo(2);
         assertThat(exposed.err()).contains("chmod 600").doesNotContain("s3cret");
+    }
+
+    private Cli.Result schedule(String sub, String... args) {
+        List<String> argv = new ArrayList<>(List.of("schedule", sub, "--postgres", postgres.jdbcUrl(), "--schema",
+                schema, "--queue", "orders"));
+        argv.addAll(List.of(args));
+        return Cli.run(argv.toArray(String[]::new));
+    }
+
+    @Test
+    void schedulesAreAddedListedPausedResumedAndDeletedBesideTheQueue() {
+        PostgresSchedules<String> schedules = track(PostgresSchedules.builder(orders).build());
+        Cli.Result added = schedule("add", "--name", "report", "--cron", "0 9 * * MON-FRI", "--zone",
+                "Europe/Paris", "--value", "build the report", "--header", "tenant=acme");
+        assertThat(added.exit()).as(added.err()).isZero();
+        assertThat(added.out()).contains("added queue 'orders' on postgresql 127.0.0.1:", "report",
+                "cron:0 9 * * MON-FRI|Europe/Paris");
+        assertThat(schedule("add", "--name", "beat", "--every", "1h").exit()).isZero();
+        assertThat(schedules.list()).extracting(ScheduleInfo::name).containsExactly("beat", "report");
+
+        Cli.Result list = schedule("list");
+        assertThat(list.exit()).as(list.err()).isZero();
+        assertThat(list.out()).contains("2 schedules").contains("rate:PT1H");
+        assertThat(schedule("pause", "report").out()).contains("paused report");
+        assertThat(schedules.get("report").orElseThrow().paused()).isTrue();
+        assertThat(schedule("resume", "report").out()).contains("resumed report");
+        assertThat(schedules.get("report").orElseThrow().paused()).isFalse();
+        Cli.Result deleted = schedule("delete", "report", "nothing");
+        assertThat(deleted.exit()).isEqualTo(1);
+        assertThat(deleted.out()).contains("deleted report");
+        assertThat(schedules.list()).extracting(ScheduleInfo::name).containsExactly("beat");
+        Cli.Result unknown = Cli.run("schedule", "list", "--postgres", postgres.jdbcUrl(), "--schema", schema,
+                "--queue", "ordres");
+        assertThat(unknown.exit()).isEqualTo(1);
+        assertThat(unknown.err()).contains("unknown queue 'ordres'").contains("check --queue");
     }
 
     @Test
