@@ -21,8 +21,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The {@code clockwork} command: the end-to-end demo, Redis queue administration and benchmark reports. Not
- * thread-safe: one instance parses and runs one command line.
+ * The {@code clockwork} command: the end-to-end demo, administration of queues on Redis or PostgreSQL, the dashboard
+ * and benchmark reports. Not thread-safe: one instance parses and runs one command line.
  *
  * <p>Exit codes: 0 success, 1 failure (including a demo that lost messages), 2 bad usage. Every error is one line on
  * standard error, so scripts can show it as is; {@code --help} on any command explains its options. An unknown
