@@ -37,7 +37,8 @@ import picocli.CommandLine;
 
 /**
  * {@code clockwork queue ... --postgres}, {@code clockwork schedule ... --postgres} and {@code clockwork dashboard
- * --postgres} on a real PostgreSQL server, on a queue that a {@link PostgresDelayedQueue} client created. Each test has a schema of its own.
+ * --postgres} on a real PostgreSQL server, on a queue that a {@link PostgresDelayedQueue} client created. Each test
+ * has a schema of its own.
  */
 @ExtendWith(PostgresExtension.class)
 class QueueCommandPostgresIT {
