@@ -4,8 +4,9 @@
  * {@code PostgresSchedules}, the {@code Schedules} contract beside such a queue.
  *
  * <p>Only {@code io.clockwork.postgres} is exported, and in it only the queue, its builder and its exception, and the
- * schedules and their builder are public; the SQL units, the schema manager, the listener and the poll loop are package-private. The schema's SQL
- * files are in the jar under {@code io/clockwork/postgres/schema}, for a DBA to read and apply.
+ * schedules and their builder are public; the SQL units, the schema manager, the listener and the poll loop are
+ * package-private. The schema's SQL files are in the jar under {@code io/clockwork/postgres/schema}, for a DBA to
+ * read and apply.
  */
 module io.clockwork.postgres {
     requires transitive io.clockwork.core;

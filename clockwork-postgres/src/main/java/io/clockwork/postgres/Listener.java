@@ -171,8 +171,14 @@ final class Listener implements AutoCloseable {
         closeQuietly(c);
     }
 
+    /** Gives the connection back, not listening: a pool hands it to others next, who must not collect notifications. */
     private static void closeQuietly(Connection c) {
         if (c != null) {
+            try (Statement s = c.createStatement()) {
+                s.execute("UNLISTEN *");
+            } catch (SQLException | RuntimeException ignored) {
+                // a broken connection listens to nothing
+            }
             try {
                 c.close();
             } catch (SQLException | RuntimeException ignored) {

@@ -1,7 +1,6 @@
 package io.clockwork.postgres;
 
 import io.clockwork.queue.Codec;
-import io.clockwork.queue.CodecException;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
@@ -16,7 +15,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -61,11 +59,6 @@ import javax.sql.DataSource;
  */
 public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
 
-    /** The longest an idle consumer sleeps without a notification before it takes again. */
-    private static final long RECHECK_NANOS = 1_000_000_000L;
-    /** The pause of a consumer that found due messages all held by other consumers' takes. */
-    private static final long LOCKED_NANOS = 10_000_000L;
-
     private final QueueSupport<V> support;
     private final DataSource dataSource;
     private final String schema;
@@ -75,7 +68,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     private final ExecutorService ownExecutor;
     private final java.util.concurrent.Executor asyncExecutor;
     private final Ids ids = new Ids();
-    private final long visibilityMillis;
+    private final Offers<V> offers;
+    private final PollLoop<V> polls;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     PostgresDelayedQueue(QueueSupport<V> support, DataSource dataSource, String schema, Store store,
@@ -89,7 +83,9 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         this.failures = failures;
         this.ownExecutor = ownExecutor;
         this.asyncExecutor = asyncExecutor;
-        this.visibilityMillis = Math.max(1, support.options().visibilityTimeout().toMillis());
+        this.offers = new Offers<>(support, store, ids);
+        this.polls = new PollLoop<>(this, support, store, listener,
+                Math.max(1, support.options().visibilityTimeout().toMillis()));
     }
 
     /**
@@ -117,7 +113,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         T apply(Connection c) throws SQLException;
     }
 
-    private <T> T run(String operation, SqlWork<T> work) {
+    /** Runs work on a connection of the queue's pool in autocommit mode, after checking the queue is open. */
+    <T> T run(String operation, SqlWork<T> work) {
         checkOpen();
         return withConnection(dataSource, failures, operation, work);
     }
@@ -174,6 +171,11 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
+    /** @return whether {@link #close()} was called */
+    boolean isClosed() {
+        return closed.get();
+    }
+
     /** @throws IllegalStateException if this client is closed (also for the schedules beside it) */
     void checkOpen() {
         if (closed.get()) {
@@ -192,78 +194,6 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     // ---- offers ----
-
-    /** A message checked and encoded, ready for a unit. */
-    private record Encoded(String id, boolean ownId, byte[] payload, byte[] headers, long delayMillis,
-                           int priority, Message.Conflict conflict) {
-    }
-
-    private Encoded encode(Message<? extends V> m) {
-        Map<String, String> headers = m.headers();
-        if (headers.containsKey(Message.GROUP_HEADER)) {
-            throw new UnsupportedOperationException("message groups (header " + Message.GROUP_HEADER + ") are not"
-                    + " supported by the PostgreSQL backend; offer the message without a group, or use the"
-                    + " in-process queue");
-        }
-        byte[] payload = support.encode(m.value());
-        long delay = support.delay(m.delay()).millis();
-        return new Encoded(m.id().orElseGet(ids::next), m.id().isPresent(), payload, Headers.encode(headers), delay,
-                m.priority(), m.onConflict());
-    }
-
-    private List<Encoded> encodeAll(List<? extends Message<? extends V>> messages) {
-        Objects.requireNonNull(messages, "messages");
-        QueueSupport.checkBatch("messages", messages.size());
-        List<Encoded> encoded = new ArrayList<>(messages.size());
-        for (int i = 0; i < messages.size(); i++) {
-            int index = i;
-            encoded.add(encode(Objects.requireNonNull(messages.get(i), () -> "messages[" + index + "]")));
-        }
-        return encoded;
-    }
-
-    private Offered offerOn(Connection c, Encoded e) throws SQLException {
-        if (!e.ownId() || e.conflict() == Message.Conflict.KEEP) {
-            boolean added = store.offer(c, e.id(), e.payload(), e.headers(), e.delayMillis(), e.priority());
-            return new Offered(e.id(), added ? Offered.Outcome.ADDED : Offered.Outcome.KEPT);
-        }
-        return new Offered(e.id(), store.offer(c, e.id(), e.payload(), e.headers(), e.delayMillis(), e.priority(),
-                e.conflict() == Message.Conflict.REPLACE));
-    }
-
-    /** Offers a checked batch: in one statement if every element keeps a known id, else one by one. */
-    private List<Offered> offerAllOn(Connection c, List<Encoded> batch) throws SQLException {
-        if (batch.isEmpty()) {
-            return List.of();
-        }
-        boolean allKeep = batch.stream().allMatch(e -> !e.ownId() || e.conflict() == Message.Conflict.KEEP);
-        if (!allKeep) {
-            List<Offered> out = new ArrayList<>(batch.size());
-            for (Encoded e : batch) {
-                out.add(offerOn(c, e));
-            }
-            return out;
-        }
-        List<String> idList = new ArrayList<>(batch.size());
-        List<byte[]> payloads = new ArrayList<>(batch.size());
-        List<byte[]> headers = new ArrayList<>(batch.size());
-        List<Long> delays = new ArrayList<>(batch.size());
-        List<Short> priorities = new ArrayList<>(batch.size());
-        for (Encoded e : batch) {
-            idList.add(e.id());
-            payloads.add(e.payload());
-            headers.add(e.headers());
-            delays.add(e.delayMillis());
-            priorities.add((short) e.priority());
-        }
-        Set<String> added = new HashSet<>(store.offerAll(c, idList, payloads, headers, delays, priorities));
-        List<Offered> out = new ArrayList<>(batch.size());
-        for (Encoded e : batch) {
-            // Only the first element of an id can have been inserted: the statement inserts in list order.
-            out.add(new Offered(e.id(), added.remove(e.id()) ? Offered.Outcome.ADDED : Offered.Outcome.KEPT));
-        }
-        return out;
-    }
 
     @Override
     public String offer(V value, Duration delay) {
@@ -290,18 +220,18 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     public Offered offer(Message<? extends V> message) {
         Objects.requireNonNull(message, "message");
         checkOpen();
-        Encoded e = encode(message);
-        return run("offer", c -> offerOn(c, e));
+        Offers.Encoded e = offers.encode(message);
+        return run("offer", c -> offers.offerOn(c, e));
     }
 
     @Override
     public List<Offered> offerAll(List<? extends Message<? extends V>> messages) {
-        List<Encoded> batch = encodeAll(messages);
+        List<Offers.Encoded> batch = offers.encodeAll(messages);
         checkOpen();
         if (batch.size() > 1 && batch.stream().anyMatch(e -> e.ownId() && e.conflict() != Message.Conflict.KEEP)) {
-            return transaction("offerAll", c -> offerAllOn(c, batch));
+            return transaction("offerAll", c -> offers.offerAllOn(c, batch));
         }
-        return run("offerAll", c -> offerAllOn(c, batch));
+        return run("offerAll", c -> offers.offerAllOn(c, batch));
     }
 
     @Override
@@ -310,15 +240,15 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         QueueSupport.checkBatch("values", values.size());
         Delay d = support.delay(delay);
         checkOpen();
-        List<Encoded> batch = new ArrayList<>(values.size());
+        List<Offers.Encoded> batch = new ArrayList<>(values.size());
         for (int i = 0; i < values.size(); i++) {
             int index = i;
             V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
-            batch.add(new Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0,
+            batch.add(new Offers.Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0,
                     Message.Conflict.KEEP));
         }
-        run("offerAll", c -> offerAllOn(c, batch));
-        return batch.stream().map(Encoded::id).toList();
+        run("offerAll", c -> offers.offerAllOn(c, batch));
+        return batch.stream().map(Offers.Encoded::id).toList();
     }
 
     @Override
@@ -327,14 +257,14 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         QueueSupport.checkBatch("messages", messages.size());
         Delay d = support.delay(delay);
         checkOpen();
-        List<Encoded> batch = new ArrayList<>(messages.size());
+        List<Offers.Encoded> batch = new ArrayList<>(messages.size());
         for (Map.Entry<String, ? extends V> e : messages.entrySet()) {
             support.checkId(e.getKey());
             V v = Objects.requireNonNull(e.getValue(), () -> "messages[" + e.getKey() + "]");
-            batch.add(new Encoded(e.getKey(), true, support.encode(v), null, d.millis(), 0,
+            batch.add(new Offers.Encoded(e.getKey(), true, support.encode(v), null, d.millis(), 0,
                     Message.Conflict.KEEP));
         }
-        return run("offerAll", c -> offerAllOn(c, batch)).stream()
+        return run("offerAll", c -> offers.offerAllOn(c, batch)).stream()
                 .filter(o -> o.outcome() == Offered.Outcome.ADDED).map(Offered::id).toList();
     }
 
@@ -354,8 +284,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
      */
     public Offered offer(Connection connection, Message<? extends V> message) {
         Objects.requireNonNull(message, "message");
-        Encoded e = encode(message);
-        return onCallers(connection, "offer", c -> offerOn(c, e));
+        Offers.Encoded e = offers.encode(message);
+        return onCallers(connection, "offer", c -> offers.offerOn(c, e));
     }
 
     /**
@@ -368,8 +298,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
      * @return per message, its id and what the offer did
      */
     public List<Offered> offerAll(Connection connection, List<? extends Message<? extends V>> messages) {
-        List<Encoded> batch = encodeAll(messages);
-        return onCallers(connection, "offerAll", c -> offerAllOn(c, batch));
+        List<Offers.Encoded> batch = offers.encodeAll(messages);
+        return onCallers(connection, "offerAll", c -> offers.offerAllOn(c, batch));
     }
 
     /**
@@ -440,86 +370,14 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
 
     @Override
     public Delivery<V> poll(Duration wait) throws InterruptedException {
-        List<Delivery<V>> got = take(1, wait);
+        List<Delivery<V>> got = polls.take(1, wait);
         return got.isEmpty() ? null : got.get(0);
     }
 
     @Override
     public List<Delivery<V>> poll(int maxMessages, Duration wait) throws InterruptedException {
         QueueSupport.checkMaxMessages(maxMessages);
-        return take(maxMessages, wait);
-    }
-
-    /**
-     * Takes until something decodable is due or {@code wait} passes: between two takes it sleeps until the next due
-     * time or lease end read by the empty take, at most {@link #RECHECK_NANOS}, or until a notification.
-     */
-    private List<Delivery<V>> take(int n, Duration wait) throws InterruptedException {
-        Objects.requireNonNull(wait, "wait");
-        checkOpen();
-        long waitNanos = wait.isNegative() ? 0 : saturatedNanos(wait);
-        long deadline = System.nanoTime() + waitNanos;
-        while (true) {
-            if (closed.get()) {
-                return List.of();
-            }
-            long seen = listener.generation();
-            Store.Take t = run("poll", c -> store.poll(c, n, visibilityMillis));
-            List<Delivery<V>> out = decode(t.taken());
-            if (!out.isEmpty()) {
-                return out;
-            }
-            if (!t.taken().isEmpty()) {
-                continue; // every message taken was undecodable and is dead now: take again
-            }
-            long now = System.nanoTime();
-            long left = deadline - now;
-            if (left <= 0) {
-                return List.of();
-            }
-            long sleep = Math.min(left, RECHECK_NANOS);
-            if (!t.paused() && t.nextDueMillis() != null) {
-                sleep = Math.min(sleep, sleepFor(t.nextDueMillis()));
-            }
-            if (t.nextLeaseMillis() != null) {
-                sleep = Math.min(sleep, sleepFor(t.nextLeaseMillis()));
-            }
-            listener.await(seen, now + sleep);
-            if (Thread.interrupted()) {
-                throw new InterruptedException("poll of queue '" + name() + "' interrupted");
-            }
-        }
-    }
-
-    /** How long to sleep for something due in {@code millis} (past: held by another take; wait a moment). */
-    private static long sleepFor(double millis) {
-        if (millis <= 0) {
-            return LOCKED_NANOS;
-        }
-        return (long) Math.min(RECHECK_NANOS, millis * 1_000_000 + 200_000);
-    }
-
-    private static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE / 2;
-        }
-    }
-
-    private List<Delivery<V>> decode(List<Store.Taken> taken) {
-        List<Delivery<V>> out = new ArrayList<>(taken.size());
-        for (Store.Taken t : taken) {
-            try {
-                V value = support.decode(t.payload());
-                out.add(new PostgresDelivery<>(this, t.id(), value, t.attempt(), t.seq(),
-                        Headers.decode(t.headers())));
-            } catch (CodecException e) {
-                String reason = QueueSupport.reason(e.getMessage() != null ? e.getMessage() : e.toString());
-                run("kill", c -> store.kill(c, t.id(), t.seq(), reason));
-            }
-        }
-        return out;
+        return polls.take(maxMessages, wait);
     }
 
     // ---- a delivery's operations ----
@@ -624,16 +482,16 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         QueueSupport.checkBatch("values", values.size());
         Delay d = support.delay(delay);
         checkOpen();
-        List<Encoded> batch = new ArrayList<>(values.size());
+        List<Offers.Encoded> batch = new ArrayList<>(values.size());
         for (int i = 0; i < values.size(); i++) {
             int index = i;
             V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
-            batch.add(new Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0,
+            batch.add(new Offers.Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0,
                     Message.Conflict.KEEP));
         }
         return async(() -> {
-            run("offerAll", c -> offerAllOn(c, batch));
-            return batch.stream().map(Encoded::id).toList();
+            run("offerAll", c -> offers.offerAllOn(c, batch));
+            return batch.stream().map(Offers.Encoded::id).toList();
         });
     }
 
@@ -641,15 +499,15 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     public CompletionStage<Offered> offerAsync(Message<? extends V> message) {
         Objects.requireNonNull(message, "message");
         checkOpen();
-        Encoded e = encode(message);
-        return async(() -> run("offer", c -> offerOn(c, e)));
+        Offers.Encoded e = offers.encode(message);
+        return async(() -> run("offer", c -> offers.offerOn(c, e)));
     }
 
     @Override
     public CompletionStage<List<Offered>> offerAllAsync(List<? extends Message<? extends V>> messages) {
-        List<Encoded> batch = encodeAll(messages);
+        List<Offers.Encoded> batch = offers.encodeAll(messages);
         checkOpen();
-        return async(() -> transaction("offerAll", c -> offerAllOn(c, batch)));
+        return async(() -> transaction("offerAll", c -> offers.offerAllOn(c, batch)));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.clockwork.postgres;
 
+import io.clockwork.postgres.ScheduleStore.Definition;
+import io.clockwork.postgres.ScheduleStore.Row;
 import io.clockwork.queue.CodecException;
 import io.clockwork.queue.Message;
 import io.clockwork.queue.Offered;
@@ -13,15 +15,10 @@ import io.clockwork.schedule.ScheduleRule;
 import io.clockwork.schedule.Schedules;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -39,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * One row per schedule in {@code clockwork_schedules} ({@code V2__schedules.sql}, applied with the queue's schema):
  * definition (rule, misfire policy, spread), message (the codec's bytes and the headers) and state (paused, next and
  * last fire time, a fixed-delay schedule's outstanding occurrence, and {@code look_at}: when a scheduler should next
- * look at it). Units are in {@code ScheduleSql}.
+ * look at it). The SQL units are in {@code ScheduleSql}, run by {@code ScheduleStore}.
  * <ul>
  *   <li><b>A pass</b> ({@link #fireDue()}) is one transaction per batch: it locks the schedules whose {@code look_at}
  *   has come by the database's clock with {@code FOR UPDATE SKIP LOCKED}, plans each one's fire times in Java
@@ -60,6 +57,8 @@ import java.util.concurrent.TimeUnit;
  *   when the outage starts and once when passes run again.</li>
  * </ul>
  *
+ * <p>docs/postgres-queue.md ("Schedules") describes the table and the passes.
+ *
  * @param <V> the queue's value type
  */
 public final class PostgresSchedules<V> implements Schedules<V> {
@@ -70,7 +69,7 @@ public final class PostgresSchedules<V> implements Schedules<V> {
     public static final Duration MAX_SLEEP = Duration.ofSeconds(1);
     /** The most schedules one pass's transaction fires. */
     static final int DUE_BATCH = 200;
-    /** The pause before a schedule this client cannot read (unknown rule kind, undecodable value) is looked at again. */
+    /** The pause before a schedule this client cannot read (unknown rule kind, undecodable value) is seen again. */
     private static final long UNREADABLE_RETRY_MS = 1000;
     /** The pause of a poller whose due schedules are all held by other passes. */
     private static final long LOCKED_MS = 10;
@@ -79,7 +78,7 @@ public final class PostgresSchedules<V> implements Schedules<V> {
 
     private final PostgresDelayedQueue<V> queue;
     private final QueueSupport<V> support;
-    private final ScheduleSql sql;
+    private final ScheduleStore store;
     private final Failures failures;
     private final String channel;
     private final long thresholdMs;
@@ -95,9 +94,9 @@ public final class PostgresSchedules<V> implements Schedules<V> {
     private PostgresSchedules(Builder<V> b) {
         this.queue = b.queue;
         this.support = queue.support();
-        this.sql = new ScheduleSql(queue.schema());
         this.failures = new Failures(queue.name(), queue.schema());
         this.channel = channel(queue.schema(), queue.name());
+        this.store = new ScheduleStore(new ScheduleSql(queue.schema()), queue.name(), channel);
         this.thresholdMs = b.misfireThreshold.toMillis();
         this.pollMs = b.pollInterval.toMillis();
     }
@@ -130,41 +129,40 @@ public final class PostgresSchedules<V> implements Schedules<V> {
         @SuppressWarnings("unchecked")
         Schedule<V> s = (Schedule<V>) schedule;
         Map<String, String> headerMap = s.headers();
-        if (headerMap.containsKey(Message.PRIORITY_HEADER) || headerMap.containsKey(Message.GROUP_HEADER)) {
-            throw new UnsupportedOperationException("schedule '" + s.name() + "': message priorities and groups"
-                    + " (headers " + Message.PRIORITY_HEADER + ", " + Message.GROUP_HEADER + ") are not supported by"
-                    + " the PostgreSQL backend; put the schedule without them");
+        if (headerMap.containsKey(Message.GROUP_HEADER)) { // refused as the queue refuses it, but before storing
+            throw new UnsupportedOperationException("schedule '" + s.name() + "': message groups (header "
+                    + Message.GROUP_HEADER + ") are not supported by the PostgreSQL backend; put the schedule without"
+                    + " a group");
         }
         Definition def = new Definition(s.rule().spec(), s.misfire().spec(), s.spread().toMillis(),
                 support.encode(s.value()), Headers.encode(headerMap));
         return transaction("putSchedule", c -> {
             while (true) {
-                Row r = one(c, sql.lock, s.name());
+                Row r = store.lock(c, s.name());
                 if (r == null) {
-                    long now = now(c);
+                    long now = store.now(c);
                     Long next = ms(FirePlan.after(s.rule(), now));
-                    if (update(c, sql.insert, args(s.name(), "rule", def.rule, "misfire", def.misfire, "spread",
-                            def.spreadMs, "payload", def.payload, "headers", def.headers, "next", next)) == 1) {
-                        notifySchedulers(c);
-                        return one(c, sql.get, s.name()).info();
+                    if (store.insert(c, s.name(), def, next)) {
+                        store.notifySchedulers(c);
+                        return store.get(c, s.name()).info();
                     }
                     continue; // another client created it meanwhile: lock theirs
                 }
                 if (r.definition().equals(def)) {
                     return r.info();
                 }
-                if (r.rule.equals(def.rule)) {
-                    write(c, s.name(), def, r.paused, r.next, r.last, r.outstanding, r.lookAt);
-                    return one(c, sql.get, s.name()).info();
+                if (r.rule().equals(def.rule())) {
+                    store.write(c, s.name(), def, r.paused(), r.next(), r.last(), r.outstanding(), r.lookAt());
+                    return store.get(c, s.name()).info();
                 }
-                if (!r.paused) {
+                if (!r.paused()) {
                     fire(c, r); // what the old rule has due goes out under the old rule
-                    r = one(c, sql.get, s.name());
+                    r = store.get(c, s.name());
                 }
-                Long next = ms(FirePlan.after(s.rule(), from(r)));
-                write(c, s.name(), def, r.paused, next, r.last, null, r.paused ? null : next);
-                notifySchedulers(c);
-                return one(c, sql.get, s.name()).info();
+                Long next = ms(FirePlan.after(s.rule(), r.from()));
+                store.write(c, s.name(), def, r.paused(), next, r.last(), null, r.paused() ? null : next);
+                store.notifySchedulers(c);
+                return store.get(c, s.name()).info();
             }
         });
     }
@@ -174,11 +172,11 @@ public final class PostgresSchedules<V> implements Schedules<V> {
         Schedule.checkName(name);
         checkOpen();
         return transaction("pauseSchedule", c -> {
-            Row r = one(c, sql.lock, name);
-            if (r == null || r.paused) {
+            Row r = store.lock(c, name);
+            if (r == null || r.paused()) {
                 return false;
             }
-            write(c, name, r.definition(), true, r.next, r.last, r.outstanding, null);
+            store.write(c, name, r.definition(), true, r.next(), r.last(), r.outstanding(), null);
             return true;
         });
     }
@@ -188,14 +186,14 @@ public final class PostgresSchedules<V> implements Schedules<V> {
         Schedule.checkName(name);
         checkOpen();
         return transaction("resumeSchedule", c -> {
-            Row r = one(c, sql.lock, name);
-            if (r == null || !r.paused) {
+            Row r = store.lock(c, name);
+            if (r == null || !r.paused()) {
                 return false;
             }
-            ScheduleRule rule = rule(r.rule);
-            Long next = ms(FirePlan.after(rule, from(r)));
-            write(c, name, r.definition(), false, next, r.last, null, next);
-            notifySchedulers(c);
+            ScheduleRule rule = rule(r.rule());
+            Long next = ms(FirePlan.after(rule, r.from()));
+            store.write(c, name, r.definition(), false, next, r.last(), null, next);
+            store.notifySchedulers(c);
             return true;
         });
     }
@@ -204,21 +202,21 @@ public final class PostgresSchedules<V> implements Schedules<V> {
     public boolean delete(String name) {
         Schedule.checkName(name);
         checkOpen();
-        return run("deleteSchedule", c -> update(c, sql.delete, args(name)) == 1);
+        return run("deleteSchedule", c -> store.delete(c, name));
     }
 
     @Override
     public Optional<ScheduleInfo> get(String name) {
         Schedule.checkName(name);
         checkOpen();
-        return run("getSchedule", c -> Optional.ofNullable(one(c, sql.get, name)).map(Row::info));
+        return run("getSchedule", c -> Optional.ofNullable(store.get(c, name)).map(Row::info));
     }
 
     @Override
     public List<ScheduleInfo> list() {
         checkOpen();
         List<ScheduleInfo> all = new ArrayList<>();
-        for (Row r : run("listSchedules", c -> rows(c, sql.list, args(null)))) {
+        for (Row r : run("listSchedules", store::list)) {
             all.add(r.info());
         }
         all.sort(Comparator.comparing(ScheduleInfo::name));
@@ -233,7 +231,7 @@ public final class PostgresSchedules<V> implements Schedules<V> {
         int fired = 0;
         while (true) {
             int[] batch = transaction("fireDue", c -> {
-                List<Row> due = rows(c, sql.due, args(null, "limit", DUE_BATCH));
+                List<Row> due = store.due(c, DUE_BATCH);
                 int stored = 0;
                 for (Row r : due) {
                     stored += fire(c, r);
@@ -256,42 +254,42 @@ public final class PostgresSchedules<V> implements Schedules<V> {
         Misfire misfire;
         V value;
         try {
-            rule = rule(r.rule);
-            misfire = Misfire.parse(r.misfire);
-            value = support.decode(r.payload);
+            rule = rule(r.rule());
+            misfire = Misfire.parse(r.misfire());
+            value = support.decode(r.payload());
         } catch (IllegalArgumentException | CodecException e) {
             if (warned.size() > 10_000) {
                 warned.clear();
             }
-            if (warned.add(r.name + "\n" + r.rule)) {
-                LOG.log(System.Logger.Level.WARNING, () -> this + ": cannot read schedule '" + r.name + "' ("
+            if (warned.add(r.name() + "\n" + r.rule())) {
+                LOG.log(System.Logger.Level.WARNING, () -> this + ": cannot read schedule '" + r.name() + "' ("
                         + e.getMessage() + "); this client leaves it to others, looking again every "
                         + UNREADABLE_RETRY_MS + " ms");
             }
-            move(c, r.name, r.next, r.last, r.outstanding, r.now + UNREADABLE_RETRY_MS);
+            store.move(c, r.name(), r.next(), r.last(), r.outstanding(), r.now() + UNREADABLE_RETRY_MS);
             return 0;
         }
-        Message<V> message = Message.of(value).headers(Headers.decode(r.headers));
-        long spread = Schedule.offsetMillis(r.name, r.spreadMs);
+        Message<V> message = Message.of(value).headers(Headers.decode(r.headers()));
+        long spread = Schedule.offsetMillis(r.name(), r.spreadMs());
         Optional<Duration> delay = rule.delayAfterCompletion();
         if (delay.isPresent()) {
             return fireFixedDelay(c, r, message, spread, delay.get().toMillis());
         }
-        if (r.next == null) {
-            move(c, r.name, null, r.last, r.outstanding, null);
+        if (r.next() == null) {
+            store.move(c, r.name(), null, r.last(), r.outstanding(), null);
             return 0;
         }
-        FirePlan plan = FirePlan.of(rule, misfire, r.next, r.now, thresholdMs);
-        Long last = r.last;
+        FirePlan plan = FirePlan.of(rule, misfire, r.next(), r.now(), thresholdMs);
+        Long last = r.last();
         int stored = 0;
         for (long t : plan.fireTimes()) {
             if (last == null || t > last) {
-                stored += offer(c, message, r.name, t, spread, r.now);
+                stored += offer(c, message, r.name(), t, spread, r.now());
                 last = t;
             }
         }
         Long next = ms(plan.next());
-        move(c, r.name, next, last, r.outstanding, next);
+        store.move(c, r.name(), next, last, r.outstanding(), next);
         return stored;
     }
 
@@ -302,30 +300,30 @@ public final class PostgresSchedules<V> implements Schedules<V> {
      */
     private int fireFixedDelay(Connection c, Row r, Message<V> message, long spread, long delayMs)
             throws SQLException {
-        Long next = r.next;
-        Long last = r.last;
-        String outstanding = r.outstanding;
+        Long next = r.next();
+        Long last = r.last();
+        String outstanding = r.outstanding();
         Long look = next;
         if (outstanding != null) {
-            if (live(c, outstanding)) {
-                look = r.now + pollMs;
+            if (store.live(c, outstanding)) {
+                look = r.now() + pollMs;
             } else {
                 outstanding = null;
-                next = r.now + delayMs;
+                next = r.now() + delayMs;
                 look = next;
             }
         }
         int stored = 0;
-        if (outstanding == null && next != null && next <= r.now) {
+        if (outstanding == null && next != null && next <= r.now()) {
             if (last == null || next > last) {
-                stored = offer(c, message, r.name, next, spread, r.now);
+                stored = offer(c, message, r.name(), next, spread, r.now());
             }
-            outstanding = Occurrence.id(r.name, next);
+            outstanding = Occurrence.id(r.name(), next);
             last = next;
             next = null;
-            look = r.now + pollMs;
+            look = r.now() + pollMs;
         }
-        move(c, r.name, next, last, outstanding, look);
+        store.move(c, r.name(), next, last, outstanding, look);
         return stored;
     }
 
@@ -413,7 +411,7 @@ public final class PostgresSchedules<V> implements Schedules<V> {
             }
             try {
                 fireDue();
-                Long until = run("fireDue", this::untilNext);
+                Long until = run("fireDue", store::untilNext);
                 sleepMs = until == null ? MAX_SLEEP.toMillis() : Math.max(LOCKED_MS, Math.min(until,
                         MAX_SLEEP.toMillis()));
                 if (failing) {
@@ -472,79 +470,6 @@ public final class PostgresSchedules<V> implements Schedules<V> {
         });
     }
 
-    private Map<String, Object> args(String name, Object... more) {
-        Map<String, Object> m = new HashMap<>();
-        m.put("queue", queue.name());
-        m.put("name", name);
-        for (int i = 0; i < more.length; i += 2) {
-            m.put((String) more[i], more[i + 1]);
-        }
-        return m;
-    }
-
-    /** @return the ms from the database's now to the earliest look time of the queue's schedules; null if none */
-    private Long untilNext(Connection c) throws SQLException {
-        try (PreparedStatement ps = sql.untilNext.prepare(c, args(null)); ResultSet rs = ps.executeQuery()) {
-            return rs.next() ? (Long) rs.getObject(1) : null;
-        }
-    }
-
-    private List<Row> rows(Connection c, Unit unit, Map<String, Object> args) throws SQLException {
-        try (PreparedStatement ps = unit.prepare(c, args); ResultSet rs = ps.executeQuery()) {
-            List<Row> out = new ArrayList<>();
-            while (rs.next()) {
-                out.add(new Row(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getBytes(5),
-                        rs.getBytes(6), rs.getBoolean(7), (Long) rs.getObject(8), (Long) rs.getObject(9),
-                        rs.getString(10), (Long) rs.getObject(11), rs.getLong(12)));
-            }
-            return out;
-        }
-    }
-
-    private Row one(Connection c, Unit unit, String name) throws SQLException {
-        List<Row> r = rows(c, unit, args(name));
-        return r.isEmpty() ? null : r.get(0);
-    }
-
-    private static int update(Connection c, Unit unit, Map<String, Object> args) throws SQLException {
-        try (PreparedStatement ps = unit.prepare(c, args)) {
-            return ps.executeUpdate();
-        }
-    }
-
-    private long now(Connection c) throws SQLException {
-        try (PreparedStatement ps = sql.now.prepare(c, Map.of()); ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-    private boolean live(Connection c, String id) throws SQLException {
-        try (PreparedStatement ps = sql.live.prepare(c, Map.of("queue", queue.name(), "id", id));
-             ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getBoolean(1);
-        }
-    }
-
-    private void write(Connection c, String name, Definition d, boolean paused, Long next, Long last,
-                       String outstanding, Long look) throws SQLException {
-        update(c, sql.update, args(name, "rule", d.rule, "misfire", d.misfire, "spread", d.spreadMs, "payload",
-                d.payload, "headers", d.headers, "paused", paused, "next", next, "last", last, "outstanding",
-                outstanding, "look", look));
-    }
-
-    private void move(Connection c, String name, Long next, Long last, String outstanding, Long look)
-            throws SQLException {
-        update(c, sql.move, args(name, "next", next, "last", last, "outstanding", outstanding, "look", look));
-    }
-
-    private void notifySchedulers(Connection c) throws SQLException {
-        try (PreparedStatement ps = sql.notify.prepare(c, Map.of("channel", channel))) {
-            ps.execute();
-        }
-    }
-
     private ScheduleRule rule(String spec) {
         ScheduleRule r = rules.get(spec);
         if (r == null) {
@@ -557,11 +482,6 @@ public final class PostgresSchedules<V> implements Schedules<V> {
         return r;
     }
 
-    /** The instant after which a changed or resumed rule takes its first fire time: the last one, or now if later. */
-    private static long from(Row r) {
-        return r.last == null ? r.now : Math.max(r.last, r.now);
-    }
-
     private static Long ms(long fire) {
         return fire == FirePlan.NEVER ? null : fire;
     }
@@ -571,35 +491,6 @@ public final class PostgresSchedules<V> implements Schedules<V> {
             throw new IllegalStateException(this + " is closed");
         }
         queue.checkOpen();
-    }
-
-    /** What a put stores for a schedule besides its state. */
-    private record Definition(String rule, String misfire, long spreadMs, byte[] payload, byte[] headers) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Definition d && d.rule.equals(rule) && d.misfire.equals(misfire)
-                    && d.spreadMs == spreadMs && Arrays.equals(d.payload, payload) && Arrays.equals(d.headers, headers);
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(rule, misfire, spreadMs, Arrays.hashCode(payload), Arrays.hashCode(headers));
-        }
-    }
-
-    /** One row of {@code clockwork_schedules} with the database's clock when it was read (epoch ms). */
-    private record Row(String name, String rule, String misfire, long spreadMs, byte[] payload, byte[] headers,
-                       boolean paused, Long next, Long last, String outstanding, Long lookAt, long now) {
-
-        Definition definition() {
-            return new Definition(rule, misfire, spreadMs, payload, headers);
-        }
-
-        ScheduleInfo info() {
-            return new ScheduleInfo(name, rule, misfire, paused,
-                    Optional.ofNullable(last).map(Instant::ofEpochMilli),
-                    paused ? Optional.empty() : Optional.ofNullable(next).map(Instant::ofEpochMilli));
-        }
     }
 
     /**

@@ -152,6 +152,33 @@ class PostgresQueueErrorsIT {
     }
 
     @Test
+    void anExhaustedPoolIsNamedWithHowToSizeIt() {
+        HikariDataSource one = ContractQueues.pool(PostgresServerProcess.shared().jdbcUrl(), 1,
+                Duration.ofMillis(300));
+        closeables.add(one);
+        PostgresDelayedQueue<String> q = PostgresDelayedQueue.builder(one, "exhausted", Codec.string()).build();
+        closeables.add(q);
+        assertThatThrownBy(() -> q.offer("x", Duration.ZERO)).as("the listener holds the pool's only connection")
+                .isInstanceOf(PostgresQueueException.class).hasMessageContaining("queue 'exhausted'")
+                .hasMessageContaining("pool is exhausted").hasMessageContaining("listener");
+    }
+
+    @Test
+    void aStatementTimeoutIsNamed() {
+        String impatient = PostgresServerProcess.shared().jdbcUrl() + "&options=-c%20statement_timeout%3D1";
+        PostgresDelayedQueue.builder(ContractQueues.dataSource(), "impatient", Codec.string()).schema("impatient")
+                .build().close();
+        assertThatThrownBy(() -> {
+            try (PostgresDelayedQueue<String> q = PostgresDelayedQueue.builder(pool(impatient), "impatient",
+                    Codec.string()).schema("impatient").build()) {
+                for (int i = 0; i < 1000; i++) {
+                    q.offerAll(java.util.Collections.nCopies(1000, "x".repeat(100)), Duration.ZERO);
+                }
+            }
+        }).isInstanceOf(PostgresQueueException.class).hasMessageContaining("statement_timeout");
+    }
+
+    @Test
     void theDataSourceIsRequired() {
         assertThatThrownBy(() -> PostgresDelayedQueue.builder(null, "q", Codec.string()))
                 .isInstanceOf(NullPointerException.class).hasMessage("dataSource");

@@ -14,6 +14,8 @@ import io.clockwork.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link PostgresSchedules#start()}: background passes that sleep until the next fire time, wake on another client's
- * put through {@code NOTIFY}, and ride out a database restart, logging once per outage; and the errors of a closed
- * queue and of a closed scheduler.
+ * put through {@code NOTIFY}, and ride out a database restart, logging once per outage; a schedule a client cannot
+ * read; spread; and the errors of bad input, of a closed queue and of a closed scheduler.
  */
 @ExtendWith(PostgresExtension.class)
 class PostgresSchedulesBackgroundIT {
@@ -86,7 +88,8 @@ class PostgresSchedulesBackgroundIT {
         };
         jul.addHandler(handler);
         long p = 100;
-        try (HikariDataSource pool = ContractQueues.pool(postgres.jdbcUrl(), 6, Duration.ofMillis(300));
+        // A short connection timeout, so that passes fail during the outage rather than wait it out.
+        try (HikariDataSource pool = connected(ContractQueues.pool(postgres.jdbcUrl(), 6, Duration.ofMillis(500)));
              PostgresDelayedQueue<String> queue = PostgresDelayedQueue.builder(pool, "restarted", Codec.string())
                      .build();
              PostgresSchedules<String> schedules = PostgresSchedules.builder(queue)
@@ -121,6 +124,18 @@ class PostgresSchedulesBackgroundIT {
         } finally {
             jul.removeHandler(handler);
         }
+    }
+
+    /** @return the pool, once it has opened a connection (a busy machine may take longer than its timeout) */
+    private static HikariDataSource connected(HikariDataSource pool) {
+        Await.until("the pool connects", Duration.ofSeconds(30), () -> {
+            try (Connection c = pool.getConnection()) {
+                return true;
+            } catch (SQLException e) {
+                return false;
+            }
+        });
+        return pool;
     }
 
     /** Takes and acks until {@code seen} holds {@code n} fire times; polls that fail (no database) are retried. */
@@ -161,6 +176,51 @@ class PostgresSchedulesBackgroundIT {
     }
 
     @Test
+    void aSpreadScheduleOccurrenceFallsDueItsOffsetAfterItsFireTime() throws Exception {
+        try (PostgresDelayedQueue<String> queue = PostgresDelayedQueue.builder(ContractQueues.dataSource(),
+                "spread", Codec.string()).build();
+             PostgresSchedules<String> schedules = PostgresSchedules.builder(queue).build()) {
+            Schedule<String> spread = Schedule.of("spread", ScheduleRule.fixedRate(Duration.ofMillis(50)), "v")
+                    .spread(Duration.ofHours(1));
+            long offset = spread.spreadOffsetMillis();
+            assertThat(offset).as("this name's offset in the hour").isGreaterThan(60_000);
+            long first = schedules.put(spread).nextFire().orElseThrow().toEpochMilli();
+            ContractQueues.passTime(Duration.ofMillis(60));
+            assertThat(schedules.fireDue()).isPositive();
+            assertThat(queue.poll(Duration.ZERO)).as("not due before its offset").isNull();
+            Duration dueIn = queue.stats().nextDueIn().orElseThrow();
+            assertThat(dueIn.toMillis()).isBetween(offset - 10_000, offset);
+            assertThat(schedules.get("spread").orElseThrow().lastFire().orElseThrow().toEpochMilli())
+                    .isGreaterThanOrEqualTo(first);
+        }
+    }
+
+    @Test
+    void aPriorityHeaderGoesWithEachOccurrence() throws Exception {
+        try (PostgresDelayedQueue<String> queue = PostgresDelayedQueue.builder(ContractQueues.dataSource(),
+                "prioritized", Codec.string()).build();
+             PostgresSchedules<String> schedules = PostgresSchedules.builder(queue).build()) {
+            schedules.put(Schedule.of("urgent", ScheduleRule.fixedRate(Duration.ofMillis(50)), "v")
+                    .header(Message.PRIORITY_HEADER, "7"));
+            ContractQueues.passTime(Duration.ofMillis(60));
+            assertThat(schedules.fireDue()).isPositive();
+            Delivery<String> d = queue.poll(Duration.ZERO);
+            assertThat(d.headers()).containsEntry(Message.PRIORITY_HEADER, "7");
+        }
+    }
+
+    @Test
+    void aValueOverTheQueuesPayloadLimitIsRefusedAndNothingIsStored() {
+        try (PostgresDelayedQueue<String> queue = PostgresDelayedQueue.builder(ContractQueues.dataSource(),
+                "small", Codec.string()).maxPayloadBytes(16).build();
+             PostgresSchedules<String> schedules = PostgresSchedules.builder(queue).build()) {
+            assertThatThrownBy(() -> schedules.put(Schedule.of("big", ScheduleRule.fixedRate(Duration.ofSeconds(1)),
+                    "x".repeat(17)))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("16");
+            assertThat(schedules.list()).isEmpty();
+        }
+    }
+
+    @Test
     void aClosedSchedulerAndAClosedQueueRefuseCallsAndBadNamesAreRefused() {
         PostgresDelayedQueue<String> queue = PostgresDelayedQueue.builder(ContractQueues.dataSource(), "closing",
                 Codec.string()).build();
@@ -170,8 +230,10 @@ class PostgresSchedulesBackgroundIT {
                 .hasMessageContaining("name");
         assertThatThrownBy(() -> schedules.put(null)).isInstanceOf(NullPointerException.class)
                 .hasMessage("schedule");
-        assertThatThrownBy(() -> schedules.put(s.header(Message.PRIORITY_HEADER, "3"))).isInstanceOf(UnsupportedOperationException.class)
-                .hasMessageContaining("clockwork-priority");
+        assertThatThrownBy(() -> schedules.put(s.header(Message.GROUP_HEADER, "tenant")))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("clockwork-group");
+        assertThat(schedules.list()).isEmpty();
         queue.close();
         assertThatThrownBy(() -> schedules.put(s)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("queue 'closing' is closed");
