@@ -4,10 +4,11 @@ import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 
 /**
- * Turns the driver's errors into {@link PostgresQueueException}s that say what failed and how to fix it, by SQLSTATE:
- * a pool that gave no connection in time (a transient connection error without SQLSTATE), no connection (class 08), a read-only database (25006: a standby, or {@code default_transaction_read_only}), a
- * missing privilege (42501: which grants the queue needs), a statement timeout or cancel (57014), a missing schema or
- * table (3F000, 42P01). Immutable and thread-safe.
+ * Turns the driver's errors into {@link PostgresQueueException}s that say what failed and how to fix it, by SQLSTATE: a
+ * pool that gave no connection in time (a transient connection error without SQLSTATE), no connection (class 08), a
+ * read-only database (25006: a standby, or {@code default_transaction_read_only}), a missing privilege (42501: which
+ * grants the queue needs), a statement timeout or cancel (57014), a missing schema or table (3F000, 42P01). Immutable
+ * and thread-safe.
  */
 final class Failures {
 

@@ -42,6 +42,11 @@ final class PollLoop<V> {
         this.visibilityMillis = visibilityMillis;
     }
 
+    /** @return the lease of a delivery, in whole milliseconds */
+    long visibilityMillis() {
+        return visibilityMillis;
+    }
+
     /**
      * Takes until something decodable is due or {@code wait} passes: between two takes it sleeps until the next due
      * time or lease end read by the empty take, at most {@link #RECHECK_NANOS}, or until a notification.
@@ -99,7 +104,8 @@ final class PollLoop<V> {
         }
     }
 
-    private List<Delivery<V>> decode(List<Store.Taken> taken) {
+    /** Deliveries of the messages taken; those the codec cannot decode are killed instead. */
+    List<Delivery<V>> decode(List<Store.Taken> taken) {
         List<Delivery<V>> out = new ArrayList<>(taken.size());
         for (Store.Taken t : taken) {
             try {

@@ -1,5 +1,6 @@
 package io.clockwork.postgres;
 
+import io.clockwork.queue.AckAndPoll;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
@@ -22,8 +23,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
@@ -66,7 +69,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     private final Listener listener;
     private final Failures failures;
     private final ExecutorService ownExecutor;
-    private final java.util.concurrent.Executor asyncExecutor;
+    private final Executor asyncExecutor;
     private final Ids ids = new Ids();
     private final Offers<V> offers;
     private final PollLoop<V> polls;
@@ -74,7 +77,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
 
     PostgresDelayedQueue(QueueSupport<V> support, DataSource dataSource, String schema, Store store,
                          Listener listener, Failures failures, ExecutorService ownExecutor,
-                         java.util.concurrent.Executor asyncExecutor) {
+                         Executor asyncExecutor) {
         this.support = support;
         this.dataSource = dataSource;
         this.schema = schema;
@@ -438,17 +441,26 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     @Override
-    public io.clockwork.queue.AckAndPoll<V> ackAndPoll(Delivery<V> done) {
+    public AckAndPoll<V> ackAndPoll(Delivery<V> done) {
         Objects.requireNonNull(done, "done");
         if (!(done instanceof PostgresDelivery<V> pd) || pd.queue() != this) {
             throw new IllegalArgumentException("done is not a delivery of queue '" + name() + "'");
         }
-        return DelayedQueue.super.ackAndPoll(done);
+        Store.AckTake r = run("ackAndPoll", c -> store.ackAndPoll(c, pd.id(), pd.receipt(), polls.visibilityMillis()));
+        List<Delivery<V>> next = polls.decode(r.take().taken());
+        if (next.isEmpty() && !r.take().taken().isEmpty()) {
+            try {
+                next = polls.take(1, Duration.ZERO); // the one taken could not be decoded and is dead: take again
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // a zero wait never blocks; keep the flag for the caller
+            }
+        }
+        return new AckAndPoll<>(r.acked(), next.isEmpty() ? null : next.get(0));
     }
 
     // ---- async ----
 
-    private <T> CompletionStage<T> async(java.util.function.Supplier<T> call) {
+    private <T> CompletionStage<T> async(Supplier<T> call) {
         checkOpen();
         return CompletableFuture.supplyAsync(call, asyncExecutor);
     }

@@ -1,14 +1,15 @@
 package io.clockwork.postgres;
 
 /**
- * The SQL units of the queue's state machine in one schema, one per operation of the table in docs/design.md and
- * named as there. Every due time and lease end is computed here from the database's {@code clock_timestamp()}, never
- * from a client's clock. What is due is compared with {@code now()}, the start of the unit's own transaction (a
- * consumer's units run in autocommit mode): {@code now()} is stable within a statement, so the comparison is an
- * index condition and the take's scan stops at the first message not due, where {@code clock_timestamp()}, being
- * volatile, would make it a filter over every scheduled message of the queue. A unit that makes a message due earlier than every scheduled message of its queue sends
- * {@code pg_notify} on the queue's channel in the same statement, so the wake-up is sent at commit and never for a
- * rolled-back change. Counts go to the queue's counter row of the backend's shard. Immutable and thread-safe.
+ * The SQL units of the queue's state machine in one schema, one per operation of the table in docs/design.md and named
+ * as there. Every due time and lease end is computed here from the database's {@code clock_timestamp()}, never from a
+ * client's clock. What is due is compared with {@code now()}, the start of the unit's own transaction (a consumer's
+ * units run in autocommit mode): {@code now()} is stable within a statement, so the comparison is an index condition
+ * and the take's scan stops at the first message not due, where {@code clock_timestamp()}, being volatile, would make
+ * it a filter over every scheduled message of the queue. A unit that makes a message due earlier than every scheduled
+ * message of its queue sends {@code pg_notify} on the queue's channel in the same statement, so the wake-up is sent at
+ * commit and never for a rolled-back change. Counts go to the queue's counter row of the backend's shard. Immutable and
+ * thread-safe.
  *
  * <p>Parameters: {@code :queue} the queue's name, {@code :channel} its notification channel, delays and visibility
  * timeouts in whole milliseconds ({@code :delay}, {@code :visibility}), {@code :seq} a delivery's receipt.
@@ -36,6 +37,8 @@ final class QueueSql {
     final Unit poll;
     /** ack: deletes the message if the receipt still holds it. */
     final Unit ack;
+    /** ack and poll: ack, then poll, in one round trip (and one transaction). */
+    final Unit ackPoll;
     /** ack of a batch: deletes each message whose receipt still holds it; returns the (id, seq) pairs deleted. */
     final Unit ackBatch;
     /** nack: due again after :delay, or dead after the last attempt; a reason becomes the last error. */
@@ -165,6 +168,7 @@ final class QueueSql {
                 %2$s
                 SELECT count(*) FROM d
                 """.formatted(M, counters("c", "acked", "(SELECT count(*) FROM d)")));
+        ackPoll = Unit.of("ack and poll", s, ack.sourceText() + ";\n" + poll.sourceText());
         ackBatch = Unit.of("ack", s, """
                 WITH d AS (
                   DELETE FROM %1$s m USING unnest(:ids::text[], :seqs::int8[]) AS u(id, seq)

@@ -87,6 +87,25 @@ final class Store {
         }
     }
 
+    /** Runs a unit and returns the rows of each of its result sets, in order. */
+    private static List<List<Object[]>> allRows(Connection c, Unit unit, Map<String, Object> args)
+            throws SQLException {
+        try (PreparedStatement ps = unit.prepare(c, args)) {
+            List<List<Object[]>> all = new ArrayList<>();
+            boolean isResultSet = ps.execute();
+            while (true) {
+                if (isResultSet) {
+                    try (ResultSet rs = ps.getResultSet()) {
+                        all.add(read(rs));
+                    }
+                } else if (ps.getUpdateCount() == -1) {
+                    return all;
+                }
+                isResultSet = ps.getMoreResults();
+            }
+        }
+    }
+
     private static List<Object[]> read(ResultSet rs) throws SQLException {
         int n = rs.getMetaData().getColumnCount();
         List<Object[]> rows = new ArrayList<>();
@@ -148,7 +167,21 @@ final class Store {
 
     /** poll: sweep, then take up to {@code n}. */
     Take poll(Connection c, int n, long visibilityMillis) throws SQLException {
-        List<Object[]> rows = rows(c, sql.poll, args("n", n, "visibility", visibilityMillis));
+        return take(rows(c, sql.poll, args("n", n, "visibility", visibilityMillis)));
+    }
+
+    /** What ack and poll found: whether the ack held, and the poll's take. */
+    record AckTake(boolean acked, Take take) {
+    }
+
+    /** ack, then poll for one, in one round trip. */
+    AckTake ackAndPoll(Connection c, String id, long seq, long visibilityMillis) throws SQLException {
+        List<List<Object[]>> all = allRows(c, sql.ackPoll, args("id", id, "seq", seq, "n", 1,
+                "visibility", visibilityMillis));
+        return new AckTake(count(all.get(0), 0) == 1, take(all.get(all.size() - 1)));
+    }
+
+    private static Take take(List<Object[]> rows) {
         List<Taken> taken = new ArrayList<>(rows.size());
         for (Object[] r : rows) {
             if (r[0] == null) {

@@ -19,8 +19,9 @@ class UnitTest {
     void everyUnitOfTheQueueNamesOnlyParametersTheStoreBinds() {
         QueueSql sql = new QueueSql("some_schema");
         for (Unit u : new Unit[] {sql.offer, sql.offerReplace, sql.offerBatch, sql.sweep, sql.poll, sql.ack,
-                sql.ackBatch, sql.nack, sql.extend, sql.release, sql.kill, sql.cancel, sql.reschedule, sql.pause,
-                sql.isPaused, sql.open, sql.deadList, sql.deadRequeue, sql.deadPurge, sql.stats, sql.counters}) {
+                sql.ackPoll, sql.ackBatch, sql.nack, sql.extend, sql.release, sql.kill, sql.cancel, sql.reschedule,
+                sql.pause, sql.isPaused, sql.open, sql.deadList, sql.deadRequeue, sql.deadPurge, sql.stats,
+                sql.counters}) {
             assertThat(u.sql()).as(u.name()).doesNotContain("${schema}").doesNotContainPattern("(?<!:):[a-z]");
         }
     }
