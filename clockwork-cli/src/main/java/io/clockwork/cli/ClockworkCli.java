@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
@@ -20,8 +21,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The {@code clockwork} command: the end-to-end demo, Redis queue administration and benchmark reports. Not
- * thread-safe: one instance parses and runs one command line.
+ * The {@code clockwork} command: the end-to-end demo, administration of queues on Redis or PostgreSQL, the dashboard
+ * and benchmark reports. Not thread-safe: one instance parses and runs one command line.
  *
  * <p>Exit codes: 0 success, 1 failure (including a demo that lost messages), 2 bad usage. Every error is one line on
  * standard error, so scripts can show it as is; {@code --help} on any command explains its options. An unknown
@@ -44,8 +45,11 @@ public final class ClockworkCli implements Runnable {
     /** A URI's scheme and credentials, up to the last '@' before a space, a quote or the path. */
     private static final Pattern URI_WITH_CREDENTIALS = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s/?#']*@");
 
+    /** A password parameter of a URL (a JDBC URL's {@code ?password=}), up to the next parameter or space. */
+    private static final Pattern URL_PASSWORD = Pattern.compile("(?i)([?&;]password=)[^&;\\s']*");
+
     private final Map<String, String> env;
-    private final List<RedisTarget> secrets = new ArrayList<>();
+    private final List<UnaryOperator<String>> secrets = new ArrayList<>();
 
     private ClockworkCli(Map<String, String> env) {
         this.env = env;
@@ -89,20 +93,27 @@ public final class ClockworkCli implements Runnable {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.registerConverter(String.class, new Arguments.Text());
         cl.registerConverter(Path.class, new Arguments.FilePath());
-        addRedisHelp(cl);
+        addServerHelp(cl);
         return cl;
     }
 
-    /** Adds the "Redis server" help section, before the footer, to every command that takes a Redis server. */
-    private static void addRedisHelp(CommandLine cl) {
-        if (cl.getCommandSpec().findOption("--redis-file") != null) {
-            cl.getHelpSectionMap().put(RedisOptions.HELP_SECTION, help -> RedisOptions.HELP);
+    /**
+     * Adds the "Redis server" help section, before the footer, to every command that takes a Redis server, and the
+     * "PostgreSQL database" section after it to every command that takes one.
+     */
+    private static void addServerHelp(CommandLine cl) {
+        addHelp(cl, "--redis-file", RedisOptions.HELP_SECTION, RedisOptions.HELP);
+        addHelp(cl, "--postgres", PostgresOptions.HELP_SECTION, PostgresOptions.HELP);
+        cl.getSubcommands().values().forEach(ClockworkCli::addServerHelp);
+    }
+
+    private static void addHelp(CommandLine cl, String option, String key, String text) {
+        if (cl.getCommandSpec().findOption(option) != null) {
+            cl.getHelpSectionMap().put(key, help -> text);
             List<String> keys = new ArrayList<>(cl.getHelpSectionKeys());
-            keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER_HEADING),
-                    RedisOptions.HELP_SECTION);
+            keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), key);
             cl.setHelpSectionKeys(keys);
         }
-        cl.getSubcommands().values().forEach(ClockworkCli::addRedisHelp);
     }
 
     /** @return a root command on the process's environment, for commands used without {@link #commandLine()} */
@@ -118,9 +129,9 @@ public final class ClockworkCli implements Runnable {
         return env.get(name);
     }
 
-    /** @param target a server whose password every error line of this command line must hide */
-    void secret(RedisTarget target) {
-        secrets.add(target);
+    /** @param redactor hides the password of a server that every error line of this command line must hide */
+    void secret(UnaryOperator<String> redactor) {
+        secrets.add(redactor);
     }
 
     /**
@@ -130,10 +141,11 @@ public final class ClockworkCli implements Runnable {
     private static String redact(CommandLine cl, String line) {
         String s = line;
         if (cl.getCommandSpec().root().userObject() instanceof ClockworkCli root) {
-            for (RedisTarget t : root.secrets) {
-                s = t.redact(s);
+            for (UnaryOperator<String> r : root.secrets) {
+                s = r.apply(s);
             }
         }
+        s = URL_PASSWORD.matcher(s).replaceAll("$1***");
         return URI_WITH_CREDENTIALS.matcher(s).replaceAll(m -> Matcher.quoteReplacement(RedisTarget.redactUri(
                 m.group())));
     }

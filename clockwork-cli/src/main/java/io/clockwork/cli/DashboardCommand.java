@@ -1,9 +1,8 @@
 package io.clockwork.cli;
 
 import io.clockwork.dashboard.Dashboard;
-import io.clockwork.dashboard.RedisQueueSource;
+import io.clockwork.dashboard.QueueSource;
 import io.clockwork.queue.QueueOptions;
-import io.clockwork.redis.RedisQueueException;
 import io.javalin.Javalin;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -18,12 +17,13 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code clockwork dashboard}: serves the web dashboard over every queue of a Redis server until interrupted. Not
- * thread-safe: one per command line.
+ * {@code clockwork dashboard}: serves the web dashboard over every queue of a Redis server or of a PostgreSQL schema
+ * until interrupted. Not thread-safe: one per command line.
  */
 @Command(name = "dashboard", mixinStandardHelpOptions = true,
         description = {"Serves the web dashboard over every queue of a Redis server (found through its registry of "
-                + "queues): counts, charts, messages, dead letters, schedules and actions. Runs until interrupted "
+                + "queues) or of a PostgreSQL schema (--postgres JDBC-URL: the queues of its clockwork_queues table): "
+                + "counts, charts, messages, dead letters, schedules and actions. Runs until interrupted "
                 + "(Ctrl-C). With --cluster, --redis names one node of a Redis Cluster and the dashboard shows every "
                 + "queue of the Cluster.",
             "",
@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
                     + "(never from the command line). With one, every user signs in. Actions (cancel, reschedule, "
                     + "requeue, purge; pause and resume a schedule) are confirmed on a page, carry a CSRF token and "
                     + "are logged as audit lines on standard error; --read-only hides and refuses them."},
-        footer = {"", "Example:", "  clockwork dashboard --redis redis://127.0.0.1:6379     (then open the URL it prints)",
+        footer = {"", "Examples:", "  clockwork dashboard --redis redis://127.0.0.1:6379     (then open the URL it prints)",
+            "  clockwork dashboard --postgres jdbc:postgresql://127.0.0.1:5432/app --postgres-user ops",
             "", "Exit codes: 0 stopped, 1 failure (unreachable server, port in use), 2 bad usage."})
 public final class DashboardCommand implements Callable<Integer> {
 
@@ -40,7 +41,7 @@ public final class DashboardCommand implements Callable<Integer> {
     public static final String PASSWORD_ENV = "CLOCKWORK_DASHBOARD_PASSWORD";
 
     @Mixin
-    RedisOptions server;
+    ServerOptions server;
 
     @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
             description = "The address to bind (default: ${DEFAULT-VALUE}); other than loopback needs a password.")
@@ -94,14 +95,9 @@ public final class DashboardCommand implements Callable<Integer> {
             throw usage("--host " + host + " is not a loopback address: binding it requires a password or token, in "
                     + PASSWORD_ENV + " or --password-file PATH");
         }
-        RedisTarget redis = server.required();
-        RedisQueueSource source;
-        try {
-            source = cluster ? RedisQueueSource.connectCluster(redis.uri(), maxAttempts)
-                    : RedisQueueSource.connect(redis.uri(), maxAttempts);
-        } catch (RedisQueueException | IllegalArgumentException e) {
-            throw new CliException(redis.redact(e.getMessage()), e);
-        }
+        Backend backend = server.required();
+        server.redisOnly(backend, "--cluster", cluster);
+        QueueSource source = backend.dashboardSource(maxAttempts, cluster);
         Dashboard.Builder b = Dashboard.builder(source).sampleInterval(sampleInterval);
         if (readOnly) {
             b.readOnly();
@@ -134,7 +130,7 @@ public final class DashboardCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             String shown = host.contains(":") ? "[" + host + "]" : host;
             out.println("Dashboard on http://" + shown + ":" + app.port() + "/ for the queues on "
-                    + (cluster ? "the redis cluster of " : "") + redis.where()
+                    + (cluster ? "the redis cluster of " : "") + backend.where()
                     + (readOnly ? " (read-only)" : "") + (password != null ? " (sign-in required)" : ""));
             out.flush();
             try {

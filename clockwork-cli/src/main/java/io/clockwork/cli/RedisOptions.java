@@ -73,7 +73,7 @@ public final class RedisOptions {
             t = env == null || env.isBlank() ? null : parse(env, ENV);
         }
         if (t != null) {
-            root().secret(t);
+            root().secret(t::redact);
         }
         return t;
     }

@@ -1,11 +1,16 @@
 package io.clockwork.cli;
 
+import io.clockwork.dashboard.QueueSource;
+import io.clockwork.dashboard.RedisQueueSource;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.QueueOptions;
+import io.clockwork.queue.QueueStats;
 import io.clockwork.redis.QueueNotFoundException;
 import io.clockwork.redis.RedisDelayedQueue;
 import io.clockwork.redis.RedisQueueBuilder;
 import io.clockwork.redis.RedisQueueException;
+import io.clockwork.redis.RedisSchedules;
 import io.lettuce.core.RedisURI;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -38,7 +43,7 @@ import picocli.CommandLine.TypeConversionException;
  * {@code ***} (as {@code Connections.describe} does in the library), and {@link #redact(String)} scrubs the password
  * from any other text, such as an error the client library reports.
  */
-public final class RedisTarget {
+public final class RedisTarget implements Backend {
 
     /** Default time a first TCP connect may take before the server counts as unreachable. */
     public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
@@ -159,6 +164,7 @@ public final class RedisTarget {
     }
 
     /** @return host:port, for messages (never the password) */
+    @Override
     public String where() {
         return host + ":" + port;
     }
@@ -174,6 +180,7 @@ public final class RedisTarget {
      * @param text a message, or null
      * @return the message with every occurrence of the password (as typed or decoded) replaced by {@code ***}
      */
+    @Override
     public String redact(String text) {
         return text == null ? null : scrub(text, password, rawPassword);
     }
@@ -273,6 +280,58 @@ public final class RedisTarget {
         } catch (RuntimeException e) {
             throw new CliException("cannot open queue '" + name + "' on Redis at " + where() + ": "
                     + ClockworkCli.oneLine(redact(rootMessage(e))), e);
+        }
+    }
+
+    @Override
+    public boolean partitioned() {
+        return true;
+    }
+
+    @Override
+    public DelayedQueue<byte[]> openExisting(String name, int maxAttempts, int partitions) {
+        return openExisting(name, Codec.bytes(), QueueOptions.DEFAULT_VISIBILITY_TIMEOUT, maxAttempts, partitions);
+    }
+
+    @Override
+    public OpenSchedules openSchedules(String name, boolean create) {
+        RedisDelayedQueue<byte[]> q = create ? open(name, Codec.bytes(), QueueOptions.DEFAULT_VISIBILITY_TIMEOUT,
+                QueueOptions.DEFAULT_MAX_ATTEMPTS, 0)
+                : openExisting(name, Codec.bytes(), QueueOptions.DEFAULT_VISIBILITY_TIMEOUT,
+                QueueOptions.DEFAULT_MAX_ATTEMPTS, 0);
+        return new OpenSchedules(RedisSchedules.builder(q).build(), q::close);
+    }
+
+    /**
+     * Deletes every key of the queue, in every partition, and its name in the registry of queues
+     * ({@link RedisDelayedQueue#delete()}).
+     */
+    @Override
+    public String delete(String name) {
+        try (RedisDelayedQueue<byte[]> q = openExisting(name, Codec.bytes(), QueueOptions.DEFAULT_VISIBILITY_TIMEOUT,
+                QueueOptions.DEFAULT_MAX_ATTEMPTS, 0)) {
+            String where = "queue '" + name + "' on " + where();
+            long keys;
+            QueueStats s;
+            try {
+                s = q.stats();
+                keys = q.delete();
+            } catch (RuntimeException e) {
+                throw new CliException(where + ": " + ClockworkCli.oneLine(redact(e.getMessage())), e);
+            }
+            return String.format(Locale.ROOT, "deleted %s: %,d key%s (%d partition%s; %,d delayed, %,d ready, "
+                    + "%,d in flight, %,d dead)", where, keys, keys == 1 ? "" : "s", q.partitions(),
+                    q.partitions() == 1 ? "" : "s", s.delayed(), s.ready(), s.inFlight(), s.dead());
+        }
+    }
+
+    @Override
+    public QueueSource dashboardSource(int maxAttempts, boolean cluster) {
+        try {
+            return cluster ? RedisQueueSource.connectCluster(uri, maxAttempts)
+                    : RedisQueueSource.connect(uri, maxAttempts);
+        } catch (RedisQueueException | IllegalArgumentException e) {
+            throw new CliException(redact(e.getMessage()), e);
         }
     }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clockwork.inprocess.InMemoryDelayedQueue;
+import io.clockwork.postgres.PostgresDelayedQueue;
+import io.clockwork.postgres.fixture.PostgresServerProcess;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.Message;
@@ -440,6 +442,43 @@ class DashboardBrowserIT {
         assertThat(q.stats().dead()).isZero();
         assertThat(q.stats().ready()).isEqualTo(1);
         assertThat(q.poll(Duration.ofSeconds(1)).id()).isEqualTo("order-7");
+    }
+
+    @Test
+    void aPostgresQueueIsListedBrowsedAndPausedInTheBrowser() throws Exception {
+        PostgresServerProcess postgres = PostgresServerProcess.shared();
+        String schema = "browser_" + ProcessHandle.current().pid();
+        com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+        config.setJdbcUrl(postgres.jdbcUrl());
+        config.setMaximumPoolSize(4);
+        com.zaxxer.hikari.HikariDataSource pool = track(new com.zaxxer.hikari.HikariDataSource(config));
+        PostgresDelayedQueue<String> q = track(PostgresDelayedQueue.builder(pool, "pg-orders", Codec.string())
+                .schema(schema).maxAttempts(1).build());
+        for (int i = 1; i <= 3; i++) {
+            q.offer(Message.of("{\"order\":" + i + "}").id("pg-order-" + i).header("tenant", "acme")
+                    .delay(Duration.ofMinutes(i)));
+        }
+        q.offer("pg-now", "pay now", Duration.ZERO);
+        PostgresQueueSource source = track(PostgresQueueSource.connect(postgres.jdbcUrl(), schema, 1));
+        Dashboard d = track(Dashboard.builder(source).sampleInterval(Duration.ofMillis(200)).build());
+        String root = "http://127.0.0.1:" + d.start("127.0.0.1", 0).port();
+
+        browser.get(root + "/");
+        assertThat(field("pg-orders", "delayed")).isEqualTo("3");
+        assertThat(field("pg-orders", "ready")).isEqualTo("1");
+        browser.findElement(By.linkText("pg-orders")).click();
+        browser.findElement(By.id("tab-delayed")).click();
+        assertThat(browser.findElements(By.cssSelector("#messages tbody tr"))).hasSize(3);
+        assertThat(browser.findElement(By.cssSelector("#messages tr[data-id='pg-order-2'] td.payload")).getText())
+                .isEqualTo("{\"order\":2}");
+
+        browser.findElement(By.cssSelector("a.action.pause")).click();
+        assertThat(q.isPaused()).as("nothing happens before the confirmation").isFalse();
+        browser.findElement(By.id("confirm")).click();
+        await().until(b -> b.findElement(By.id("queue-state")).getText().equals("paused"));
+        assertThat(q.isPaused()).isTrue();
+        assertThat(q.poll(Duration.ZERO)).isNull();
+        assertConsoleClean();
     }
 
     @Test

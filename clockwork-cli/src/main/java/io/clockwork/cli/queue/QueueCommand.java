@@ -1,5 +1,6 @@
 package io.clockwork.cli.queue;
 
+import io.clockwork.cli.PostgresOptions;
 import io.clockwork.cli.RedisOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -7,17 +8,19 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code clockwork queue}: administration of a Redis delayed queue through the public queue API. Not thread-safe:
+ * {@code clockwork queue}: administration of a delayed queue on Redis or PostgreSQL through the public queue API. Not thread-safe:
  * one instance per command line.
  */
 @Command(name = "queue",
         mixinStandardHelpOptions = true,
-        description = {"Inspects and repairs a RedisDelayedQueue, for operators.",
+        description = {"Inspects and repairs a RedisDelayedQueue or a PostgresDelayedQueue, for operators.",
             "",
-            "Every subcommand takes the server (--redis URI, --redis-file PATH or the environment variable "
-                    + RedisOptions.ENV + "); all but migrate-redisson take --queue NAME (plus --max-attempts if the "
+            "Every subcommand takes the server: Redis (--redis URI, --redis-file PATH or the environment variable "
+                    + RedisOptions.ENV + ") or, all but migrate-redisson, PostgreSQL (--postgres JDBC-URL, with "
+                    + "--postgres-user, the password in --postgres-password-file PATH or " + PostgresOptions.PASSWORD_ENV
+                    + ", and --schema). All but migrate-redisson take --queue NAME (plus --max-attempts if the "
                     + "queue's clients change it). "
-                    + "The partition count is read from the queue, which stores it when first created; "
+                    + "On Redis the partition count is read from the queue, which stores it when first created; "
                     + "--partitions only checks it. A queue that no client has created is reported as unknown "
                     + "(exit 1), most likely a mistyped name, and nothing is written for it."},
         subcommands = {QueueStatsCommand.class, QueuePeekCommand.class, QueueListCommand.class,

@@ -1,5 +1,6 @@
 package io.clockwork.cli.queue;
 
+import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.redis.RedisDelayedQueue;
 import java.io.PrintWriter;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * included. Not thread-safe: one per command line.
  */
 @Command(name = "stats", mixinStandardHelpOptions = true,
-        description = "Prints the queue's partition count, whether it is paused, how many messages are delayed, ready, "
+        description = "Prints the queue's partition count (on Redis), whether it is paused, how many messages are delayed, ready, "
                 + "in flight and dead, "
                 + "and when the next delayed one is due, then how many messages were offered, delivered, acked, "
                 + "retried and dead-lettered since the queue was created, and how many polls a rate limit held back. "
@@ -31,10 +32,12 @@ public final class QueueStatsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        try (RedisDelayedQueue<byte[]> q = target.open()) {
+        try (DelayedQueue<byte[]> q = target.open()) {
             QueueStats st = target.stats(q);
             out.println(target.describe());
-            out.println(String.format(Locale.ROOT, "  %-12s %,12d", "partitions", q.partitions()));
+            if (q instanceof RedisDelayedQueue<byte[]> redis) {
+                out.println(String.format(Locale.ROOT, "  %-12s %,12d", "partitions", redis.partitions()));
+            }
             out.println(String.format(Locale.ROOT, "  %-12s %12s", "paused", q.isPaused() ? "yes" : "no"));
             out.println(String.format(Locale.ROOT, "  %-12s %,12d", "delayed", st.delayed()));
             out.println(String.format(Locale.ROOT, "  %-12s %,12d", "ready", st.ready()));

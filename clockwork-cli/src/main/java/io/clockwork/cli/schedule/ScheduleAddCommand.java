@@ -1,5 +1,6 @@
 package io.clockwork.cli.schedule;
 
+import io.clockwork.cli.Backend;
 import io.clockwork.cli.DurationConverter;
 import io.clockwork.cron.CronRule;
 import io.clockwork.schedule.Misfire;
@@ -97,7 +98,7 @@ public final class ScheduleAddCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         PrintWriter out = spec.commandLine().getOut();
-        try (ScheduleTarget.Open o = target.open(true)) {
+        try (Backend.OpenSchedules o = target.open(true)) {
             boolean existed = o.schedules().get(name).isPresent();
             ScheduleInfo info = o.schedules().put(schedule);
             out.println((existed ? "updated " : "added ") + target.describe() + ":");

@@ -1,5 +1,6 @@
 package io.clockwork.cli.schedule;
 
+import io.clockwork.cli.PostgresOptions;
 import io.clockwork.cli.RedisOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -7,17 +8,21 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code clockwork schedule}: administration of the recurring schedules kept beside a Redis delayed queue. Not
+ * {@code clockwork schedule}: administration of the recurring schedules kept beside a delayed queue on Redis or
+ * PostgreSQL. Not
  * thread-safe: one instance per command line.
  */
 @Command(name = "schedule",
         mixinStandardHelpOptions = true,
-        description = {"Lists, adds, pauses, resumes and deletes the recurring schedules of a RedisDelayedQueue.",
+        description = {"Lists, adds, pauses, resumes and deletes the recurring schedules of a RedisDelayedQueue or "
+                + "a PostgresDelayedQueue.",
             "",
-            "Every subcommand takes the server (--redis URI, --redis-file PATH or the environment variable "
-                    + RedisOptions.ENV + ") and --queue NAME. The command only administers: occurrences are "
-                    + "produced by the applications running schedulers (RedisSchedules.start()), exactly once per "
-                    + "fire time however many run."},
+            "Every subcommand takes the server, Redis (--redis URI, --redis-file PATH or the environment variable "
+                    + RedisOptions.ENV + ") or PostgreSQL (--postgres JDBC-URL, with --postgres-user, the password "
+                    + "in --postgres-password-file PATH or " + PostgresOptions.PASSWORD_ENV + ", and --schema), and "
+                    + "--queue NAME. The command only administers: occurrences are "
+                    + "produced by the applications running schedulers (RedisSchedules.start(), "
+                    + "PostgresSchedules.start()), exactly once per fire time however many run."},
         subcommands = {ScheduleListCommand.class, ScheduleAddCommand.class, SchedulePauseCommand.class,
             ScheduleResumeCommand.class, ScheduleDeleteCommand.class},
         footer = {"", "Exit codes: 0 success, 1 failure (unreachable server, unknown queue or schedule), "

@@ -1,5 +1,6 @@
 package io.clockwork.cli.schedule;
 
+import io.clockwork.cli.Backend;
 import io.clockwork.schedule.ScheduleInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,7 +26,7 @@ public final class ScheduleListCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        try (ScheduleTarget.Open o = target.open(false)) {
+        try (Backend.OpenSchedules o = target.open(false)) {
             List<ScheduleInfo> all = o.schedules().list();
             out.println(target.describe() + ": " + all.size() + (all.size() == 1 ? " schedule" : " schedules"));
             for (ScheduleInfo s : all) {

@@ -1,7 +1,8 @@
 package io.clockwork.cli.schedule;
 
-import io.clockwork.redis.RedisSchedules;
+import io.clockwork.cli.Backend;
 import io.clockwork.schedule.Schedule;
+import io.clockwork.schedule.Schedules;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -33,7 +34,7 @@ abstract class ScheduleNamesCommand implements Callable<Integer> {
      *
      * @return whether it changed
      */
-    abstract boolean apply(RedisSchedules<byte[]> schedules, String name);
+    abstract boolean apply(Schedules<byte[]> schedules, String name);
 
     /** @return the past participle printed for a changed schedule, e.g. "paused" */
     abstract String done();
@@ -53,7 +54,7 @@ abstract class ScheduleNamesCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int missed = 0;
-        try (ScheduleTarget.Open o = target.open(false)) {
+        try (Backend.OpenSchedules o = target.open(false)) {
             for (String n : names) {
                 if (apply(o.schedules(), n)) {
                     out.println(done() + " " + n);

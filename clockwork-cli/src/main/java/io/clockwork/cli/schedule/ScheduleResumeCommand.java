@@ -1,6 +1,6 @@
 package io.clockwork.cli.schedule;
 
-import io.clockwork.redis.RedisSchedules;
+import io.clockwork.schedule.Schedules;
 import picocli.CommandLine.Command;
 
 /** {@code clockwork schedule resume}: resumed schedules by name. Not thread-safe: one per command line. */
@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 public final class ScheduleResumeCommand extends ScheduleNamesCommand {
 
     @Override
-    boolean apply(RedisSchedules<byte[]> schedules, String name) {
+    boolean apply(Schedules<byte[]> schedules, String name) {
         return schedules.resume(name);
     }
 

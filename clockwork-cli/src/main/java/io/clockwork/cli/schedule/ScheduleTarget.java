@@ -1,13 +1,9 @@
 package io.clockwork.cli.schedule;
 
 import io.clockwork.cli.Arguments;
+import io.clockwork.cli.Backend;
 import io.clockwork.cli.CliException;
-import io.clockwork.cli.RedisOptions;
-import io.clockwork.cli.RedisTarget;
-import io.clockwork.queue.Codec;
-import io.clockwork.queue.QueueOptions;
-import io.clockwork.redis.RedisDelayedQueue;
-import io.clockwork.redis.RedisSchedules;
+import io.clockwork.cli.ServerOptions;
 import io.clockwork.schedule.ScheduleInfo;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,8 +17,8 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 
 /**
- * The options every {@code clockwork schedule} subcommand shares, and opening the schedules of the queue they name.
- * Not thread-safe: one per command line.
+ * The options every {@code clockwork schedule} subcommand shares, and opening the schedules of the queue they name on
+ * the backend they name (Redis or PostgreSQL, {@link ServerOptions}). Not thread-safe: one per command line.
  *
  * <p>The queue is opened with the bytes codec (a schedule's value is the UTF-8 of {@code --value}). {@code add} may
  * create the queue; the other subcommands open it as an existing queue, so a mistyped name is an error and writes
@@ -36,47 +32,33 @@ public final class ScheduleTarget {
     CommandSpec mixee;
 
     @Mixin
-    RedisOptions server;
+    ServerOptions server;
 
     @Option(names = "--queue", paramLabel = "NAME", required = true, converter = Arguments.QueueName.class,
             description = "The queue the schedules' occurrences go to, and beside which the schedules are kept.")
     String queue;
 
-    private RedisTarget redis;
-
-    /** An open queue and its schedules, closed together. */
-    record Open(RedisDelayedQueue<byte[]> queue, RedisSchedules<byte[]> schedules) implements AutoCloseable {
-        @Override
-        public void close() {
-            schedules.close();
-            queue.close();
-        }
-    }
+    private Backend backend;
 
     /**
      * @param create whether a queue no client has created yet may be created ({@code add})
      * @return the queue's schedules (not started: the command runs no passes of its own)
-     * @throws CliException if Redis is unreachable or, unless {@code create}, the queue unknown
+     * @throws CliException if the server is unreachable or, unless {@code create}, the queue unknown
      */
-    Open open(boolean create) {
-        redis = server.required();
-        RedisDelayedQueue<byte[]> q;
+    Backend.OpenSchedules open(boolean create) {
+        backend = server.required();
         try {
-            q = create ? redis.open(queue, Codec.bytes(), QueueOptions.DEFAULT_VISIBILITY_TIMEOUT,
-                    QueueOptions.DEFAULT_MAX_ATTEMPTS, 0)
-                    : redis.openExisting(queue, Codec.bytes(), QueueOptions.DEFAULT_VISIBILITY_TIMEOUT,
-                    QueueOptions.DEFAULT_MAX_ATTEMPTS, 0);
+            return backend.openSchedules(queue, create);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(mixee.commandLine(), "--queue: " + e.getMessage());
         } catch (CliException e) {
             throw new CliException(e.getMessage() + (create ? "" : "; check --queue"), e.getCause());
         }
-        return new Open(q, RedisSchedules.builder(q).build());
     }
 
     /** @return e.g. {@code queue 'orders' on 127.0.0.1:6379} */
     String describe() {
-        return "queue '" + queue + "' on " + redis.where();
+        return "queue '" + queue + "' on " + backend.where();
     }
 
     /** @return one line describing a schedule: name, state, rule, misfire policy, next and last fire times */
