@@ -37,6 +37,9 @@ final class Store {
     record Take(List<Taken> taken, Double nextDueMillis, Double nextLeaseMillis, boolean paused) {
     }
 
+    /** The longest dead-letter age the retention compares: 1,000 years, longer than any dead letter lives. */
+    static final long MAX_AGE_MILLIS = 1_000L * 365 * 24 * 3_600_000;
+
     private final QueueSql sql;
     private final String queue;
     private final String channel;
@@ -51,7 +54,9 @@ final class Store {
         this.channel = channel;
         this.maxAttempts = maxAttempts;
         this.exhausted = "maxAttempts (" + maxAttempts + ") reached";
-        this.deadMaxAgeMillis = deadMaxAge.toMillis();
+        // Beyond about 6,700 years before now a timestamp leaves PostgreSQL's range (4713 BC); every older age keeps
+        // every dead letter, as the cap does.
+        this.deadMaxAgeMillis = Math.min(deadMaxAge.toMillis(), MAX_AGE_MILLIS);
         this.deadMaxCount = deadMaxCount;
     }
 

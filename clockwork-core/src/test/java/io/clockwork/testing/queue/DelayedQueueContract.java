@@ -584,6 +584,17 @@ public abstract class DelayedQueueContract extends QueueContractBase {
     }
 
     @Test
+    void theLargestRetentionKeepsEveryDeadLetter() throws Exception {
+        DelayedQueue<String> q = queue(b -> b.deadLetterRetention(DelayedQueue.MAX_DELAY, Long.MAX_VALUE));
+        String id = q.offer("kept", Duration.ZERO);
+        assertThat(take(q).deadLetter("bad")).isTrue();
+        QueueStats stats = q.stats();
+        assertThat(stats.dead()).isEqualTo(1);
+        assertThat(stats.trimmed()).isZero();
+        assertThat(q.deadLetters(10)).extracting(DeadLetter::id).containsExactly(id);
+    }
+
+    @Test
     void retentionDefaultsBoundDeadLettersAndBadBoundsAreRejectedNamingTheArgument() {
         QueueOptions<String> defaults = QueueOptions.<String>builder().build();
         assertThat(defaults.deadLetterMaxAge()).isEqualTo(QueueOptions.DEFAULT_DEAD_LETTER_MAX_AGE)
