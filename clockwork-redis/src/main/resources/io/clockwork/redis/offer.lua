@@ -62,7 +62,7 @@ local SEQ = KEYS[3]
 local LOST = KEYS[4]
 local COUNTERS = KEYS[5]
 local SIGNAL = KEYS[6]
--- include: clock, keep, meta, wake, counters, cold, cold_keys, lost, unschedule, priority, ready_keys
+-- include: clock, keep, meta, wake, counters, cold, cold_keys, lost, unschedule, priority, ready_keys, group_tail, groups
 local floor, ceil = now_floor_ceil()
 
 -- The due time of PENDING's first message, or false if none.
@@ -97,8 +97,12 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
         local due_s = string.format('%d', due)
         if m == 1 then -- the usual call: no tables to build and unpack
             local hex = string.format('%016x', base + 1)
+            local headed = due <= floor and string.byte(ARGV[5], 1) == 35 -- due now, with headers
             local priority = waking and string.byte(ARGV[5], 1) == 35 and tail_priority(ARGV[5], 1) or 0
-            if priority ~= 0 then -- due now with a priority: straight into READY (ready.lua)
+            local g = headed and tail_group(ARGV[5], 1)
+            if g then -- due now with a group: straight into its ready set (groups.lua)
+                group_add({[g] = {string.format('%d', ready_score(priority, due)), hex .. ARGV[4]}})
+            elseif priority ~= 0 then -- due now with a priority: straight into READY (ready.lua)
                 redis.call('ZADD', READY, '+inf', KEEP_MEMBER, string.format('%d', ready_score(priority, due)),
                     hex .. ARGV[4])
             else
@@ -112,12 +116,19 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
         local ready = {'+inf', KEEP_MEMBER}
         local states = {KEEP_FIELD, KEEP_VALUE}
         local result = {}
+        local grouped = {}
         for j = 1, m do
             local id = ARGV[2 * j + 2]
             local tail = ARGV[2 * j + 3]
             local hex = string.format('%016x', base + j)
             local priority = waking and string.byte(tail, 1) == 35 and tail_priority(tail, 1) or 0
-            if priority ~= 0 then
+            local g = due <= floor and string.byte(tail, 1) == 35 and tail_group(tail, 1)
+            if g then
+                local t = grouped[g] or {}
+                grouped[g] = t
+                t[#t + 1] = string.format('%d', ready_score(priority, due))
+                t[#t + 1] = hex .. id
+            elseif priority ~= 0 then
                 ready[#ready + 1] = string.format('%d', ready_score(priority, due))
                 ready[#ready + 1] = hex .. id
             else
@@ -134,6 +145,7 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
         if #ready > 2 then
             redis.call('ZADD', READY, unpack(ready))
         end
+        group_add(grouped)
         redis.call('HSET', META, unpack(states))
         count_events('offered', m)
         result[m + 1] = waking and wake() or 0
@@ -267,6 +279,7 @@ local base = redis.call('INCRBY', SEQ, m == 1 and '1' or m) - m -- a number argu
 local result = {}
 local scored = {'+inf', KEEP_MEMBER}
 local ready = {'+inf', KEEP_MEMBER} -- due now with a priority: straight into READY (ready.lua)
+local grouped = {} -- due now with a group: straight into its ready set (groups.lua), by group
 local states = {KEEP_FIELD, KEEP_VALUE}
 local seen = {}
 local waking = false
@@ -287,9 +300,11 @@ local function flush()
         if #ready > 2 then
             redis.call('ZADD', READY, unpack(ready))
         end
+        group_add(grouped)
         redis.call('HSET', META, unpack(states)) -- with KEEP_FIELD, see keep.lua
         scored = {'+inf', KEEP_MEMBER}
         ready = {'+inf', KEEP_MEMBER}
+        grouped = {}
         states = {KEEP_FIELD, KEEP_VALUE}
         n = 0
     end
@@ -382,7 +397,7 @@ for j = 1, m do
                     local state, a, hex, at = string.match(v, '^(%a) (%d+) (%x+)()')
                     if state ~= 'D' then
                         code = 5
-                    elseif unschedule(hex .. id) == 0 then
+                    elseif unschedule(hex .. id, string.sub(v, at)) == 0 then
                         code = 4 -- live, not scheduled: in flight
                     else
                         attempts, old = a, string.sub(v, at)
@@ -436,7 +451,13 @@ for j = 1, m do
         else
             local hex = string.format('%016x', base + j) -- the member's prefix and the META seq: formatted once
             local priority = due <= floor and string.byte(tail, 1) ~= 58 and tail_priority(tail, 1) or 0 -- 58: ':'
-            if priority ~= 0 then
+            local g = due <= floor and string.byte(tail, 1) ~= 58 and tail_group(tail, 1)
+            if g then
+                local t = grouped[g] or {}
+                grouped[g] = t
+                t[#t + 1] = string.format('%d', ready_score(priority, due))
+                t[#t + 1] = hex .. id
+            elseif priority ~= 0 then
                 ready[#ready + 1] = string.format('%d', ready_score(priority, due))
                 ready[#ready + 1] = hex .. id
             else

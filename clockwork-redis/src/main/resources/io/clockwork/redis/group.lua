@@ -1,0 +1,25 @@
+--[[
+  group: marks the partition grouped (groups.lua): from then on its polls file due messages in their groups' ready
+  sets and take them round robin between groups. A client runs it before its first offer of a message with a group to
+  the partition; a client built with group options runs it on every partition when it is built, with the options,
+  which replace the ones stored (the last client built with options sets them for every client). Idempotent.
+
+  KEYS[1] pending   ZSET   names GROUPED and GCONF (group_keys.lua)
+  ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
+  ARGV[2]           mode: '' to mark the partition only, '1' to store the group options that follow as well
+  ARGV[3..]         the options as field, value pairs of GCONF: max, rate "<permits> <interval ms>", weighted 1 and
+                    w:<group> <weight>
+
+  Reply: 1.
+  Cost: O(1) to mark; storing options O(w), w the weights.
+]]
+local PENDING = KEYS[1]
+-- include: group_keys
+redis.call('SET', GROUPED, '1')
+if ARGV[2] == '1' then
+    redis.call('DEL', GCONF)
+    if #ARGV > 2 then
+        redis.call('HSET', GCONF, unpack(ARGV, 3))
+    end
+end
+return 1
