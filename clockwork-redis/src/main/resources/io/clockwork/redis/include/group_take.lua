@@ -4,9 +4,24 @@
 ]]
 -- include: groups, group_keys, group_tail, member, rate, ready
 
+-- Sends named group g to GWAIT until its next permit frees at `at` (ms), out of RING. Groups sent in one call keep
+-- their order of turns there, as a fraction of a millisecond (the n-th of the call adds n/1024: exact, as a score
+-- below 2^41 ms keeps 12 bits of fraction), so that they come back in that order; a group comes back less than 1 ms
+-- after its permit frees, never before.
+local function group_wait(g, at, order)
+    local n = order.n
+    order.n = n + 1
+    local score = string.format('%d', at)
+    if n > 0 then
+        score = score .. string.sub(string.format('%.10f', math.min(n, 1023) / 1024), 2) -- ".<fraction>"
+    end
+    redis.call('ZADD', GWAIT, score, g)
+    redis.call('ZREM', RING, g)
+end
+
 -- Whether named group g has a permit of its rate limit free now, given its permits granted so far in this call
 -- (state[g]: {free, granted, last}); a group without one leaves RING and waits in GWAIT until the next frees.
-local function group_permit(g, now, state)
+local function group_permit(g, now, state, order)
     local conf = group_settings()
     if not conf.permits then
         return true
@@ -15,8 +30,7 @@ local function group_permit(g, now, state)
     if not st then
         local free, wait, last = rate_free(GROUP_LOG .. g, now, conf.permits, conf.interval)
         if free == 0 then
-            redis.call('ZADD', GWAIT, string.format('%d', now + wait), g)
-            redis.call('ZREM', RING, g)
+            group_wait(g, now + wait, order)
             return false
         end
         st = {free, 0, last}
@@ -26,15 +40,14 @@ local function group_permit(g, now, state)
 end
 
 -- Records the permits named group g was granted in this call, and sends it to GWAIT if it has none left.
-local function group_grant(g, now, st)
+local function group_grant(g, now, st, order)
     local conf = group_settings()
     local log = GROUP_LOG .. g
     rate_grant(log, now, st[2], st[3])
     redis.call('PEXPIRE', log, conf.interval + 1000)
     if st[1] == 0 then
         local _, wait = rate_free(log, now, conf.permits, conf.interval)
-        redis.call('ZADD', GWAIT, string.format('%d', now + wait), g)
-        redis.call('ZREM', RING, g)
+        group_wait(g, now + wait, order)
     end
 end
 
@@ -68,7 +81,7 @@ local function take_groups(n, now, now_s)
     end
     group_add(by_group)
     local conf = group_settings()
-    local heads, groups, flight, permits = {}, {}, {}, {}
+    local heads, groups, flight, permits, waits, order = {}, {}, {}, {}, {}, {n = 0}
     local named = 0
     local guard = 2 * n + 16
     while #heads < n and guard > 0 do
@@ -85,7 +98,7 @@ local function take_groups(n, now, now_s)
             redis.call('ZREM', RING, g)
         elseif level_of(tonumber(h[2])) ~= level then
             ring_join(g, level_of(tonumber(h[2])))
-        elseif g == '' or group_permit(g, now, permits) then
+        elseif g == '' or group_permit(g, now, permits, order) then
             redis.call('ZREM', set, h[1])
             heads[#heads + 1] = h[1]
             groups[#heads] = g
@@ -101,7 +114,10 @@ local function take_groups(n, now, now_s)
                 local st = permits[g]
                 if st then
                     st[1], st[2] = st[1] - 1, st[2] + 1
-                    out = out or st[1] == 0
+                    if st[1] == 0 then
+                        out = true
+                        waits[#waits + 1] = g -- in the order of their turns
+                    end
                 end
                 if conf.weighted then
                     weight = tonumber(redis.call('HGET', GCONF, 'w:' .. g)) or 1
@@ -117,9 +133,12 @@ local function take_groups(n, now, now_s)
         end
     end
     for g, st in pairs(permits) do
-        if st[2] > 0 then
-            group_grant(g, now, st)
+        if st[2] > 0 and st[1] > 0 then
+            group_grant(g, now, st, order)
         end
+    end
+    for i = 1, #waits do
+        group_grant(waits[i], now, permits[waits[i]], order)
     end
     local metas, missing, at = {}, {}, {}
     for i = 1, #heads do
@@ -166,5 +185,5 @@ end
 -- The ms until the first waiting group's permit frees, or nil.
 local function groups_wait(now)
     local w = redis.call('ZRANGE', GWAIT, '0', '0', 'WITHSCORES')
-    return w[2] and math.max(0, tonumber(w[2]) - now) or nil
+    return w[2] and math.max(0, math.ceil(tonumber(w[2]) - now)) or nil
 end
