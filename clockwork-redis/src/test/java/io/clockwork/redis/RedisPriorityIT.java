@@ -20,14 +20,13 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The {@link PriorityContract} on a real {@code redis-server} ({@code include/ready.lua}), plus what the Redis layout
  * adds: a scheduled message waiting in the priority order can still be cancelled, rescheduled, replaced, counted and
  * browsed; messages queued before the first priority join the order; a due backlog larger than one poll moves is
- * overtaken within a few polls; a queue whose messages never carry a priority keeps the plain layout; groups and flow
- * limits are refused.
+ * overtaken within a few polls; a queue whose messages never carry a priority keeps the plain layout (groups with
+ * priorities: {@link RedisGroupIT}).
  */
 @ExtendWith(RedisExtension.class)
 class RedisPriorityIT extends PriorityContract {
@@ -162,20 +161,6 @@ class RedisPriorityIT extends PriorityContract {
         String prefix = KeyLayout.prefix("prio-none", 0);
         assertThat(redis.call("EXISTS", prefix + "ordered")).isEqualTo(0L);
         assertThat(redis.call("EXISTS", prefix + "ready")).isEqualTo(0L);
-    }
-
-    @Test
-    void groupsAndFlowLimitsAreRefusedBeforeAnythingIsSent() {
-        RedisDelayedQueue<String> q = open("prio-refused");
-        assertThatThrownBy(() -> q.offerAll(List.of(Message.of("x").group("t1"))))
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining(Message.GROUP_HEADER);
-        assertThatThrownBy(() -> q.offer(Message.of("x").group("t1")))
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining(Message.GROUP_HEADER);
-        assertThat(q.stats().ready()).isZero();
-        assertThatThrownBy(() -> RedisDelayedQueue.builder(redis.uri(), "prio-limited", Codec.string())
-                .rateLimit(10, Duration.ofSeconds(1)).maxInFlightPerGroup(1).build())
-                .isInstanceOf(UnsupportedOperationException.class)
-                .hasMessageContaining("'prio-limited': maxInFlightPerGroup is not supported by the Redis backend");
     }
 
     @Test

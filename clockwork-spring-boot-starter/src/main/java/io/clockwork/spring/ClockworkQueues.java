@@ -49,7 +49,7 @@ public final class ClockworkQueues implements AutoCloseable {
         this.codecs = Objects.requireNonNull(codecs, "codecs");
         this.redis = redis;
         this.decorators = List.copyOf(decorators);
-        QueueFlowProperties.check(properties.getQueues(), redis != null);
+        QueueFlowProperties.check(properties.getQueues());
     }
 
     /**
