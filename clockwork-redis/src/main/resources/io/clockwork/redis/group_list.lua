@@ -1,6 +1,6 @@
 --[[
   group_list: the partition's groups with ready or in-flight messages (groups.lua), for largestGroups: every group
-  in RING, in GWAIT and in GFLIGHT, at most LIST_LIMIT of each, with the messages in its ready set and its deliveries
+  in RING, in GWAIT and in GFLIGHT, at most 10,000 of each (group_names.lua), with the messages in its ready set and its deliveries
   in flight. A due message joins its group's set at the partition's next poll (or at once when offered due), so it
   counts from then on. Reads only.
 
@@ -12,26 +12,8 @@
         HGET per group.
 ]]
 local PENDING = KEYS[1]
--- include: group_keys
-local LIST_LIMIT = 10000
-local seen = {}
-local names = {}
-local function add(g)
-    if g ~= '' and not seen[g] then
-        seen[g] = true
-        names[#names + 1] = g
-    end
-end
-for _, key in ipairs({RING, GWAIT}) do
-    local members = redis.call('ZRANGE', key, '0', string.format('%d', LIST_LIMIT - 1))
-    for i = 1, #members do
-        add(members[i])
-    end
-end
-local flight = redis.call('HSCAN', GFLIGHT, '0', 'COUNT', string.format('%d', LIST_LIMIT))[2]
-for i = 1, #flight, 2 do
-    add(flight[i])
-end
+-- include: group_keys, group_names
+local names = group_names(10000)
 local result = {}
 for i = 1, #names do
     local g = names[i]

@@ -7,7 +7,8 @@
   like a reschedule, so an earlier delivery's receipt no longer holds it. A message with a positive delay is due at the
   server's clock rounded up to the next millisecond plus the delay, so never early; with no delay it is due at once; a
   message due at once that carries a priority (whose partition the client marked ordered before offering it) goes to
-  READY, scored by priority (ready.lua), not to PENDING. A message due at least compactAfter ahead (ARGV[1]) is filed in
+  READY, scored by priority (ready.lua), not to PENDING, and one due at once that carries a group (whose partition the
+  client marked grouped) to its group's ready set (groups.lua). A message due at least compactAfter ahead (ARGV[1]) is filed in
   the cold store (cold.lua) instead of PENDING and META; an id the check does not find in META is looked up there too.
   Flags say per message what to check: only the client's first attempt of ids its IdGenerator just made (a per-client
   random 128-bit prefix and a counter: unique) is sent as fresh, without a dedup read; a retry, which may follow an
@@ -98,7 +99,7 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
         if m == 1 then -- the usual call: no tables to build and unpack
             local hex = string.format('%016x', base + 1)
             local headed = due <= floor and string.byte(ARGV[5], 1) == 35 -- due now, with headers
-            local priority = waking and string.byte(ARGV[5], 1) == 35 and tail_priority(ARGV[5], 1) or 0
+            local priority = headed and tail_priority(ARGV[5], 1) or 0
             local g = headed and tail_group(ARGV[5], 1)
             if g then -- due now with a group: straight into its ready set (groups.lua)
                 group_add({[g] = {string.format('%d', ready_score(priority, due)), hex .. ARGV[4]}})
@@ -121,8 +122,9 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
             local id = ARGV[2 * j + 2]
             local tail = ARGV[2 * j + 3]
             local hex = string.format('%016x', base + j)
-            local priority = waking and string.byte(tail, 1) == 35 and tail_priority(tail, 1) or 0
-            local g = due <= floor and string.byte(tail, 1) == 35 and tail_group(tail, 1)
+            local headed = due <= floor and string.byte(tail, 1) == 35 -- due now, with headers
+            local priority = headed and tail_priority(tail, 1) or 0
+            local g = headed and tail_group(tail, 1)
             if g then
                 local t = grouped[g] or {}
                 grouped[g] = t

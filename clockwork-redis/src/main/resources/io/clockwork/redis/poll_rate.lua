@@ -47,17 +47,18 @@ local PAUSED = KEYS[9]
 local RATE = KEYS[10]
 local CONFIG = KEYS[11]
 local SIGNAL = KEYS[12]
--- include: clock, take_due, rate, rate_limit, cold, ready_keys, counters
+-- include: clock, take_due, rate, rate_limit, cold, ready_keys, counters, group_keys
 
--- Whether a poll could take something now but for the limit: not paused, and a message due in PENDING, READY or a
--- started chunk of the compact store, or a delivery whose visibility ran out (the sweep makes it due again).
+-- Whether a poll could take something now but for the limit: not paused, and a message due in PENDING, READY, a
+-- group's turn (groups.lua) or a started chunk of the compact store, or a delivery whose visibility ran out (the sweep
+-- makes it due again).
 local function due_now(now)
     if redis.call('EXISTS', PAUSED) == 1 then
         return false
     end
     local now_s = string.format('%d', now)
     if redis.call('ZRANGEBYSCORE', PENDING, '-inf', now_s, 'LIMIT', '0', '1')[1]
-            or redis.call('EXISTS', READY) == 1
+            or redis.call('EXISTS', READY) == 1 or redis.call('EXISTS', RING) == 1
             or redis.call('ZRANGEBYSCORE', INFLIGHT, '-inf', now_s, 'LIMIT', '0', '1')[1] then
         return true
     end

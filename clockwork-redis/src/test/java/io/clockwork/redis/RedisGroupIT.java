@@ -251,4 +251,38 @@ class RedisGroupIT extends GroupContract {
             old.close();
         }
     }
+
+    @Test
+    void aMessageWaitingInItsGroupCanBeRescheduledReplacedCountedBrowsedAndFound() throws Exception {
+        RedisDelayedQueue<String> q = open("group-ready", b -> b.maxInFlightPerGroup(1));
+        q.offer(Message.of("taken").group("a"));
+        String rescheduled = q.offer(Message.of("rescheduled").group("a")).id();
+        q.offer(Message.of("replaced").id("r1").group("a"));
+        q.offer(Message.of("kept").group("b").priority(2));
+        assertThat(q.poll(Duration.ZERO).value()).isEqualTo("kept");
+        Delivery<String> taken = q.poll(Duration.ZERO);
+        assertThat(taken.value()).isEqualTo("taken");
+        assertThat(q.stats().ready()).isEqualTo(2);
+        RedisQueueBrowser browser = RedisQueueBrowser.of(q);
+        RedisQueueBrowser.Page page = browser.page(RedisQueueBrowser.State.READY, java.util.Optional.empty(), 10);
+        assertThat(page.total()).isEqualTo(2);
+        assertThat(page.entries()).extracting(RedisQueueBrowser.Entry::id).containsExactly(rescheduled, "r1");
+        assertThat(page.entries()).allSatisfy(e -> assertThat(e.at()).isBeforeOrEqualTo(page.now()));
+        assertThat(browser.find("r1")).hasValueSatisfying(e ->
+                assertThat(e.state()).isEqualTo(RedisQueueBrowser.State.READY));
+        assertThat(browser.head().oldestReady()).isPresent();
+        assertThat(q.reschedule(rescheduled, Duration.ofHours(1))).isTrue();
+        assertThat(q.offer(Message.of("replacement").id("r1").group("a").onConflict(Message.Conflict.REPLACE))
+                .outcome()).isEqualTo(io.clockwork.queue.Offered.Outcome.REPLACED);
+        assertThat(q.stats().ready()).isEqualTo(1);
+        assertThat(q.stats().delayed()).isEqualTo(1);
+        assertThat(taken.deadLetter("bad")).isTrue();
+        assertThat(values(q.poll(10, Duration.ZERO))).as("its slot freed").containsExactly("replacement");
+        q.pause();
+        assertThat(q.requeueDead(taken.id())).isTrue();
+        assertThat(q.poll(10, Duration.ZERO)).as("paused").isEmpty();
+        q.resume();
+        assertThat(q.poll(10, Duration.ZERO)).as("a's slot is held by the replacement").isEmpty();
+        assertThat(q.largestGroups(5)).containsExactly(new GroupBacklog("a", 1, 1), new GroupBacklog("b", 0, 1));
+    }
 }

@@ -76,6 +76,14 @@ class RedisPriorityIT extends PriorityContract {
     }
 
     @Test
+    void aDelayedMessageWithAPriorityOfferedToAnEmptyPartitionWaitsForItsDueTime() throws Exception {
+        RedisDelayedQueue<String> q = open("prio-early");
+        q.offer(at("later", 5).delay(Duration.ofSeconds(5))); // sooner than compactAfter: not in the compact store
+        assertThat(q.poll(Duration.ZERO)).as("not due").isNull();
+        assertThat(q.stats().delayed()).isEqualTo(1);
+    }
+
+    @Test
     void aMessageWaitingInThePriorityOrderCanBeCancelledRescheduledReplacedCountedAndBrowsed() throws Exception {
         RedisDelayedQueue<String> q = open("prio-ready");
         q.offer(at("taken", 9));
