@@ -6,9 +6,13 @@ import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.GroupBacklog;
 import io.clockwork.queue.Message;
+import io.clockwork.queue.Offered;
 import io.clockwork.redis.fixture.RedisExtension;
 import io.clockwork.redis.fixture.RedisServerProcess;
+import io.clockwork.testing.Await;
 import io.clockwork.testing.queue.GroupContract;
+import io.clockwork.worker.Job;
+import io.clockwork.worker.Worker;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -16,6 +20,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,12 +49,6 @@ class RedisGroupIT extends GroupContract {
     @Override
     protected <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options) {
         return queues.fresh(codec, options);
-    }
-
-    /** 100,000 single offers take a while on a shared machine; a tenth shows the same bound. */
-    @Override
-    protected int largeGroupSize() {
-        return 20_000;
     }
 
     @Override
@@ -264,7 +267,7 @@ class RedisGroupIT extends GroupContract {
         assertThat(taken.value()).isEqualTo("taken");
         assertThat(q.stats().ready()).isEqualTo(2);
         RedisQueueBrowser browser = RedisQueueBrowser.of(q);
-        RedisQueueBrowser.Page page = browser.page(RedisQueueBrowser.State.READY, java.util.Optional.empty(), 10);
+        RedisQueueBrowser.Page page = browser.page(RedisQueueBrowser.State.READY, Optional.empty(), 10);
         assertThat(page.total()).isEqualTo(2);
         assertThat(page.entries()).extracting(RedisQueueBrowser.Entry::id).containsExactly(rescheduled, "r1");
         assertThat(page.entries()).allSatisfy(e -> assertThat(e.at()).isBeforeOrEqualTo(page.now()));
@@ -273,7 +276,7 @@ class RedisGroupIT extends GroupContract {
         assertThat(browser.head().oldestReady()).isPresent();
         assertThat(q.reschedule(rescheduled, Duration.ofHours(1))).isTrue();
         assertThat(q.offer(Message.of("replacement").id("r1").group("a").onConflict(Message.Conflict.REPLACE))
-                .outcome()).isEqualTo(io.clockwork.queue.Offered.Outcome.REPLACED);
+                .outcome()).isEqualTo(Offered.Outcome.REPLACED);
         assertThat(q.stats().ready()).isEqualTo(1);
         assertThat(q.stats().delayed()).isEqualTo(1);
         assertThat(taken.deadLetter("bad")).isTrue();
@@ -284,5 +287,32 @@ class RedisGroupIT extends GroupContract {
         q.resume();
         assertThat(q.poll(10, Duration.ZERO)).as("a's slot is held by the replacement").isEmpty();
         assertThat(q.largestGroups(5)).containsExactly(new GroupBacklog("a", 1, 1), new GroupBacklog("b", 0, 1));
+    }
+
+    @Test
+    void aWorkerWithPrefetchNeverHoldsTwoMessagesOfAGroupAndHandlesEveryOne() throws Exception {
+        RedisDelayedQueue<String> q = open("group-worker", b -> b.maxInFlightPerGroup(1));
+        List<Message<String>> batch = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            for (int g = 0; g < 10; g++) {
+                batch.add(Message.of("g" + g + ":" + i).group("g" + g));
+            }
+        }
+        q.offerAll(batch);
+        Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
+        Set<String> handled = ConcurrentHashMap.newKeySet();
+        AtomicInteger overlaps = new AtomicInteger();
+        try (Worker<String> worker = Worker.builder(q, (Job<String> job) -> {
+            AtomicInteger n = running.computeIfAbsent(job.value().split(":")[0], k -> new AtomicInteger());
+            if (n.incrementAndGet() > 1) {
+                overlaps.incrementAndGet();
+            }
+            handled.add(job.value());
+            n.decrementAndGet();
+        }).concurrency(4).prefetch(8).pollWait(Duration.ofMillis(100)).build()) {
+            Await.until("every message handled", Duration.ofSeconds(30),
+                    () -> handled.size() == 100 && q.stats().total() == 0);
+        }
+        assertThat(overlaps.get()).as("two messages of one group handled at once").isZero();
     }
 }
