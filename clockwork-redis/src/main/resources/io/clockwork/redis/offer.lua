@@ -63,8 +63,18 @@ local SEQ = KEYS[3]
 local LOST = KEYS[4]
 local COUNTERS = KEYS[5]
 local SIGNAL = KEYS[6]
--- include: clock, keep, meta, wake, counters, cold, cold_keys, lost, unschedule, priority, ready_keys, group_tail, groups
+-- include: clock, keep, meta, wake, counters, cold, cold_keys, lost, unschedule, priority, ready_keys, group_tail, groups, group_keys
 local floor, ceil = now_floor_ceil()
+
+-- Files messages due now with a priority and without a group, {score, member, ...}, in READY (ready.lua); in a
+-- grouped partition as the unnamed group's (groups.lua), so that it takes its turn.
+local function ready_now(scored)
+    if redis.call('EXISTS', GROUPED) == 1 then
+        group_add({[''] = scored})
+    else
+        redis.call('ZADD', READY, '+inf', KEEP_MEMBER, unpack(scored))
+    end
+end
 
 -- The due time of PENDING's first message, or false if none.
 local function pending_head()
@@ -104,8 +114,7 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
             if g then -- due now with a group: straight into its ready set (groups.lua)
                 group_add({[g] = {string.format('%d', ready_score(priority, due)), hex .. ARGV[4]}})
             elseif priority ~= 0 then -- due now with a priority: straight into READY (ready.lua)
-                redis.call('ZADD', READY, '+inf', KEEP_MEMBER, string.format('%d', ready_score(priority, due)),
-                    hex .. ARGV[4])
+                ready_now({string.format('%d', ready_score(priority, due)), hex .. ARGV[4]})
             else
                 redis.call('ZADD', PENDING, '+inf', KEEP_MEMBER, due_s, hex .. ARGV[4])
             end
@@ -114,7 +123,7 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
             return {1, waking and wake() or 0}
         end
         local scored = {'+inf', KEEP_MEMBER}
-        local ready = {'+inf', KEEP_MEMBER}
+        local ready = {}
         local states = {KEEP_FIELD, KEEP_VALUE}
         local result = {}
         local grouped = {}
@@ -144,8 +153,8 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
         if #scored > 2 then
             redis.call('ZADD', PENDING, unpack(scored))
         end
-        if #ready > 2 then
-            redis.call('ZADD', READY, unpack(ready))
+        if #ready > 0 then
+            ready_now(ready)
         end
         group_add(grouped)
         redis.call('HSET', META, unpack(states))
@@ -280,7 +289,7 @@ end
 local base = redis.call('INCRBY', SEQ, m == 1 and '1' or m) - m -- a number argument costs a float format
 local result = {}
 local scored = {'+inf', KEEP_MEMBER}
-local ready = {'+inf', KEEP_MEMBER} -- due now with a priority: straight into READY (ready.lua)
+local ready = {} -- due now with a priority: straight into READY (ready.lua)
 local grouped = {} -- due now with a group: straight into its ready set (groups.lua), by group
 local states = {KEEP_FIELD, KEEP_VALUE}
 local seen = {}
@@ -299,13 +308,13 @@ local function flush()
         if #scored > 2 then
             redis.call('ZADD', PENDING, unpack(scored))
         end
-        if #ready > 2 then
-            redis.call('ZADD', READY, unpack(ready))
+        if #ready > 0 then
+            ready_now(ready)
         end
         group_add(grouped)
         redis.call('HSET', META, unpack(states)) -- with KEEP_FIELD, see keep.lua
         scored = {'+inf', KEEP_MEMBER}
-        ready = {'+inf', KEEP_MEMBER}
+        ready = {}
         grouped = {}
         states = {KEEP_FIELD, KEEP_VALUE}
         n = 0

@@ -2,7 +2,7 @@
   group_take: the take of a grouped partition (groups.lua): round robin between the groups in RING, their in-flight
   limits and their rate limits, and the poll's view of the groups waiting for a permit.
 ]]
--- include: groups, group_keys, group_tail, member, rate, ready
+-- include: groups, group_keys, group_tail, member, rate, ready, keep
 
 -- Sends named group g to GWAIT until its next permit frees at `at` (ms), out of RING. Groups sent in one call keep
 -- their order of turns there, as a fraction of a millisecond (the n-th of the call adds n/1024: exact, as a score
@@ -56,11 +56,14 @@ end
 -- Returns the members taken, their META values (nil where gone), whether more may be ready, and each one's group
 -- ('' for none). Counts the named groups' deliveries in GFLIGHT.
 local function take_groups(n, now, now_s)
-    local back = redis.call('ZRANGEBYSCORE', GWAIT, '-inf', now_s)
-    if #back > 0 then
-        redis.call('ZREMRANGEBYSCORE', GWAIT, '-inf', now_s)
-        for i = 1, #back do
-            group_sync(back[i])
+    local conf = group_settings()
+    if conf.permits then
+        local back = redis.call('ZRANGEBYSCORE', GWAIT, '-inf', now_s)
+        if #back > 0 then
+            redis.call('ZREMRANGEBYSCORE', GWAIT, '-inf', now_s)
+            for i = 1, #back do
+                group_sync(back[i])
+            end
         end
     end
     local count, read, moved = move_due(now_s)
@@ -76,11 +79,7 @@ local function take_groups(n, now, now_s)
         t[#t + 1] = string.format('%d', moved[i][2])
         t[#t + 1] = m
     end
-    if not by_group[''] then
-        group_sync('') -- offers file the unnamed group's messages in READY without RING
-    end
     group_add(by_group)
-    local conf = group_settings()
     local heads, groups, flight, permits, waits, order = {}, {}, {}, {}, {}, {n = 0}
     local named = 0
     local guard = 2 * n + 16
@@ -92,43 +91,50 @@ local function take_groups(n, now, now_s)
         end
         local g, s = first[1], tonumber(first[2])
         local set = group_set(g)
-        local h = redis.call('ZRANGEBYSCORE', set, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', '0', '2')
         local level = level_of(s)
-        if not h[1] then
-            redis.call('ZREM', RING, g)
-        elseif level_of(tonumber(h[2])) ~= level then
-            ring_join(g, level_of(tonumber(h[2])))
-        elseif g == '' or group_permit(g, now, permits, order) then
-            redis.call('ZREM', set, h[1])
-            heads[#heads + 1] = h[1]
-            groups[#heads] = g
-            local used = s % TURN + 1
-            local out = not h[3]
-            local weight = 1
-            if g ~= '' then
-                named = named + 1
-                if conf.max then
-                    flight[g] = (flight[g] or tonumber(redis.call('HGET', GFLIGHT, g)) or 0) + 1
-                    out = out or flight[g] >= conf.max
+        if g == '' or group_permit(g, now, permits, order) then
+            -- The group's first message; a set found empty, or whose first message is at another level (a removal
+            -- left RING as it was), sets the group's entry right instead.
+            local h = redis.call('ZPOPMIN', set)
+            if not h[1] or h[1] == KEEP_MEMBER then
+                if h[1] then
+                    redis.call('ZADD', set, h[2], h[1])
                 end
-                local st = permits[g]
-                if st then
-                    st[1], st[2] = st[1] - 1, st[2] + 1
-                    if st[1] == 0 then
-                        out = true
-                        waits[#waits + 1] = g -- in the order of their turns
+                redis.call('ZREM', RING, g)
+            elseif level_of(tonumber(h[2])) ~= level then
+                redis.call('ZADD', set, h[2], h[1])
+                ring_join(g, level_of(tonumber(h[2])))
+            else
+                heads[#heads + 1] = h[1]
+                groups[#heads] = g
+                local used = s % TURN + 1
+                local out = false
+                local weight = 1
+                if g ~= '' then
+                    named = named + 1
+                    if conf.max then
+                        flight[g] = (flight[g] or tonumber(redis.call('HGET', GFLIGHT, g)) or 0) + 1
+                        out = flight[g] >= conf.max
+                    end
+                    local st = permits[g]
+                    if st then
+                        st[1], st[2] = st[1] - 1, st[2] + 1
+                        if st[1] == 0 then
+                            out = true
+                            waits[#waits + 1] = g -- in the order of their turns
+                        end
+                    end
+                    if conf.weighted then
+                        weight = tonumber(redis.call('HGET', GCONF, 'w:' .. g)) or 1
                     end
                 end
-                if conf.weighted then
-                    weight = tonumber(redis.call('HGET', GCONF, 'w:' .. g)) or 1
+                if out then
+                    redis.call('ZREM', RING, g)
+                elseif used >= weight then
+                    ring_join(g, level) -- its turn ends: to the back of its level's line
+                else
+                    redis.call('ZADD', RING, string.format('%d', s + 1), g)
                 end
-            end
-            if out then
-                redis.call('ZREM', RING, g)
-            elseif level_of(tonumber(h[4])) ~= level or used >= weight then
-                ring_join(g, level_of(tonumber(h[4])))
-            else
-                redis.call('ZADD', RING, string.format('%d', s + 1), g)
             end
         end
     end
@@ -167,7 +173,7 @@ local function take_groups(n, now, now_s)
     if named > 0 then
         redis.call('DECRBY', GCOUNT, named)
     end
-    return heads, metas, count == tonumber(MOVE_LIMIT) or redis.call('ZCARD', RING) > 0, groups
+    return heads, metas, count == tonumber(MOVE_LIMIT) or #heads == n and redis.call('EXISTS', RING) == 1, groups
 end
 
 -- Whether a group waiting for a permit has ready messages (a poll the group rate limit held back), looking at the

@@ -23,6 +23,7 @@
 
 -- per call {
 local group_conf = false
+local last_tickets = {} -- by level: the last ticket this call read or gave there (next_turn)
 -- per call }
 local TURN = 1024 -- a turn's span in a RING score: a weight is at most 1000
 local TICKET_CAP = 4294967295 -- 2^32 - 1 turns fit in a level's span (PRIORITY_SPAN / TURN)
@@ -65,8 +66,13 @@ end
 local function next_turn(level)
     local base = level * PRIORITY_SPAN
     local from, to = '(' .. string.format('%d', base + PRIORITY_SPAN), string.format('%d', base)
-    local last = redis.call('ZREVRANGEBYSCORE', RING, from, to, 'WITHSCORES', 'LIMIT', '0', '1')
-    local ticket = last[2] and math.floor((tonumber(last[2]) - base) / TURN) + 1 or 0
+    local ticket = last_tickets[level]
+    if ticket then
+        ticket = ticket + 1 -- only this call gives tickets now: the last one it read or gave is the last
+    else
+        local last = redis.call('ZREVRANGEBYSCORE', RING, from, to, 'WITHSCORES', 'LIMIT', '0', '1')
+        ticket = last[2] and math.floor((tonumber(last[2]) - base) / TURN) + 1 or 0
+    end
     if ticket >= TICKET_CAP then
         local all = redis.call('ZRANGEBYSCORE', RING, to, from, 'WITHSCORES')
         local scored = {}
@@ -78,6 +84,7 @@ local function next_turn(level)
         redis.call('ZADD', RING, unpack(scored))
         ticket = #all / 2
     end
+    last_tickets[level] = ticket
     return string.format('%d', base + ticket * TURN)
 end
 
