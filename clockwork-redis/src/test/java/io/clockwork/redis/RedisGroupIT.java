@@ -14,6 +14,7 @@ import io.clockwork.testing.queue.GroupContract;
 import io.clockwork.worker.Job;
 import io.clockwork.worker.Worker;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -49,6 +50,12 @@ class RedisGroupIT extends GroupContract {
     @Override
     protected <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options) {
         return queues.fresh(codec, options);
+    }
+
+    /** Connects the server clock's reader before a test's timed steps, so that its first step pays no connect. */
+    @BeforeEach
+    void connectTheClock() {
+        queues.passTime(Duration.ZERO);
     }
 
     @Override
@@ -314,5 +321,39 @@ class RedisGroupIT extends GroupContract {
                     () -> handled.size() == 100 && q.stats().total() == 0);
         }
         assertThat(overlaps.get()).as("two messages of one group handled at once").isZero();
+    }
+
+    @Test
+    void pollersFindTheNextPriorityAtOnceWhenManyGroupsDrainALevel() throws Exception {
+        RedisDelayedQueue<String> q = open("group-drain", b -> { });
+        int n = 800;
+        List<Message<String>> batch = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            batch.add(Message.of("m" + i).priority(i % 4).group("tenant-" + (i % 100)));
+        }
+        q.offerAll(batch);
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger empty = new AtomicInteger();
+        List<Thread> pollers = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            Thread th = new Thread(() -> {
+                try {
+                    for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
+                        if (q.poll(Duration.ZERO) == null) {
+                            empty.incrementAndGet();
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            th.start();
+            pollers.add(th);
+        }
+        for (Thread th : pollers) {
+            th.join();
+        }
+        assertThat(empty.get()).as("polls that found nothing while messages were ready").isZero();
+        assertThat(q.stats().ready()).isZero();
     }
 }

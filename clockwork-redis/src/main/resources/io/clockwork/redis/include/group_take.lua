@@ -82,7 +82,10 @@ local function take_groups(n, now, now_s)
     group_add(by_group)
     local heads, groups, flight, permits, waits, order = {}, {}, {}, {}, {}, {n = 0}
     local named = 0
-    local guard = 2 * n + 16
+    -- Every turn that takes nothing sets an entry right for good (a group found empty leaves RING, one at another
+    -- level moves there, one without a permit waits), so the loop ends; the guard bounds one call's work when a
+    -- level just drained and many groups' entries are left to clear (the next call clears the rest).
+    local guard = n + 10000
     while #heads < n and guard > 0 do
         guard = guard - 1
         local first = redis.call('ZRANGE', RING, '0', '0', 'WITHSCORES')
