@@ -1,6 +1,7 @@
 package io.clockwork.dashboard;
 
 import io.clockwork.queue.Codec;
+import io.clockwork.queue.GroupBacklog;
 import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.QueueStats;
@@ -233,6 +234,11 @@ public final class RedisQueueSource implements QueueSource {
         @Override
         public Optional<QueueCounters> counters() {
             return queue.counters();
+        }
+
+        @Override
+        public List<GroupBacklog> largestGroups(int limit) {
+            return queue.largestGroups(limit);
         }
 
         @Override

@@ -65,6 +65,7 @@ final class Acks<V> {
         Boolean[] result = new Boolean[ids.length];
         for (int i = 0; i < ids.length; i++) {
             result[i] = ((RedisDelivery<?>) given[i]).ackedIfGone(ScriptReplies.AckCode.of(codes[i]));
+            freed((RedisDelivery<?>) given[i]);
         }
         return List.of(result);
     }
@@ -105,6 +106,7 @@ final class Acks<V> {
             d.ackFailed();
             throw e;
         }
+        freed(d);
         return d.ackedIfGone(code);
     }
 
@@ -112,7 +114,19 @@ final class Acks<V> {
         return scripts.ackAsync(d.partition(), d.id(), d.receipt()).whenComplete((code, e) -> {
             if (e != null) {
                 d.ackFailed();
+            } else {
+                freed(d);
             }
         }).thenApply(d::ackedIfGone);
+    }
+
+    /**
+     * An ack of a group's message may free the group's slot: this client polls the partition again at once rather
+     * than after its "nothing due" hint ({@link Partitions#offered}).
+     */
+    private void freed(RedisDelivery<?> d) {
+        if (Groups.groupOf(d.headers()) != null) {
+            queue.routing().offered(d.partition());
+        }
     }
 }

@@ -27,6 +27,21 @@ final class AllPartitions {
         this.name = name;
     }
 
+    /**
+     * Deletes every partition's keys: its compact store, then its fixed keys.
+     *
+     * @return how many keys existed
+     * @throws RedisQueueException if Redis fails
+     */
+    long delete() {
+        long deleted = 0;
+        for (int p = 0; p < partitions.count(); p++) {
+            deleted += scripts.dropCompactStore(p, name);
+            deleted += scripts.deletePartition(p, name);
+        }
+        return deleted;
+    }
+
     /** @return true if some partition has held a message */
     boolean exists() {
         for (int p = 0; p < partitions.count(); p++) {

@@ -49,7 +49,7 @@ final class FunctionLibrary {
 
     /** The scripts that add data, refused whole at {@code maxmemory}; every other script may run then. */
     private static final Set<Script> ADD_DATA = EnumSet.of(Script.OFFER, Script.RESCHEDULE, Script.DEAD_REQUEUE,
-            Script.OPEN, Script.FACE_OFFER, Script.FACE_MOVE, Script.MIGRATE_REDISSON, Script.SCHED_WRITE,
+            Script.OPEN, Script.GROUP, Script.FACE_OFFER, Script.FACE_MOVE, Script.MIGRATE_REDISSON, Script.SCHED_WRITE,
             Script.SCHED_FIRE);
 
     /** The first 12 hex digits of the SHA-1 of every script's body, in {@link Script} order. */

@@ -105,7 +105,8 @@ final class KeyLayout {
      * The fixed keys the scripts name themselves from the partition's prefix: the compact store's (its chunks and
      * index shards are named as the store creates them) and the revoked deliveries'.
      */
-    private static final String[] NAMED_PARTS = {"cold", "chunks", "open", "placed", "revoked", "ready", "ordered"};
+    private static final String[] NAMED_PARTS = {"cold", "chunks", "open", "placed", "revoked", "ready", "ordered",
+        "grouped", "ring", "gflight", "gwait", "gconf", "gready"};
 
     private final String name;
     /** Per partition, per script ({@link Script#ordinal()}), the keys it takes. */

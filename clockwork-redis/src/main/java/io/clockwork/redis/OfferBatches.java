@@ -31,15 +31,17 @@ final class OfferBatches<V> {
     private final Signals signals;
     private final IdGenerator idGenerator;
     private final Priorities priorities;
+    private final Groups groups;
 
     OfferBatches(QueueSupport<V> support, Partitions partitions, QueueScripts scripts, Signals signals,
-                 IdGenerator idGenerator, Priorities priorities) {
+                 IdGenerator idGenerator, Priorities priorities, Groups groups) {
         this.support = support;
         this.partitions = partitions;
         this.scripts = scripts;
         this.signals = signals;
         this.idGenerator = idGenerator;
         this.priorities = priorities;
+        this.groups = groups;
     }
 
     /** @see RedisDelayedQueue#offerAll(List, Duration) */
@@ -113,12 +115,14 @@ final class OfferBatches<V> {
             Message<?> m = (Message<?>) Objects.requireNonNull(given[i], () -> "messages[" + index + "]");
             @SuppressWarnings("unchecked")
             V value = (V) m.value();
-            UnsupportedFlow.check(m.headers());
             prioritized |= Priorities.prioritized(m.headers());
             tails[i] = Tail.of(m.headers(), support.encode(value));
             delays[i] = support.delay(m.delay());
             ids[i] = m.id().orElse(null);
             flags[i] = ids[i] == null ? ScriptArgs.FRESH : flag(m.onConflict());
+            if (Groups.groupOf(m.headers()) != null) {
+                ids[i] = groups.idFor(ids[i], m.headers(), idGenerator); // in its group's partition
+            }
         }
         int target = partitions.selector().nextBatchTarget();
         for (int i = 0; i < ids.length; i++) {
@@ -128,6 +132,9 @@ final class OfferBatches<V> {
         }
         if (prioritized) {
             priorities.all(); // once per client: a batch spreads over partitions
+        }
+        for (int i = 0; i < ids.length; i++) {
+            groups.before(partitions.of(ids[i]), ((Message<?>) given[i]).headers());
         }
         return new Prepared(ids, tails, delays, flags);
     }

@@ -27,15 +27,17 @@ final class Offers<V> {
     private final Signals signals;
     private final IdGenerator idGenerator;
     private final Priorities priorities;
+    private final Groups groups;
 
     Offers(QueueSupport<V> support, Partitions partitions, QueueScripts scripts, Signals signals,
-           IdGenerator idGenerator, Priorities priorities) {
+           IdGenerator idGenerator, Priorities priorities, Groups groups) {
         this.support = support;
         this.partitions = partitions;
         this.scripts = scripts;
         this.signals = signals;
         this.idGenerator = idGenerator;
         this.priorities = priorities;
+        this.groups = groups;
     }
 
     /** @see RedisDelayedQueue#offer(Object, Duration) */
@@ -82,16 +84,13 @@ final class Offers<V> {
     /** @see RedisDelayedQueue#offer(Message) */
     Offered offer(Message<? extends V> message) {
         Objects.requireNonNull(message, "message");
-        UnsupportedFlow.check(message.headers());
         byte[] tail = Tail.of(message.headers(), support.encode(message.value()));
         Delay d = support.delay(message.delay());
-        String id = message.id().orElse(null);
-        boolean fresh = id == null;
-        if (fresh) {
-            id = idGenerator.next();
-        }
+        boolean fresh = message.id().isEmpty();
+        String id = groups.idFor(message.id().orElse(null), message.headers(), idGenerator);
         int p = partitions.of(id);
         priorities.before(p, message.headers());
+        groups.before(p, message.headers());
         byte flag = fresh ? ScriptArgs.FRESH : OfferBatches.flag(message.onConflict());
         ScriptReplies.Stored r = scripts.offer(p, id, tail, d, flag);
         partitions.offered(p);
@@ -101,15 +100,15 @@ final class Offers<V> {
     /** @see RedisDelayedQueue#offerAsync(Message) */
     CompletionStage<Offered> offerAsync(Message<? extends V> message) {
         Objects.requireNonNull(message, "message");
-        UnsupportedFlow.check(message.headers());
         byte[] tail = Tail.of(message.headers(), support.encode(message.value()));
         Delay d = support.delay(message.delay());
         String given = message.id().orElse(null);
-        String id = given != null ? given : idGenerator.next();
+        String id = groups.idFor(given, message.headers(), idGenerator);
         int p = partitions.of(id);
         byte flag = given == null ? ScriptArgs.FRESH : OfferBatches.flag(message.onConflict());
-        return priorities.beforeAsync(p, message.headers()).thenCompose(marked -> scripts.offerAsync(p, id, tail, d,
-                flag)).thenApply(r -> {
+        return priorities.beforeAsync(p, message.headers())
+                .thenCompose(marked -> groups.beforeAsync(p, message.headers()))
+                .thenCompose(marked -> scripts.offerAsync(p, id, tail, d, flag)).thenApply(r -> {
             partitions.offered(p);
             return new Offered(r.idOf(id), OfferBatches.outcome(signalIfAsked(r)));
         });

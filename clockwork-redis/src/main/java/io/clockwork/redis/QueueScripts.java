@@ -309,6 +309,38 @@ final class QueueScripts {
         return retries.settled("order", first, Script.ORDER, p, args).thenApply(r -> null);
     }
 
+    /**
+     * Marks partition p grouped ({@code group.lua}); with options, stores them too.
+     *
+     * @param options null to mark only, else the options as GCONF's field, value pairs ({@link Groups})
+     */
+    void group(int p, byte[][] options) {
+        byte[][] args = new byte[2 + (options == null ? 0 : options.length)][];
+        args[0] = maxAttemptsArg;
+        args[1] = arg(options == null ? "" : "1");
+        if (options != null) {
+            System.arraycopy(options, 0, args, 2, options.length);
+        }
+        run("group", Script.GROUP, p, args);
+    }
+
+    /** {@link #group} without options and without waiting, as {@link #orderAsync}. */
+    CompletableFuture<Void> groupAsync(int p) {
+        byte[][] args = {maxAttemptsArg, arg("")};
+        CompletableFuture<Long> first;
+        try {
+            first = runner.<Long>send(Script.GROUP, partitions.keys(Script.GROUP, p), args).toCompletableFuture();
+        } catch (RuntimeException e) {
+            first = CompletableFuture.failedFuture(e);
+        }
+        return retries.settled("group", first, Script.GROUP, p, args).thenApply(r -> null);
+    }
+
+    /** @return partition p's groups ({@code group_list.lua}): group, ready, in flight, per group */
+    List<Object> groupList(int p) {
+        return run("largestGroups", Script.GROUP_LIST, p, maxAttemptsArg);
+    }
+
     boolean exists(int p) {
         Long r = run("exists", Script.EXISTS, p, maxAttemptsArg);
         return r != null && r > 0;

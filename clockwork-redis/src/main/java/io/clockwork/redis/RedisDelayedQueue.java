@@ -4,6 +4,7 @@ import io.clockwork.queue.AckAndPoll;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.GroupBacklog;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.Message;
 import io.clockwork.queue.Offered;
@@ -58,9 +59,7 @@ import java.util.concurrent.CompletionStage;
  * hands polls to {@link PollLoop}, offers to {@link Offers} and {@link OfferBatches}, acks to {@link Acks}, the pause
  * to {@link Pauses} and what reads every partition to {@link AllPartitions}; {@link RedisQueueBuilder} connects and
  * checks the server. The data model and every script: {@code docs/redis-queue.md}.
- *
- * References: Redisson {@code RedissonDelayedQueue} (what to avoid); Amazon SQS visibility timeouts and dead-letter
- * queues (the delivery model); Redis docs on {@code EVALSHA}, script effects replication and Cluster hash tags.
+ * References: Redisson {@code RedissonDelayedQueue}; Amazon SQS visibility timeouts; Redis Cluster hash tags.
  *
  * @param <V> the type of the message values
  */
@@ -77,6 +76,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
     private final Offers<V> offers;
     private final OfferBatches<V> batches;
     private final Priorities priorities;
+    private final Groups groups;
     private final Pauses pauses;
     private final AllPartitions all;
     private final Acks<V> acks;
@@ -93,13 +93,15 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         this.all = new AllPartitions(scripts, partitions, support.name());
         this.signals = new Signals(support.name(), connections, runner, partitions.signalKey(), ticker);
         this.priorities = new Priorities(scripts, partitions.count());
+        this.groups = new Groups(scripts, partitions.selector(), partitions.count());
         this.pauses = new Pauses(partitions, scripts, signals);
-        this.offers = new Offers<>(support, partitions, scripts, signals, idGenerator, priorities);
-        this.batches = new OfferBatches<>(support, partitions, scripts, signals, idGenerator, priorities);
+        this.offers = new Offers<>(support, partitions, scripts, signals, idGenerator, priorities, groups);
+        this.batches = new OfferBatches<>(support, partitions, scripts, signals, idGenerator, priorities, groups);
         this.pollLoop = new PollLoop<>(this, support, scripts, partitions, signals, ticker, recheckInterval,
                 connections.where(), rateLimited);
         this.acks = new Acks<>(this, scripts, pollLoop, support.name(), rateLimited);
         scripts.preload();
+        groups.store(support.options());
     }
 
     /**
@@ -257,7 +259,6 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         return batches.offerAll(messages, delay);
     }
-
 
     /**
      * {@inheritDoc}
@@ -433,12 +434,15 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     public Optional<RateLimit> rateLimit() {
         checkOpen();
-        try {
-            return StoredRateLimit.read(runner, connections, support.name());
-        } catch (RuntimeException e) {
-            throw new RedisQueueException("queue '" + support.name() + "' on " + connections.where()
-                    + ": reading the rate limit failed: " + e.getMessage(), e);
-        }
+        return StoredRateLimit.readForCaller(runner, connections, support.name());
+    }
+
+    /** {@inheritDoc} <p>On Redis: {@link Groups#largest}, one call per partition. */
+    @Override
+    public List<GroupBacklog> largestGroups(int limit) {
+        QueueSupport.checkGroupsListed(limit);
+        checkOpen();
+        return groups.largest(limit);
     }
 
     @Override
@@ -486,14 +490,14 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
         return priorities;
     }
 
+    /** @return the partitions' group marks, for {@link RedisSchedules} */
+    Groups groups() {
+        return groups;
+    }
+
     /** @return the queue's wake-up signals, for {@link RedisSchedules} */
     Signals signals() {
         return signals;
-    }
-
-    /** @return whether the queue lives in a Redis Cluster */
-    boolean cluster() {
-        return connections.cluster();
     }
 
     @Override
@@ -528,11 +532,7 @@ public final class RedisDelayedQueue<V> implements DelayedQueue<V> {
      */
     public long delete() {
         checkOpen();
-        long deleted = 0;
-        for (int p = 0; p < partitions.count(); p++) {
-            deleted += scripts.dropCompactStore(p, support.name());
-            deleted += scripts.deletePartition(p, support.name());
-        }
+        long deleted = all.delete();
         StoredPartitions.unregister(runner, connections, support.name());
         return deleted;
     }

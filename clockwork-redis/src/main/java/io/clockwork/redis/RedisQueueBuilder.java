@@ -229,7 +229,6 @@ public final class RedisQueueBuilder<V> extends DelayedQueueBuilder<V, RedisQueu
         ticker = ticker != null ? ticker : Ticker.system();
         compactAfter = compactAfter != null ? compactAfter : DEFAULT_COMPACT_AFTER;
         QueueOptions<V> o = options(null, null);
-        UnsupportedFlow.check(o);
         QueueSupport<V> s = new QueueSupport<>(o);
         Connections c;
         try {

@@ -109,10 +109,10 @@ public final class RedisSchedules<V> implements Schedules<V> {
         Schedule<V> s = (Schedule<V>) schedule;
         String name = s.name();
         String def = s.rule().spec() + "\n" + s.misfire().spec() + "\n" + s.spread().toMillis();
-        UnsupportedFlow.check(s.headers());
         if (Priorities.prioritized(s.headers())) {
             queue.priorities().all(); // an occurrence may land in any partition
         }
+        queue.groups().beforeSchedule(name, partitionOf(name), s.headers());
         byte[] tail = Tail.of(s.headers(), support.encode(s.value()));
         int p = partitionOf(name);
         while (true) {

@@ -57,6 +57,20 @@ final class StoredRateLimit {
         return v == null ? Optional.empty() : Optional.of(parse(new String(v, StandardCharsets.US_ASCII)));
     }
 
+    /**
+     * {@link #read} for a caller of the queue's API.
+     *
+     * @throws RedisQueueException if Redis fails
+     */
+    static Optional<RateLimit> readForCaller(ScriptRunner runner, Connections connections, String name) {
+        try {
+            return read(runner, connections, name);
+        } catch (RuntimeException e) {
+            throw new RedisQueueException("queue '" + name + "' on " + connections.where()
+                    + ": reading the rate limit failed: " + e.getMessage(), e);
+        }
+    }
+
     /** @return the stored form, {@code "<permits> <interval ms>"}, the interval rounded up to whole ms */
     static String format(RateLimit limit) {
         long ms = limit.interval().toMillis();

@@ -13,8 +13,9 @@ import java.util.Map;
  * letters. Stateless and thread-safe.
  *
  * <p>The header block is {@code #<h>#} followed by h bytes, each header {@code <name>=<value bytes>:<value>} in the
- * message's order, except that a priority ({@link Message#PRIORITY_HEADER}) comes first, so that a script reads it
- * without walking the block ({@code include/ready.lua}). Names are tokens (letters, digits, {@code -_.}), so
+ * message's order, except that a priority ({@link Message#PRIORITY_HEADER}) comes first and a group ({@link
+ * Message#GROUP_HEADER}) right after it (or first, without a priority), so that a script reads them without walking
+ * the block ({@code include/priority.lua}, {@code include/group_tail.lua}). Names are tokens (letters, digits, {@code -_.}), so
  * {@code '='} ends one; a value is counted, so it may hold any byte. A message without headers has no block: its tail
  * is {@code :<payload>}.
  */
@@ -38,10 +39,14 @@ final class Tail {
         StringBuilder block = new StringBuilder();
         String priority = headers.get(Message.PRIORITY_HEADER);
         if (priority != null) {
-            header(block, Message.PRIORITY_HEADER, priority); // first: where include/ready.lua looks for it
+            header(block, Message.PRIORITY_HEADER, priority); // first: where include/priority.lua looks for it
+        }
+        String group = headers.get(Message.GROUP_HEADER);
+        if (group != null) {
+            header(block, Message.GROUP_HEADER, group); // next: where include/group_tail.lua looks for it
         }
         for (Map.Entry<String, String> e : headers.entrySet()) {
-            if (!e.getKey().equals(Message.PRIORITY_HEADER)) {
+            if (!e.getKey().equals(Message.PRIORITY_HEADER) && !e.getKey().equals(Message.GROUP_HEADER)) {
                 header(block, e.getKey(), e.getValue());
             }
         }

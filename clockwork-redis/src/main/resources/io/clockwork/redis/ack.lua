@@ -9,6 +9,10 @@
   KEYS[3] meta      HASH   the acked messages' fields are deleted; read for the deliveries not held
   KEYS[4] seq       STRING read (EXISTS) for deliveries whose message is gone
   KEYS[5] counters  HASH   acked incremented by the messages deleted (one HINCRBY)
+  KEYS[6] signal    LIST   pushed when an ack frees a slot of a group with ready messages (absent in a cluster's
+                           other partitions: a waiting poller then finds it at its next recheck)
+  (a grouped partition's GFLIGHT, RING and the groups' sets: groups.lua; an acked delivery of a named group, whose
+  visibility deadline ends in a half millisecond, frees its group's slot)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2j]          id of delivery j, for j = 1..m
@@ -19,12 +23,14 @@
          retried ack whose first attempt ran counts that as done), 0 if another delivery holds it, the delivery's hold
          was revoked (its visibility deadline passed, or it was cancelled) or the queue was deleted.
   Cost: O(m log n); commands: ZMSCORE, and if any is deleted one ZREM, one HDEL and one HINCRBY; for those not held
-        one HMGET (gone, or held by another delivery?), and for those gone one EXISTS and one ZMSCORE of REVOKED.
+        one HMGET (gone, or held by another delivery?), and for those gone one EXISTS and one ZMSCORE of REVOKED;
+        for deliveries of named groups one HMGET of their META values and an HINCRBY per delivery (groups.lua).
 ]]
 local PENDING = KEYS[1]
 local INFLIGHT = KEYS[2]
 local META = KEYS[3]
 local SEQ = KEYS[4]
 local COUNTERS = KEYS[5]
+local SIGNAL = KEYS[6]
 -- include: ack_held
 return ack_held(2)

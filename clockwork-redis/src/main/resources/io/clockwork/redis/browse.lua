@@ -17,7 +17,9 @@
          the state; four elements per listed message, in score order: its id, its score (due time, visibility
          deadline or time of death, server ms), its META value (see meta.lua; false if evicted or not this
          scheduling's) and, for a dead letter, its reason (else '').
-  Delayed messages in the cold store (cold.lua) are listed after those in PENDING, chunk by chunk (by their
+  Ready messages are listed from READY first (ready.lua), then from the named groups' ready sets (groups.lua), group
+  by group in turn order (at most 1,000 groups from each of RING, GWAIT and GFLIGHT: group_names.lua), then from
+  PENDING. Delayed messages in the cold store (cold.lua) are listed after those in PENDING, chunk by chunk (by their
   earliest due time) and in offer order within a chunk; reaching a page deep among them costs one LLEN and one HGET
   (its tombstones) per chunk skipped.
   Cost: O(log n + count), plus O(offset / CHUNK_CAP) for a page among the cold store's messages.
@@ -27,7 +29,7 @@ local INFLIGHT = KEYS[2]
 local DEAD = KEYS[3]
 local META = KEYS[4]
 local REASON = KEYS[5]
--- include: clock, member, cold, cold_keys, ready_keys
+-- include: clock, member, cold, cold_keys, ready_keys, group_keys, group_names
 local now = now_ms()
 local state = ARGV[1]
 local offset = tonumber(ARGV[2])
@@ -35,11 +37,14 @@ local count = tonumber(ARGV[3])
 local key = PENDING
 local first = 0
 local total
+local GROUPS_LISTED = 1000
 local hot_delayed = nil -- for delayed: how many of them are in PENDING, listed before the cold store's
 local in_ready = 0 -- for ready: how many of them are in READY (ready.lua), listed first, in delivery order
+local in_groups = 0 -- then those in the named groups' ready sets (groups.lua), group by group
 if state == 'ready' then
     in_ready = redis.call('ZCOUNT', READY, '-inf', '(+inf')
-    total = in_ready + redis.call('ZCOUNT', PENDING, '-inf', now)
+    in_groups = tonumber(redis.call('GET', GCOUNT) or '0')
+    total = in_ready + in_groups + redis.call('ZCOUNT', PENDING, '-inf', now)
 elseif state == 'delayed' then
     first = redis.call('ZCOUNT', PENDING, '-inf', now)
     hot_delayed = redis.call('ZCOUNT', PENDING, string.format('(%d', now), '(+inf')
@@ -79,6 +84,27 @@ end
 if offset < in_ready then
     list(redis.call('ZRANGE', READY, offset, math.min(last, in_ready - 1), 'WITHSCORES'), PRIORITY_SPAN)
 end
+if in_groups > 0 and last >= in_ready and offset < in_ready + in_groups then
+    -- Group by group (group_names.lua: at most GROUPS_LISTED of each of its sources), skipping whole sets by size.
+    local skip = math.max(0, offset - in_ready)
+    local want = math.min(last, in_ready + in_groups - 1) - math.max(offset, in_ready) + 1
+    for _, g in ipairs(group_names(GROUPS_LISTED)) do
+        if want <= 0 then
+            break
+        end
+        local set = GROUP_PREFIX .. g
+        local n = redis.call('ZCARD', set)
+        if skip >= n then
+            skip = skip - n
+        else
+            local got = redis.call('ZRANGE', set, skip, skip + want - 1, 'WITHSCORES')
+            list(got, PRIORITY_SPAN)
+            want = want - #got / 2
+            skip = 0
+        end
+    end
+end
+in_ready = in_ready + in_groups
 if last >= in_ready and (hot_delayed == nil or offset < hot_delayed) then
     local from = math.max(0, offset - in_ready)
     list(redis.call('ZRANGE', key, first + from, first + math.min(last - in_ready, (hot_delayed or last + 1) - 1),

@@ -12,7 +12,8 @@
   Reply: {} if the partition has no such message, else {where, scoreMs, meta, reason, nowMs}: where is pending,
          inflight or dead, scoreMs its score there (server ms), meta its META value (see meta.lua), reason why it
          died ('' unless dead).
-  A message in the cold store (cold.lua) or in READY (ready.lua) is pending at its due time.
+  A message in the cold store (cold.lua), in READY (ready.lua) or in its group's ready set (groups.lua) is pending at
+  its due time.
   Cost: O(log n), or O(CHUNK_CAP) for a cold message.
 ]]
 local PENDING = KEYS[1]
@@ -20,7 +21,7 @@ local INFLIGHT = KEYS[2]
 local DEAD = KEYS[3]
 local META = KEYS[4]
 local REASON = KEYS[5]
--- include: clock, member, cold, ready_keys
+-- include: clock, member, cold, ready_keys, group_keys, group_tail
 local id = ARGV[1]
 local v = redis.call('HGET', META, id)
 if not v then
@@ -36,12 +37,17 @@ if not seq then
     return {}
 end
 local m = member(tonumber(seq, 16), id)
-for _, where in ipairs({{'pending', PENDING}, {'pending', READY}, {'inflight', INFLIGHT}, {'dead', DEAD}}) do
+local places = {{'pending', PENDING}, {'pending', READY}, {'inflight', INFLIGHT}, {'dead', DEAD}}
+local g = meta_group(v)
+if g then
+    places[#places + 1] = {'pending', GROUP_PREFIX .. g} -- due, in its group's ready set (groups.lua)
+end
+for _, where in ipairs(places) do
     local score = redis.call('ZSCORE', where[2], m)
     if score then
         local reason = where[1] == 'dead' and (redis.call('HGET', REASON, id) or '') or ''
         score = tonumber(score)
-        if where[2] == READY then
+        if where[1] == 'pending' and where[2] ~= PENDING then -- a ready score: the priority's span plus the due
             score = score % PRIORITY_SPAN
         end
         return {where[1], score, v, reason, now_ms()}

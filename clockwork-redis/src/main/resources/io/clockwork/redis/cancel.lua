@@ -18,9 +18,9 @@ local PENDING = KEYS[1]
 local INFLIGHT = KEYS[2]
 local META = KEYS[3]
 local LOST = KEYS[4]
--- include: clock, member, meta, cold, revoked, lost, unschedule
+-- include: clock, member, meta, cold, revoked, lost, unschedule, group_tail, groups
 local id = ARGV[2]
-local state, _, seq = get_meta(id)
+local state, _, seq, tail = get_meta(id)
 if state == nil then
     local found = cold_store(lose).find(id)
     if found then
@@ -33,8 +33,12 @@ if state == 'X' then
     return 0
 end
 local m = member(seq, id)
-if unschedule(m) == 0 and redis.call('ZREM', INFLIGHT, m) == 1 then
+if unschedule(m, tail) == 0 and redis.call('ZREM', INFLIGHT, m) == 1 then
     revoke({m}, now_ms())
+    local g = tail_group(tail, 1)
+    if g then
+        group_release(g) -- its group's slot frees
+    end
 end
 redis.call('HDEL', META, id)
 return 1

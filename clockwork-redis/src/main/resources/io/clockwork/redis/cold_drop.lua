@@ -1,9 +1,10 @@
 --[[
   cold_drop: deletes part of the partition's cold store (cold.lua) before the queue's own keys are deleted: first
-  its chunk lists, then its index shards, at most `limit` keys per call so that no call blocks Redis for long. The
+  its chunk lists, then its index shards, then the named groups' ready sets and rate logs (groups.lua: every group in
+  RING, GWAIT or GFLIGHT), at most `limit` keys or groups per call so that no call blocks Redis for long. The
   client calls it until it replies 0, then deletes the fixed keys (KeyLayout.allKeys), the store's state among them.
 
-  KEYS[1] pending   ZSET   names the cold store's keys (cold_keys.lua)
+  KEYS[1] pending   ZSET   names the cold store's keys (cold_keys.lua) and the groups' (group_keys.lua)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>" (not used)
   ARGV[2]           limit: at most this many keys deleted
@@ -13,7 +14,7 @@
   Cost: O(limit), plus the deleted keys' sizes.
 ]]
 local PENDING = KEYS[1]
--- include: cold_keys
+-- include: cold_keys, group_keys
 local limit = tonumber(ARGV[2])
 local deleted = 0
 local chunks = redis.call('ZRANGE', CHUNKS, 0, limit - 1)
@@ -22,6 +23,24 @@ for _, name in ipairs(chunks) do
 end
 if #chunks > 0 then
     redis.call('ZREM', CHUNKS, unpack(chunks))
+    return {1, deleted}
+end
+for _, key in ipairs({RING, GWAIT}) do
+    local groups = redis.call('ZRANGE', key, 0, limit - 1)
+    for _, g in ipairs(groups) do
+        deleted = deleted + redis.call('DEL', GROUP_PREFIX .. g, GROUP_LOG .. g)
+    end
+    if #groups > 0 then
+        redis.call('ZREM', key, unpack(groups))
+        return {1, deleted}
+    end
+end
+local flight = redis.call('HSCAN', GFLIGHT, '0', 'COUNT', limit)[2]
+if #flight > 0 then
+    for i = 1, #flight, 2 do
+        deleted = deleted + redis.call('DEL', GROUP_PREFIX .. flight[i], GROUP_LOG .. flight[i])
+        redis.call('HDEL', GFLIGHT, flight[i])
+    end
     return {1, deleted}
 end
 local state = redis.call('HMGET', COLD, 'L', 's', 'd')

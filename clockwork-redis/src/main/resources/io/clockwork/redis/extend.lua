@@ -16,8 +16,13 @@
 local INFLIGHT = KEYS[1]
 -- include: clock, member
 local m = member(tonumber(ARGV[3]), ARGV[2])
-if not redis.call('ZMSCORE', INFLIGHT, m)[1] then -- ZMSCORE, as ack.lua: no further ACL rule
+local held = redis.call('ZMSCORE', INFLIGHT, m)[1] -- ZMSCORE, as ack.lua: no further ACL rule
+if not held then
     return 0
 end
-redis.call('ZADD', INFLIGHT, 'XX', now_ms() + tonumber(ARGV[4]), m)
+local deadline = string.format('%d', now_ms() + tonumber(ARGV[4]))
+if string.byte(held, -2) == 46 then -- '.': a named group's delivery keeps its half millisecond (groups.lua)
+    deadline = deadline .. '.5'
+end
+redis.call('ZADD', INFLIGHT, 'XX', deadline, m)
 return 1

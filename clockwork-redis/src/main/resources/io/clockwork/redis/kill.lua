@@ -3,13 +3,15 @@
   INFLIGHT): a consumer's dead-letter call, or a payload the client could not decode. The delivery counts as an
   attempt. A message whose state was evicted is counted lost instead.
 
-  KEYS[1] inflight  ZSET   the delivery's member is removed
-  KEYS[2] dead      ZSET   the message is buried into it
-  KEYS[3] meta      HASH   read and rewritten
-  KEYS[4] reason    HASH   written: the reason
-  KEYS[5] seq       STRING incremented: the dead letter's sequence
-  KEYS[6] lost      STRING incremented if the message's state was evicted
-  KEYS[7] counters  HASH   dead incremented by 1
+  KEYS[1] pending   ZSET   names a grouped partition's keys (group_keys.lua): a named group's delivery frees its
+                           group's slot (groups.lua)
+  KEYS[2] inflight  ZSET   the delivery's member is removed
+  KEYS[3] dead      ZSET   the message is buried into it
+  KEYS[4] meta      HASH   read and rewritten
+  KEYS[5] reason    HASH   written: the reason
+  KEYS[6] seq       STRING incremented: the dead letter's sequence
+  KEYS[7] lost      STRING incremented if the message's state was evicted
+  KEYS[8] counters  HASH   dead incremented by 1
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": dead-letter bounds
   ARGV[2]           id
@@ -19,13 +21,14 @@
   Reply: 1 if buried, 0 if this delivery no longer holds the message (or its state was evicted).
   Cost: O(log n).
 ]]
-local INFLIGHT = KEYS[1]
-local DEAD = KEYS[2]
-local META = KEYS[3]
-local REASON = KEYS[4]
-local SEQ = KEYS[5]
-local LOST = KEYS[6]
-local COUNTERS = KEYS[7]
+local PENDING = KEYS[1]
+local INFLIGHT = KEYS[2]
+local DEAD = KEYS[3]
+local META = KEYS[4]
+local REASON = KEYS[5]
+local SEQ = KEYS[6]
+local LOST = KEYS[7]
+local COUNTERS = KEYS[8]
 -- include: clock, held, counters, bury
 local id = ARGV[2]
 local attempts, tail = release_hold(id, tonumber(ARGV[3]))

@@ -35,7 +35,7 @@ local COUNTERS = KEYS[8]
 local SIGNAL = KEYS[9]
 -- include: clock, meta, attempts, schedule, wake, held, counters, bury
 local id = ARGV[2]
-local attempts, tail = release_hold(id, tonumber(ARGV[3]))
+local attempts, tail, freed = release_hold(id, tonumber(ARGV[3]))
 if not attempts then
     return {0, 0}
 end
@@ -49,10 +49,10 @@ local now, ceil = now_floor_ceil()
 if attempts >= MAX_ATTEMPTS then
     bury(id, attempts, nil, now, tail, max_attempts_reason())
     count_events('dead', 1)
-    return {1, 0}
+    return {1, freed and wake() or 0}
 end
 count_events('retried', 1)
-if schedule(id, attempts, due_at(tonumber(ARGV[4]), now, ceil), now, tail) then
+if schedule(id, attempts, due_at(tonumber(ARGV[4]), now, ceil), now, tail) or freed then
     return {1, wake()}
 end
 return {1, 0}

@@ -7,7 +7,8 @@
   like a reschedule, so an earlier delivery's receipt no longer holds it. A message with a positive delay is due at the
   server's clock rounded up to the next millisecond plus the delay, so never early; with no delay it is due at once; a
   message due at once that carries a priority (whose partition the client marked ordered before offering it) goes to
-  READY, scored by priority (ready.lua), not to PENDING. A message due at least compactAfter ahead (ARGV[1]) is filed in
+  READY, scored by priority (ready.lua), not to PENDING, and one due at once that carries a group (whose partition the
+  client marked grouped) to its group's ready set (groups.lua). A message due at least compactAfter ahead (ARGV[1]) is filed in
   the cold store (cold.lua) instead of PENDING and META; an id the check does not find in META is looked up there too.
   Flags say per message what to check: only the client's first attempt of ids its IdGenerator just made (a per-client
   random 128-bit prefix and a counter: unique) is sent as fresh, without a dedup read; a retry, which may follow an
@@ -62,8 +63,18 @@ local SEQ = KEYS[3]
 local LOST = KEYS[4]
 local COUNTERS = KEYS[5]
 local SIGNAL = KEYS[6]
--- include: clock, keep, meta, wake, counters, cold, cold_keys, lost, unschedule, priority, ready_keys
+-- include: clock, keep, meta, wake, counters, cold, cold_keys, lost, unschedule, priority, ready_keys, group_tail, groups, group_keys
 local floor, ceil = now_floor_ceil()
+
+-- Files messages due now with a priority and without a group, {score, member, ...}, in READY (ready.lua); in a
+-- grouped partition as the unnamed group's (groups.lua), so that it takes its turn.
+local function ready_now(scored)
+    if redis.call('EXISTS', GROUPED) == 1 then
+        group_add({[''] = scored})
+    else
+        redis.call('ZADD', READY, '+inf', KEEP_MEMBER, unpack(scored))
+    end
+end
 
 -- The due time of PENDING's first message, or false if none.
 local function pending_head()
@@ -97,10 +108,13 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
         local due_s = string.format('%d', due)
         if m == 1 then -- the usual call: no tables to build and unpack
             local hex = string.format('%016x', base + 1)
-            local priority = waking and string.byte(ARGV[5], 1) == 35 and tail_priority(ARGV[5], 1) or 0
-            if priority ~= 0 then -- due now with a priority: straight into READY (ready.lua)
-                redis.call('ZADD', READY, '+inf', KEEP_MEMBER, string.format('%d', ready_score(priority, due)),
-                    hex .. ARGV[4])
+            local headed = due <= floor and string.byte(ARGV[5], 1) == 35 -- due now, with headers
+            local priority = headed and tail_priority(ARGV[5], 1) or 0
+            local g = headed and tail_group(ARGV[5], 1)
+            if g then -- due now with a group: straight into its ready set (groups.lua)
+                group_add({[g] = {string.format('%d', ready_score(priority, due)), hex .. ARGV[4]}})
+            elseif priority ~= 0 then -- due now with a priority: straight into READY (ready.lua)
+                ready_now({string.format('%d', ready_score(priority, due)), hex .. ARGV[4]})
             else
                 redis.call('ZADD', PENDING, '+inf', KEEP_MEMBER, due_s, hex .. ARGV[4])
             end
@@ -109,15 +123,23 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
             return {1, waking and wake() or 0}
         end
         local scored = {'+inf', KEEP_MEMBER}
-        local ready = {'+inf', KEEP_MEMBER}
+        local ready = {}
         local states = {KEEP_FIELD, KEEP_VALUE}
         local result = {}
+        local grouped = {}
         for j = 1, m do
             local id = ARGV[2 * j + 2]
             local tail = ARGV[2 * j + 3]
             local hex = string.format('%016x', base + j)
-            local priority = waking and string.byte(tail, 1) == 35 and tail_priority(tail, 1) or 0
-            if priority ~= 0 then
+            local headed = due <= floor and string.byte(tail, 1) == 35 -- due now, with headers
+            local priority = headed and tail_priority(tail, 1) or 0
+            local g = headed and tail_group(tail, 1)
+            if g then
+                local t = grouped[g] or {}
+                grouped[g] = t
+                t[#t + 1] = string.format('%d', ready_score(priority, due))
+                t[#t + 1] = hex .. id
+            elseif priority ~= 0 then
                 ready[#ready + 1] = string.format('%d', ready_score(priority, due))
                 ready[#ready + 1] = hex .. id
             else
@@ -131,9 +153,10 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
         if #scored > 2 then
             redis.call('ZADD', PENDING, unpack(scored))
         end
-        if #ready > 2 then
-            redis.call('ZADD', READY, unpack(ready))
+        if #ready > 0 then
+            ready_now(ready)
         end
+        group_add(grouped)
         redis.call('HSET', META, unpack(states))
         count_events('offered', m)
         result[m + 1] = waking and wake() or 0
@@ -266,7 +289,8 @@ end
 local base = redis.call('INCRBY', SEQ, m == 1 and '1' or m) - m -- a number argument costs a float format
 local result = {}
 local scored = {'+inf', KEEP_MEMBER}
-local ready = {'+inf', KEEP_MEMBER} -- due now with a priority: straight into READY (ready.lua)
+local ready = {} -- due now with a priority: straight into READY (ready.lua)
+local grouped = {} -- due now with a group: straight into its ready set (groups.lua), by group
 local states = {KEEP_FIELD, KEEP_VALUE}
 local seen = {}
 local waking = false
@@ -284,12 +308,14 @@ local function flush()
         if #scored > 2 then
             redis.call('ZADD', PENDING, unpack(scored))
         end
-        if #ready > 2 then
-            redis.call('ZADD', READY, unpack(ready))
+        if #ready > 0 then
+            ready_now(ready)
         end
+        group_add(grouped)
         redis.call('HSET', META, unpack(states)) -- with KEEP_FIELD, see keep.lua
         scored = {'+inf', KEEP_MEMBER}
-        ready = {'+inf', KEEP_MEMBER}
+        ready = {}
+        grouped = {}
         states = {KEEP_FIELD, KEEP_VALUE}
         n = 0
     end
@@ -382,7 +408,7 @@ for j = 1, m do
                     local state, a, hex, at = string.match(v, '^(%a) (%d+) (%x+)()')
                     if state ~= 'D' then
                         code = 5
-                    elseif unschedule(hex .. id) == 0 then
+                    elseif unschedule(hex .. id, string.sub(v, at)) == 0 then
                         code = 4 -- live, not scheduled: in flight
                     else
                         attempts, old = a, string.sub(v, at)
@@ -436,7 +462,13 @@ for j = 1, m do
         else
             local hex = string.format('%016x', base + j) -- the member's prefix and the META seq: formatted once
             local priority = due <= floor and string.byte(tail, 1) ~= 58 and tail_priority(tail, 1) or 0 -- 58: ':'
-            if priority ~= 0 then
+            local g = due <= floor and string.byte(tail, 1) ~= 58 and tail_group(tail, 1)
+            if g then
+                local t = grouped[g] or {}
+                grouped[g] = t
+                t[#t + 1] = string.format('%d', ready_score(priority, due))
+                t[#t + 1] = hex .. id
+            elseif priority ~= 0 then
                 ready[#ready + 1] = string.format('%d', ready_score(priority, due))
                 ready[#ready + 1] = hex .. id
             else

@@ -47,17 +47,18 @@ local PAUSED = KEYS[9]
 local RATE = KEYS[10]
 local CONFIG = KEYS[11]
 local SIGNAL = KEYS[12]
--- include: clock, take_due, rate, cold, ready_keys, counters
+-- include: clock, take_due, rate, rate_limit, cold, ready_keys, counters, group_keys
 
--- Whether a poll could take something now but for the limit: not paused, and a message due in PENDING, READY or a
--- started chunk of the compact store, or a delivery whose visibility ran out (the sweep makes it due again).
+-- Whether a poll could take something now but for the limit: not paused, and a message due in PENDING, READY, a
+-- group's turn (groups.lua) or a started chunk of the compact store, or a delivery whose visibility ran out (the sweep
+-- makes it due again).
 local function due_now(now)
     if redis.call('EXISTS', PAUSED) == 1 then
         return false
     end
     local now_s = string.format('%d', now)
     if redis.call('ZRANGEBYSCORE', PENDING, '-inf', now_s, 'LIMIT', '0', '1')[1]
-            or redis.call('EXISTS', READY) == 1
+            or redis.call('EXISTS', READY) == 1 or redis.call('EXISTS', RING) == 1
             or redis.call('ZRANGEBYSCORE', INFLIGHT, '-inf', now_s, 'LIMIT', '0', '1')[1] then
         return true
     end
@@ -73,7 +74,7 @@ if not permits then
     return r
 end
 local now = now_ms()
-local free, wait, last = rate_free(now, permits, interval)
+local free, wait, last = rate_free(RATE, now, permits, interval)
 if free == 0 then
     if due_now(now) then
         count_events('limited', tonumber(ARGV[5]))
@@ -84,10 +85,10 @@ end
 local r = take_due(math.min(n, free), ARGV[2], tonumber(ARGV[3]), now)
 local taken = r[1]
 if taken > 0 then
-    rate_grant(now, taken, last)
+    rate_grant(RATE, now, taken, last)
     if taken == free and free < n then
         -- The limit cut the take short: the caller waits for the next permit, not for the next due message.
-        local _, next_free = rate_free(now, permits, interval)
+        local _, next_free = rate_free(RATE, now, permits, interval)
         r[2] = next_free
     end
 end

@@ -22,9 +22,9 @@
 local COUNTERS = KEYS[1]
 local RATE = KEYS[2]
 local CONFIG = KEYS[3]
--- include: clock, rate, counters
+-- include: clock, rate, rate_limit, counters
 if ARGV[2] == 'g' then
-    rate_give_back(tonumber(ARGV[3]), tonumber(ARGV[4]))
+    rate_give_back(RATE, tonumber(ARGV[3]), tonumber(ARGV[4]))
     return {0, 0, 0}
 end
 local wanted = tonumber(ARGV[3])
@@ -33,10 +33,10 @@ if not permits then
     return {wanted, 0, 0}
 end
 local now = now_ms()
-local free, wait, last = rate_free(now, permits, interval)
+local free, wait, last = rate_free(RATE, now, permits, interval)
 if free == 0 then
     count_events('limited', tonumber(ARGV[4]))
     return {0, now, wait}
 end
 local granted = math.min(wanted, free)
-return {granted, rate_grant(now, granted, last), 0}
+return {granted, rate_grant(RATE, now, granted, last), 0}

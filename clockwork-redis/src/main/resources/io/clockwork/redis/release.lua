@@ -27,12 +27,12 @@ local LOST = KEYS[5]
 local SIGNAL = KEYS[6]
 -- include: clock, schedule, wake, held
 local id = ARGV[2]
-local attempts, tail = release_hold(id, tonumber(ARGV[3]))
+local attempts, tail, freed = release_hold(id, tonumber(ARGV[3]))
 if not attempts then
     return {0, 0}
 end
 local now = now_ms()
-if schedule(id, attempts, now, now, tail) then
+if schedule(id, attempts, now, now, tail) or freed then
     return {1, wake()}
 end
 return {1, 0}

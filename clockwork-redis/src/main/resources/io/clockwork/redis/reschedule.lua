@@ -34,7 +34,7 @@ if state == nil then
     _, _, attempts, _, tail = cold.parse(found[2])
 else
     -- Scheduled: live and its member in PENDING or READY (an in-flight message's member is in INFLIGHT).
-    if state ~= 'D' or unschedule(member(seq, id)) == 0 then
+    if state ~= 'D' or unschedule(member(seq, id), tail) == 0 then
         return {0, 0}
     end
 end

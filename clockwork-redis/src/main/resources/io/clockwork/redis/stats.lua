@@ -34,7 +34,7 @@ local REASON = KEYS[5]
 local SEQ = KEYS[6]
 local LOST = KEYS[7]
 local COUNTERS = KEYS[8]
--- include: clock, keep, sweep, retention, cold, cold_keys, lost, ready_keys
+-- include: clock, keep, sweep, retention, cold, cold_keys, lost, ready_keys, group_keys
 local now, ceil = now_floor_ceil()
 sweep(now, ARGV[2])
 trim_dead(now, tonumber(ARGV[2]))
@@ -43,7 +43,8 @@ if first and first <= now then
     cold_store(lose).promote(now, 10 * PROMOTE_LIMIT)
     first = cold_head()
 end
-local in_ready = redis.call('ZCOUNT', READY, '-inf', '(+inf') -- due, waiting in priority order (ready.lua)
+-- Due, waiting in priority order (ready.lua) or in the named groups' ready sets (groups.lua).
+local in_ready = redis.call('ZCOUNT', READY, '-inf', '(+inf') + tonumber(redis.call('GET', GCOUNT) or '0')
 local hot = redis.call('ZCOUNT', PENDING, '-inf', '(+inf') + in_ready
 local pending = hot + tonumber(redis.call('HGET', COLD, 'n') or '0')
 local ready = redis.call('ZCOUNT', PENDING, '-inf', now) + in_ready

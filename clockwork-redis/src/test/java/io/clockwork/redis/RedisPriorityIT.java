@@ -20,14 +20,13 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The {@link PriorityContract} on a real {@code redis-server} ({@code include/ready.lua}), plus what the Redis layout
  * adds: a scheduled message waiting in the priority order can still be cancelled, rescheduled, replaced, counted and
  * browsed; messages queued before the first priority join the order; a due backlog larger than one poll moves is
- * overtaken within a few polls; a queue whose messages never carry a priority keeps the plain layout; groups and flow
- * limits are refused.
+ * overtaken within a few polls; a queue whose messages never carry a priority keeps the plain layout (groups with
+ * priorities: {@link RedisGroupIT}).
  */
 @ExtendWith(RedisExtension.class)
 class RedisPriorityIT extends PriorityContract {
@@ -74,6 +73,14 @@ class RedisPriorityIT extends PriorityContract {
         q.offer(at("urgent", 10));
         q.offer(at("background", -10));
         assertThat(valuesOf(q.poll(10, Duration.ZERO))).containsExactly("urgent", "old1", "old2", "background");
+    }
+
+    @Test
+    void aDelayedMessageWithAPriorityOfferedToAnEmptyPartitionWaitsForItsDueTime() throws Exception {
+        RedisDelayedQueue<String> q = open("prio-early");
+        q.offer(at("later", 5).delay(Duration.ofSeconds(5))); // sooner than compactAfter: not in the compact store
+        assertThat(q.poll(Duration.ZERO)).as("not due").isNull();
+        assertThat(q.stats().delayed()).isEqualTo(1);
     }
 
     @Test
@@ -162,20 +169,6 @@ class RedisPriorityIT extends PriorityContract {
         String prefix = KeyLayout.prefix("prio-none", 0);
         assertThat(redis.call("EXISTS", prefix + "ordered")).isEqualTo(0L);
         assertThat(redis.call("EXISTS", prefix + "ready")).isEqualTo(0L);
-    }
-
-    @Test
-    void groupsAndFlowLimitsAreRefusedBeforeAnythingIsSent() {
-        RedisDelayedQueue<String> q = open("prio-refused");
-        assertThatThrownBy(() -> q.offerAll(List.of(Message.of("x").group("t1"))))
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining(Message.GROUP_HEADER);
-        assertThatThrownBy(() -> q.offer(Message.of("x").group("t1")))
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining(Message.GROUP_HEADER);
-        assertThat(q.stats().ready()).isZero();
-        assertThatThrownBy(() -> RedisDelayedQueue.builder(redis.uri(), "prio-limited", Codec.string())
-                .rateLimit(10, Duration.ofSeconds(1)).maxInFlightPerGroup(1).build())
-                .isInstanceOf(UnsupportedOperationException.class)
-                .hasMessageContaining("'prio-limited': maxInFlightPerGroup is not supported by the Redis backend");
     }
 
     @Test

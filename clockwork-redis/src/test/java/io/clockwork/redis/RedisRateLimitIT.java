@@ -195,12 +195,15 @@ class RedisRateLimitIT extends RateLimitContract {
     }
 
     @Test
-    void groupLimitsStayRefusedAndTheQueuesLimitIsAccepted() {
-        assertThatThrownBy(() -> RedisDelayedQueue.builder(redis.uri(), "rate-groups", Codec.string())
-                .rateLimit(10, Duration.ofSeconds(1)).groupRateLimit(1, Duration.ofSeconds(1)).build())
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("groupRateLimit")
-                .hasMessageNotContaining("rateLimit,");
-        assertThat(redis.call("EXISTS", KeyLayout.prefix("rate-groups", 0) + "config")).isEqualTo(0L);
+    void theQueuesLimitAndTheGroupsLimitAreStoredApart() {
+        RedisDelayedQueue<String> q = queues.track(RedisDelayedQueue.builder(redis.uri(), "rate-groups", Codec.string())
+                .partitions(2).rateLimit(10, Duration.ofSeconds(1)).groupRateLimit(1, Duration.ofSeconds(1)).build());
+        assertThat(q.rateLimit()).contains(new RateLimit(10, Duration.ofSeconds(1)));
+        assertThat(redis.call("HGET", KeyLayout.prefix("rate-groups", 0) + "config", "rate")).isEqualTo("10 1000");
+        for (int p = 0; p < 2; p++) {
+            assertThat(redis.call("HGET", KeyLayout.prefix("rate-groups", p) + "gconf", "rate")).as("partition %d", p)
+                    .isEqualTo("1 1000");
+        }
     }
 
     @Test

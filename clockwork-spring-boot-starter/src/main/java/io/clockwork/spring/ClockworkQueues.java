@@ -45,10 +45,7 @@ public final class ClockworkQueues implements AutoCloseable {
      * @param redis      the Redis client of the queues; null for in-process queues
      * @param decorators applied to each queue in order
      * @throws IllegalArgumentException naming the property if a queue's flow-control option is out of range
-     * @throws IllegalStateException    naming the properties if the queues are on Redis, which refuses the
-     *                                  flow-control options ({@code rate-limit}, {@code group-rate-limit},
-     *                                  {@code max-in-flight-per-group}, {@code group-weights}); or if
-     *                                  {@code clockwork.backend} names a backend without its client
+     * @throws IllegalStateException    if {@code clockwork.backend} names a backend without its client
      */
     public ClockworkQueues(ClockworkProperties properties, ClockworkCodecs codecs, RedisClient redis,
                            List<ClockworkQueueDecorator> decorators) {
@@ -75,7 +72,7 @@ public final class ClockworkQueues implements AutoCloseable {
         this.redis = backend == ClockworkProperties.Backend.REDIS ? redis : null;
         this.dataSource = backend == ClockworkProperties.Backend.POSTGRES ? dataSource : null;
         this.decorators = List.copyOf(decorators);
-        QueueFlowProperties.check(properties.getQueues(), this.redis != null);
+        QueueFlowProperties.check(properties.getQueues());
     }
 
     /** @return the backend chosen, checking that its client is there */

@@ -5,8 +5,6 @@ import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.spring.ClockworkProperties.QueueProperties;
 import io.clockwork.spring.ClockworkProperties.RateLimitProperties;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
@@ -15,9 +13,9 @@ import java.util.function.BiConsumer;
  * {@code max-in-flight-per-group}, {@code group-weights.*}) to its builder, naming the property in every error.
  * Stateless and thread-safe.
  *
- * <p>The core checks each value with its builder's ranges; this class only says which property carried it. The Redis
- * backend keeps {@code rate-limit} and refuses the three group options at {@code build()}, and queues open on first
- * use, so {@link #check} refuses those on Redis when the context starts rather than when a queue first opens.
+ * <p>The core checks each value with its builder's ranges; this class only says which property carried it. Queues
+ * open on first use, so {@link #check} checks every queue's values when the context starts rather than when a queue
+ * first opens. Both backends keep every option.
  */
 final class QueueFlowProperties {
 
@@ -30,21 +28,12 @@ final class QueueFlowProperties {
     /**
      * Checks the flow-control properties of every configured queue.
      *
-     * @param queues  the queues' properties by name
-     * @param onRedis whether the queues are on Redis
+     * @param queues the queues' properties by name
      * @throws IllegalArgumentException naming the property and its range if a value is bad
-     * @throws IllegalStateException    naming the properties if the queues are on Redis and a group option is set
      */
-    static void check(Map<String, QueueProperties> queues, boolean onRedis) {
-        queues.forEach((name, q) -> {
-            apply(name, q, InMemoryDelayedQueue.builder()); // checks the values; the builder is never built
-            List<String> set = set(name, q);
-            if (onRedis && !set.isEmpty()) {
-                throw new IllegalStateException(String.join(", ", set) + (set.size() == 1 ? " is" : " are")
-                        + " not supported by the Redis backend (clockwork.redis.uri or a RedisClient bean): remove "
-                        + (set.size() == 1 ? "it" : "them") + ", or use in-process queues");
-            }
-        });
+    static void check(Map<String, QueueProperties> queues) {
+        // Checks the values; the builder is never built.
+        queues.forEach((name, q) -> apply(name, q, InMemoryDelayedQueue.builder()));
     }
 
     /**
@@ -98,21 +87,5 @@ final class QueueFlowProperties {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(property + ": " + e.getMessage());
         }
-    }
-
-    /** @return the flow-control properties set for the queue, by name */
-    private static List<String> set(String queue, QueueProperties q) {
-        String prefix = "clockwork.queues." + queue + ".";
-        List<String> set = new ArrayList<>();
-        if (q.getGroupRateLimit().getPermits() != null) {
-            set.add(prefix + "group-rate-limit");
-        }
-        if (q.getMaxInFlightPerGroup() != null) {
-            set.add(prefix + "max-in-flight-per-group");
-        }
-        if (!q.getGroupWeights().isEmpty()) {
-            set.add(prefix + "group-weights");
-        }
-        return set;
     }
 }

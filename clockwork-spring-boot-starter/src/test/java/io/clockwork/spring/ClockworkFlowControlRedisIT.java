@@ -11,8 +11,8 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The flow-control properties against a real redis-server: the Redis backend keeps the queue's rate limit and refuses
- * the group options, so the context fails at start naming each of those, while priorities need no property.
+ * The flow-control properties against a real redis-server: the Redis backend keeps the queue's rate limit and the
+ * group options, while priorities need no property.
  */
 class ClockworkFlowControlRedisIT {
 
@@ -21,16 +21,19 @@ class ClockworkFlowControlRedisIT {
             .withPropertyValues("clockwork.redis.uri=" + TestRedis.server().uri());
 
     @Test
-    void eachFlowControlPropertyFailsTheStartNamingIt() {
-        for (String property : new String[] {"clockwork.queues.orders.group-rate-limit.permits=10",
-                "clockwork.queues.orders.max-in-flight-per-group=1", "clockwork.queues.orders.group-weights.vip=3"}) {
-            String named = property.substring(0, property.indexOf(property.contains(".permits") ? ".permits" : "="))
-                    .replaceFirst("\\.vip$", "");
-            runner.withPropertyValues(property).run(context -> assertThat(context).hasFailed().getFailure()
-                    .rootCause().as(property).isInstanceOf(IllegalStateException.class)
-                    .hasMessage(named + " is not supported by the Redis backend (clockwork.redis.uri or a RedisClient "
-                            + "bean): remove it, or use in-process queues"));
-        }
+    void theGroupOptionsHoldOnRedis() {
+        runner.withPropertyValues("clockwork.queues.flow-groups.max-in-flight-per-group=1",
+                "clockwork.queues.flow-groups.group-rate-limit.permits=5",
+                "clockwork.queues.flow-groups.group-weights.vip=3").run(context -> {
+            assertThat(context).hasNotFailed();
+            DelayedQueue<String> q = context.getBean(ClockworkQueues.class).queue("flow-groups", String.class);
+            q.offer(Message.of("a0").group("a"));
+            q.offer(Message.of("a1").group("a"));
+            q.offer(Message.of("b0").group("b"));
+            assertThat(q.poll(10, Duration.ZERO)).extracting(d -> d.value()).containsExactlyInAnyOrder("a0", "b0");
+            assertThat(q.poll(10, Duration.ZERO)).as("a's one slot is taken").isEmpty();
+            assertThat(q.stats().ready()).isEqualTo(1);
+        });
     }
 
     @Test

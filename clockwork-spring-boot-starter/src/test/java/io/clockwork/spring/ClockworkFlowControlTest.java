@@ -182,14 +182,13 @@ class ClockworkFlowControlTest {
     }
 
     @Test
-    void onRedisTheFlowControlOptionsFailTheStartNamingThePropertiesBeforeAnyConnection() {
+    void onRedisTheGroupOptionsAreCheckedAtStartBeforeAnyConnection() {
         runner.withPropertyValues("clockwork.redis.uri=redis://127.0.0.1:1",
                 "clockwork.queues.orders.max-in-flight-per-group=1",
-                "clockwork.queues.orders.group-weights.vip=2").run(context -> assertThat(context).hasFailed()
-                .getFailure().rootCause().isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("clockwork.queues.orders.max-in-flight-per-group, "
-                        + "clockwork.queues.orders.group-weights are not supported by the Redis backend"));
+                "clockwork.queues.orders.group-weights.vip=2").run(context -> assertThat(context).hasNotFailed());
         runner.withPropertyValues("clockwork.redis.uri=redis://127.0.0.1:1",
-                "clockwork.queues.orders.max-attempts=3").run(context -> assertThat(context).hasNotFailed());
+                "clockwork.queues.orders.group-weights.vip=0").run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("clockwork.queues.orders.group-weights[vip]"));
     }
 }

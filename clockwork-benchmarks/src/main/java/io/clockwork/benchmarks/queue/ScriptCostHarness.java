@@ -30,10 +30,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * thread-safe; a command-line program.
  *
  * <pre>{@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.queue.ScriptCostHarness \
- *     [--messages 100000] [--rounds 3] [--redis-server redis-server] [--code functions|scripts|both] [--commands]}</pre>
+ *     [--messages 100000] [--rounds 3] [--redis-server redis-server] [--code functions|scripts|both] [--commands]
+ *     [--groups]}</pre>
  * Scripts: the queue runs as a user refused {@code FCALL} and {@code FUNCTION}, so its code runs as scripts
  * ({@code EVALSHA}), as on Redis 6.2. {@code --commands} also prints, per phase, each command's calls and
  * microseconds per message (the commands a script calls are counted too), to show where a script's time goes.
+ * {@code --groups} adds the priority phases with message groups too (100 groups, a partition grouped: {@code
+ * include/groups.lua}), for comparing with the plain and the priority rows of the same run.
  */
 public final class ScriptCostHarness {
 
@@ -57,6 +60,7 @@ public final class ScriptCostHarness {
     /** Per round: what one redis.call costs besides its command ({@link #calibrate}). */
     private final List<double[]> perCall = new ArrayList<>();
     private boolean commands;
+    private boolean groups;
 
     private ScriptCostHarness(RedisServers.Server server, String uri) {
         this.server = server;
@@ -74,6 +78,7 @@ public final class ScriptCostHarness {
         String binary = "redis-server";
         String code = "both";
         boolean commands = false;
+        boolean groups = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--messages" -> messages = Integer.parseInt(args[++i]);
@@ -81,8 +86,9 @@ public final class ScriptCostHarness {
                 case "--redis-server" -> binary = args[++i];
                 case "--code" -> code = args[++i];
                 case "--commands" -> commands = true;
+                case "--groups" -> groups = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + "; options: --messages N,"
-                        + " --rounds N, --redis-server PATH, --code functions|scripts|both, --commands");
+                        + " --rounds N, --redis-server PATH, --code functions|scripts|both, --commands, --groups");
             }
         }
         List<String> forms = switch (code) {
@@ -106,6 +112,7 @@ public final class ScriptCostHarness {
                 String uri = form.equals("scripts") ? "redis://scripts:pw@127.0.0.1:" + server.port : server.uri();
                 ScriptCostHarness h = new ScriptCostHarness(server, uri);
                 h.commands = commands;
+                h.groups = groups;
                 h.run(messages, form + "-w", false);
                 harnesses.put(form, h);
             }
@@ -186,7 +193,32 @@ public final class ScriptCostHarness {
                 prio.offer(prioritized(i));
             }
             phase("ackAndPoll, with priorities", n, measured, turnover(prio));
+            if (groups) {
+                grouped(n, suffix, measured);
+            }
         }
+    }
+
+    /** The priority phases with message groups: priority i mod 4, group i mod 100. */
+    private void grouped(int n, String suffix, boolean measured) throws Exception {
+        try (RedisDelayedQueue<String> g = RedisDelayedQueue.builder(uri, "cost-groups-" + suffix, Codec.string())
+                .build()) {
+            phase("offer, due now, with priorities and groups", n, measured, (i, s) -> g.offer(inGroup(i)));
+            ConcurrentLinkedQueue<Delivery<String>> held = new ConcurrentLinkedQueue<>();
+            phase("poll, one message, with priorities and groups", n, measured,
+                    (i, s) -> held.add(g.poll(Duration.ZERO)));
+            List<Delivery<String>> all = new ArrayList<>(held);
+            phase("ack, with priorities and groups", n, measured, (i, s) -> all.get(i).ack());
+            for (int i = 0; i < n; i++) {
+                g.offer(inGroup(i));
+            }
+            phase("ackAndPoll, with priorities and groups", n, measured, turnover(g));
+        }
+    }
+
+    /** Message i of the group phases. */
+    private static Message<String> inGroup(int i) {
+        return Message.of(PAYLOAD).priority(i % 4).group("tenant-" + (i % 100));
     }
 
     /** Message i of the priority phases: priority i mod 4. */

@@ -1,7 +1,7 @@
 --[[
   ack_held: deletes each acked message whose delivery still holds it, as ack.lua's header describes.
 ]]
--- include: counters, revoked
+-- include: counters, revoked, groups, group_tail, wake
 
 -- Acks the deliveries given as (id, member <receipt><id>) pairs in ARGV from index `from` on; returns per delivery
 -- 1 (deleted now), 2 (the message no longer exists and this delivery's hold was never revoked: only its own ack can
@@ -19,6 +19,7 @@ local function ack_held(from)
     local deleted = {}
     local done = {}
     local others = {}
+    local grouped = {} -- the deleted ones whose delivery holds a group's slot (groups.lua's HALF)
     for j = 1, #ids do
         local id = ids[j]
         if done[id] then
@@ -27,6 +28,9 @@ local function ack_held(from)
             done[id] = true
             removed[#removed + 1] = members[j]
             deleted[#deleted + 1] = id
+            if string.byte(held[j], -2) == 46 then -- '.': a named group's delivery
+                grouped[#grouped + 1] = id
+            end
             result[j] = 1
         else
             others[#others + 1] = j
@@ -60,6 +64,19 @@ local function ack_held(from)
                     result[gone[i]] = 0
                 end
             end
+        end
+    end
+    if #grouped > 0 then
+        local metas = redis.call('HMGET', META, unpack(grouped))
+        local freed = false
+        for i = 1, #grouped do
+            local g = metas[i] and meta_group(metas[i])
+            if g and group_release(g) then
+                freed = true
+            end
+        end
+        if freed then
+            wake() -- a poller may take the group's next message
         end
     end
     if #deleted > 0 then

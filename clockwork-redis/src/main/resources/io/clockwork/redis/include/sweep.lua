@@ -4,9 +4,11 @@
   Counts both in COUNTERS (retried, dead), one HINCRBY per field for the whole sweep, and records the expired
   deliveries in REVOKED (revoked.lua): a late ack of theirs must not pass for done.
   At most `limit` per call, so a call stays O(limit log n). The limit comes as ARGV carries it, a string, and `now_s`
-  (optional) is `now` as a string: a number passed to redis.call costs a float format.
+  (optional) is `now` as a string: a number passed to redis.call costs a float format. An expired delivery of a named
+  group's message (its deadline ends in a half millisecond, groups.lua) frees the group's slot: at its visibility
+  deadline, never earlier.
 ]]
--- include: member, meta, lost, attempts, schedule, counters, revoked, bury
+-- include: member, meta, lost, attempts, schedule, counters, revoked, bury, groups, group_tail
 
 local function sweep(now, limit, now_s)
     local retried, dead = 0, 0
@@ -23,12 +25,16 @@ local function sweep(now, limit, now_s)
             lose()
         else
             attempts = attempts + 1 -- the delivery that expired
+            local deadline = tonumber(expired[i + 1])
             if attempts >= MAX_ATTEMPTS then
                 bury(id, attempts, nil, now, tail, max_attempts_reason())
                 dead = dead + 1
             else
-                schedule(id, attempts, tonumber(expired[i + 1]), now, tail)
+                schedule(id, attempts, math.floor(deadline), now, tail)
                 retried = retried + 1
+            end
+            if deadline % 1 ~= 0 then -- a named group's delivery
+                group_release(tail_group(tail, 1))
             end
         end
     end

@@ -1,7 +1,7 @@
 --[[
   take_due: what poll.lua does after its header (see there): sweeps expired deliveries, then takes up to n due messages.
 ]]
--- include: clock, member, lost, sweep, wake, keep, counters, cold, ready, ready_keys
+-- include: clock, member, lost, sweep, wake, keep, counters, cold, ready, ready_keys, group_take, groups, group_keys
 
 -- Milliseconds until the partition's next event (a due message, in PENDING or in the cold store, whose earliest due
 -- time is cold_due, or an expiring delivery), or -1 if none.
@@ -44,14 +44,18 @@ local function take_due(n, sweep_limit, visibility_ms, at)
         cold_store(lose).promote(now, PROMOTE_LIMIT)
         first = cold_head()
     end
-    local flags = redis.call('MGET', PAUSED, ORDERED)
+    local flags = redis.call('MGET', PAUSED, ORDERED, GROUPED)
     if flags[1] then
         -- Paused: nothing is taken, and the pollers wait for the wake-up of resume (pause.lua), not for a due time.
         return {0, -1, 0, lost_now}
     end
-    local heads, metas, more, read
+    local heads, metas, more, read, groups
     local k = 0
-    if flags[2] then
+    if flags[3] then
+        -- Fair groups (groups.lua): what fell due joins its group, and the take goes round the groups.
+        heads, metas, more, groups = take_groups(n, now, now_s)
+        k = #heads
+    elseif flags[2] then
         -- Priorities (ready.lua): what fell due joins READY, and the take is READY's head.
         heads, more, read = take_ready(n, now_s)
         k = #heads
@@ -94,7 +98,7 @@ local function take_due(n, sweep_limit, visibility_ms, at)
             local v = metas[i]
             if v then
                 taken = taken + 1
-                scored[2 * taken + 1] = visible_until
+                scored[2 * taken + 1] = groups and groups[i] ~= '' and visible_until .. HALF or visible_until
                 scored[2 * taken + 2] = heads[i]
                 result[2 * taken + 3] = heads[i]
                 result[2 * taken + 4] = v
@@ -111,6 +115,13 @@ local function take_due(n, sweep_limit, visibility_ms, at)
     result[4] = lost_now
     if taken < n then
         result[2] = next_event_in(now, first)
+        local wait = groups and groups_wait(now)
+        if wait and (result[2] < 0 or wait < result[2]) then
+            result[2] = wait -- the first permit of a waiting group frees
+        end
+        if groups and taken == 0 and groups_held() then
+            count_events('limited', 1)
+        end
     elseif more or (first or now + 1) <= now then
         -- More is ready: pass the wake-up on so another blocked poller takes it.
         result[3] = wake()
