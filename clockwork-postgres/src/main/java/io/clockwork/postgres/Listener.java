@@ -1,0 +1,195 @@
+package io.clockwork.postgres;
+
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HexFormat;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+
+/**
+ * A queue client's wake-ups: one daemon thread holding one connection of the {@link DataSource} that
+ * {@code LISTEN}s on the queue's channel, and counts each notification as a new generation that waiting consumers
+ * see. A consumer reads the generation before its take, and after an empty take waits until the generation changes
+ * or its deadline passes, so a notification sent after its take is never missed. When the connection fails the
+ * thread wakes every consumer (they take again), and reconnects with a growing pause. Thread-safe.
+ */
+final class Listener implements AutoCloseable {
+
+    /** How long one wait for notifications lasts before the thread checks whether it is closed. */
+    private static final int RECEIVE_MILLIS = 200;
+    private static final long MAX_BACKOFF_MILLIS = 2000;
+
+    private final DataSource dataSource;
+    private final String channel;
+    private final Object lock = new Object();
+    private final Thread thread;
+    private long generation;
+    private volatile long notifications;
+    private volatile boolean listening;
+    private volatile boolean closed;
+
+    /**
+     * Starts the thread; {@link #awaitListening} waits until its first {@code LISTEN} ran.
+     *
+     * @param dataSource where connections come from
+     * @param channel    the queue's channel
+     * @param queue      the queue's name, for the thread's
+     */
+    Listener(DataSource dataSource, String channel, String queue) {
+        this.dataSource = dataSource;
+        this.channel = channel;
+        this.thread = new Thread(this::run, "clockwork-postgres-listener-" + queue);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /**
+     * The channel of a queue: a hash of its schema and name, so that any name fits PostgreSQL's 63-byte limit.
+     *
+     * @param schema the schema
+     * @param queue  the queue's name
+     * @return {@code clockwork_} and 40 hex digits
+     */
+    static String channel(String schema, String queue) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest((schema + "\u0000" + queue).getBytes(StandardCharsets.UTF_8));
+            return "clockwork_" + HexFormat.of().formatHex(digest, 0, 20);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** @return the current generation, to pass to {@link #await} */
+    long generation() {
+        synchronized (lock) {
+            return generation;
+        }
+    }
+
+    /**
+     * Waits until a notification came after {@code seen} was read, the queue closed, or {@code deadlineNanos}
+     * ({@link System#nanoTime()}) passed.
+     *
+     * @param seen          a generation read before the caller's take
+     * @param deadlineNanos when to give up
+     * @throws InterruptedException if interrupted
+     */
+    void await(long seen, long deadlineNanos) throws InterruptedException {
+        synchronized (lock) {
+            while (generation == seen && !closed) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                TimeUnit.NANOSECONDS.timedWait(lock, left);
+            }
+        }
+    }
+
+    /**
+     * Waits until the first {@code LISTEN} ran, so that a consumer's first wait cannot miss a notification.
+     *
+     * @param limitMillis how long to wait
+     * @return whether it is listening
+     */
+    boolean awaitListening(long limitMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limitMillis);
+        synchronized (lock) {
+            while (!listening && !closed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(lock, left);
+            }
+        }
+        return listening;
+    }
+
+    /** @return how many notifications arrived on the channel so far */
+    long notifications() {
+        return notifications;
+    }
+
+    /** @return whether the connection is up and listening */
+    boolean isListening() {
+        return listening;
+    }
+
+    private void signal() {
+        synchronized (lock) {
+            generation++;
+            lock.notifyAll();
+        }
+    }
+
+    private void run() {
+        long backoff = 50;
+        Connection c = null;
+        while (!closed) {
+            try {
+                if (c == null) {
+                    c = dataSource.getConnection();
+                    c.setAutoCommit(true);
+                    try (Statement s = c.createStatement()) {
+                        s.execute("LISTEN \"" + channel + "\"");
+                    }
+                    listening = true;
+                    backoff = 50;
+                    signal(); // what was notified while not listening: consumers take again
+                }
+                PGNotification[] received = c.unwrap(PGConnection.class).getNotifications(RECEIVE_MILLIS);
+                if (received != null && received.length > 0) {
+                    notifications += received.length; // only this thread writes it
+                    signal();
+                }
+            } catch (SQLException | RuntimeException e) {
+                listening = false;
+                closeQuietly(c);
+                c = null;
+                signal();
+                if (closed) {
+                    break;
+                }
+                try {
+                    Thread.sleep(backoff); // the pause before a reconnect, growing while the database is away
+                } catch (InterruptedException interrupted) {
+                    break;
+                }
+                backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
+            }
+        }
+        listening = false;
+        closeQuietly(c);
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException | RuntimeException ignored) {
+                // the connection is broken already
+            }
+        }
+    }
+
+    /** Stops the thread and closes its connection; wakes every waiting consumer. Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        signal();
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

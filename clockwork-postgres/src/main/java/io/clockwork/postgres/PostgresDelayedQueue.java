@@ -1,0 +1,724 @@
+package io.clockwork.postgres;
+
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.CodecException;
+import io.clockwork.queue.DeadLetter;
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.Delivery;
+import io.clockwork.queue.Message;
+import io.clockwork.queue.Offered;
+import io.clockwork.queue.QueueCounters;
+import io.clockwork.queue.QueueStats;
+import io.clockwork.queue.spi.Delay;
+import io.clockwork.queue.spi.QueueSupport;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
+
+/**
+ * The {@link DelayedQueue} contract on PostgreSQL 13 or newer, through a {@link DataSource} the application supplies
+ * (a pool such as HikariCP). Thread-safe: any number of producers and consumers, in any number of processes, may
+ * share a queue by its name and schema.
+ *
+ * <p><b>One row per message</b> in {@code clockwork_messages}, scheduled, in flight or dead; every operation of the
+ * state machine is one SQL unit ({@code QueueSql}) run in one round trip, and every due time and lease end comes
+ * from the database's clock ({@code clock_timestamp()}), never from a client's. Consumers take due messages with
+ * {@code FOR UPDATE SKIP LOCKED}, so they never wait on each other; a consumer that finds nothing due sleeps until
+ * the next due time it read in the same round trip, or until a {@code NOTIFY} on the queue's channel, which an offer
+ * of a message due before every scheduled one sends in its own transaction (a rolled-back offer wakes nobody). Each
+ * client holds one connection of the pool for its {@code LISTEN}.
+ *
+ * <p><b>Transactional enqueue.</b> {@link #offer(Connection, Message)}, {@link #offerAll(Connection, List)},
+ * {@link #cancel(Connection, String)} and {@link #reschedule(Connection, String, Duration)} run on the caller's
+ * connection and never commit, roll back or close it: the message exists, and consumers are woken, only if and when
+ * the caller's transaction commits.
+ *
+ * <p><b>Async calls</b> ({@code offerAsync}, {@code cancelAsync}, {@code ackAsync}) check their arguments and encode
+ * on the calling thread, then run the blocking call on the queue's executor (by default 4 daemon threads of its own;
+ * {@link PostgresQueueBuilder#asyncExecutor}), each using a pooled connection.
+ *
+ * <p><b>Not supported</b>, refused rather than ignored: priorities and groups of messages, rate limits and the
+ * per-group options; {@code QueueStats.lost()} is always 0 (PostgreSQL never drops part of a message).
+ *
+ * <p>docs/postgres-queue.md describes the tables, the units, waiting, schema management and the privileges needed.
+ *
+ * @param <V> the value type
+ */
+public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
+
+    /** The longest an idle consumer sleeps without a notification before it takes again. */
+    private static final long RECHECK_NANOS = 1_000_000_000L;
+    /** The pause of a consumer that found due messages all held by other consumers' takes. */
+    private static final long LOCKED_NANOS = 10_000_000L;
+
+    private final QueueSupport<V> support;
+    private final DataSource dataSource;
+    private final String schema;
+    private final Store store;
+    private final Listener listener;
+    private final Failures failures;
+    private final ExecutorService ownExecutor;
+    private final java.util.concurrent.Executor asyncExecutor;
+    private final Ids ids = new Ids();
+    private final long visibilityMillis;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    PostgresDelayedQueue(QueueSupport<V> support, DataSource dataSource, String schema, Store store,
+                         Listener listener, Failures failures, ExecutorService ownExecutor,
+                         java.util.concurrent.Executor asyncExecutor) {
+        this.support = support;
+        this.dataSource = dataSource;
+        this.schema = schema;
+        this.store = store;
+        this.listener = listener;
+        this.failures = failures;
+        this.ownExecutor = ownExecutor;
+        this.asyncExecutor = asyncExecutor;
+        this.visibilityMillis = Math.max(1, support.options().visibilityTimeout().toMillis());
+    }
+
+    /**
+     * Starts a builder of a queue on a database.
+     *
+     * @param dataSource where the queue's connections come from; it must reach the primary (writable)
+     * @param name       the queue's name: not blank, at most 200 characters; clients with the same name and schema
+     *                   share the queue
+     * @param codec      turns values into bytes
+     * @param <V>        the value type
+     * @return the builder
+     */
+    public static <V> PostgresQueueBuilder<V> builder(DataSource dataSource, String name, Codec<V> codec) {
+        Objects.requireNonNull(dataSource, "dataSource");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(codec, "codec");
+        return new PostgresQueueBuilder<>(dataSource, name, codec);
+    }
+
+    // ---- connections ----
+
+    /** Work on a connection. */
+    @FunctionalInterface
+    interface SqlWork<T> {
+        T apply(Connection c) throws SQLException;
+    }
+
+    private <T> T run(String operation, SqlWork<T> work) {
+        checkOpen();
+        return withConnection(dataSource, failures, operation, work);
+    }
+
+    /** Runs work on a connection of {@code dataSource} in autocommit mode; connect errors say so. */
+    static <T> T withConnection(DataSource dataSource, Failures failures, String operation, SqlWork<T> work) {
+        Connection c;
+        try {
+            c = dataSource.getConnection();
+        } catch (SQLException e) {
+            throw failures.of("connect (for " + operation + ")", e);
+        }
+        try (c) {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            return work.apply(c);
+        } catch (SQLException e) {
+            throw failures.of(operation, e);
+        }
+    }
+
+    private <T> T transaction(String operation, SqlWork<T> work) {
+        return run(operation, c -> {
+            c.setAutoCommit(false);
+            try {
+                T result = work.apply(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    c.rollback();
+                } catch (SQLException ignored) {
+                    // the connection is broken: its transaction is gone with it
+                }
+                throw e;
+            } finally {
+                try {
+                    c.setAutoCommit(true);
+                } catch (SQLException ignored) {
+                    // as above
+                }
+            }
+        });
+    }
+
+    private <T> T onCallers(Connection connection, String operation, SqlWork<T> work) {
+        Objects.requireNonNull(connection, "connection");
+        checkOpen();
+        try {
+            return work.apply(connection);
+        } catch (SQLException e) {
+            throw failures.of(operation + " (in the caller's transaction)", e);
+        }
+    }
+
+    private void checkOpen() {
+        if (closed.get()) {
+            throw support.closedError();
+        }
+    }
+
+    // ---- offers ----
+
+    /** A message checked and encoded, ready for a unit. */
+    private record Encoded(String id, boolean ownId, byte[] payload, byte[] headers, long delayMillis,
+                           Message.Conflict conflict) {
+    }
+
+    private Encoded encode(Message<? extends V> m) {
+        Map<String, String> headers = m.headers();
+        if (headers.containsKey(Message.PRIORITY_HEADER) || headers.containsKey(Message.GROUP_HEADER)) {
+            throw new UnsupportedOperationException("message priorities and groups (headers "
+                    + Message.PRIORITY_HEADER + ", " + Message.GROUP_HEADER + ") are not supported by the PostgreSQL"
+                    + " backend; offer the message without them, or use the in-process queue");
+        }
+        byte[] payload = support.encode(m.value());
+        long delay = support.delay(m.delay()).millis();
+        return new Encoded(m.id().orElseGet(ids::next), m.id().isPresent(), payload, Headers.encode(headers), delay,
+                m.onConflict());
+    }
+
+    private List<Encoded> encodeAll(List<? extends Message<? extends V>> messages) {
+        Objects.requireNonNull(messages, "messages");
+        QueueSupport.checkBatch("messages", messages.size());
+        List<Encoded> encoded = new ArrayList<>(messages.size());
+        for (int i = 0; i < messages.size(); i++) {
+            int index = i;
+            encoded.add(encode(Objects.requireNonNull(messages.get(i), () -> "messages[" + index + "]")));
+        }
+        return encoded;
+    }
+
+    private Offered offerOn(Connection c, Encoded e) throws SQLException {
+        if (!e.ownId() || e.conflict() == Message.Conflict.KEEP) {
+            boolean added = store.offer(c, e.id(), e.payload(), e.headers(), e.delayMillis());
+            return new Offered(e.id(), added ? Offered.Outcome.ADDED : Offered.Outcome.KEPT);
+        }
+        return new Offered(e.id(), store.offer(c, e.id(), e.payload(), e.headers(), e.delayMillis(),
+                e.conflict() == Message.Conflict.REPLACE));
+    }
+
+    /** Offers a checked batch: in one statement if every element keeps a known id, else one by one. */
+    private List<Offered> offerAllOn(Connection c, List<Encoded> batch) throws SQLException {
+        if (batch.isEmpty()) {
+            return List.of();
+        }
+        boolean allKeep = batch.stream().allMatch(e -> !e.ownId() || e.conflict() == Message.Conflict.KEEP);
+        if (!allKeep) {
+            List<Offered> out = new ArrayList<>(batch.size());
+            for (Encoded e : batch) {
+                out.add(offerOn(c, e));
+            }
+            return out;
+        }
+        List<String> idList = new ArrayList<>(batch.size());
+        List<byte[]> payloads = new ArrayList<>(batch.size());
+        List<byte[]> headers = new ArrayList<>(batch.size());
+        List<Long> delays = new ArrayList<>(batch.size());
+        for (Encoded e : batch) {
+            idList.add(e.id());
+            payloads.add(e.payload());
+            headers.add(e.headers());
+            delays.add(e.delayMillis());
+        }
+        Set<String> added = new HashSet<>(store.offerAll(c, idList, payloads, headers, delays));
+        List<Offered> out = new ArrayList<>(batch.size());
+        for (Encoded e : batch) {
+            // Only the first element of an id can have been inserted: the statement inserts in list order.
+            out.add(new Offered(e.id(), added.remove(e.id()) ? Offered.Outcome.ADDED : Offered.Outcome.KEPT));
+        }
+        return out;
+    }
+
+    @Override
+    public String offer(V value, Duration delay) {
+        Objects.requireNonNull(value, "value");
+        Delay d = support.delay(delay);
+        checkOpen();
+        byte[] payload = support.encode(value);
+        String id = ids.next();
+        run("offer", c -> store.offer(c, id, payload, null, d.millis()));
+        return id;
+    }
+
+    @Override
+    public boolean offer(String id, V value, Duration delay) {
+        support.checkId(id);
+        Objects.requireNonNull(value, "value");
+        Delay d = support.delay(delay);
+        checkOpen();
+        byte[] payload = support.encode(value);
+        return run("offer", c -> store.offer(c, id, payload, null, d.millis()));
+    }
+
+    @Override
+    public Offered offer(Message<? extends V> message) {
+        Objects.requireNonNull(message, "message");
+        checkOpen();
+        Encoded e = encode(message);
+        return run("offer", c -> offerOn(c, e));
+    }
+
+    @Override
+    public List<Offered> offerAll(List<? extends Message<? extends V>> messages) {
+        List<Encoded> batch = encodeAll(messages);
+        checkOpen();
+        if (batch.size() > 1 && batch.stream().anyMatch(e -> e.ownId() && e.conflict() != Message.Conflict.KEEP)) {
+            return transaction("offerAll", c -> offerAllOn(c, batch));
+        }
+        return run("offerAll", c -> offerAllOn(c, batch));
+    }
+
+    @Override
+    public List<String> offerAll(List<? extends V> values, Duration delay) {
+        Objects.requireNonNull(values, "values");
+        QueueSupport.checkBatch("values", values.size());
+        Delay d = support.delay(delay);
+        checkOpen();
+        List<Encoded> batch = new ArrayList<>(values.size());
+        for (int i = 0; i < values.size(); i++) {
+            int index = i;
+            V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
+            batch.add(new Encoded(ids.next(), false, support.encode(v), null, d.millis(), Message.Conflict.KEEP));
+        }
+        run("offerAll", c -> offerAllOn(c, batch));
+        return batch.stream().map(Encoded::id).toList();
+    }
+
+    @Override
+    public List<String> offerAll(Map<String, ? extends V> messages, Duration delay) {
+        Objects.requireNonNull(messages, "messages");
+        QueueSupport.checkBatch("messages", messages.size());
+        Delay d = support.delay(delay);
+        checkOpen();
+        List<Encoded> batch = new ArrayList<>(messages.size());
+        for (Map.Entry<String, ? extends V> e : messages.entrySet()) {
+            support.checkId(e.getKey());
+            V v = Objects.requireNonNull(e.getValue(), () -> "messages[" + e.getKey() + "]");
+            batch.add(new Encoded(e.getKey(), true, support.encode(v), null, d.millis(), Message.Conflict.KEEP));
+        }
+        return run("offerAll", c -> offerAllOn(c, batch)).stream()
+                .filter(o -> o.outcome() == Offered.Outcome.ADDED).map(Offered::id).toList();
+    }
+
+    // ---- transactional enqueue ----
+
+    /**
+     * Offers a message in the caller's transaction, as {@link #offer(Message)} does: the statement runs on
+     * {@code connection}, which this call never commits, rolls back or closes. The message exists, and a consumer
+     * waiting for it is woken, only once the caller commits; a rollback leaves nothing. The connection must reach
+     * the same database as the queue's {@link DataSource}.
+     *
+     * @param connection the caller's connection, typically with autocommit off inside a transaction
+     * @param message    the message
+     * @return its id and what the offer did (as seen inside the transaction)
+     * @throws PostgresQueueException if the statement fails; the caller's transaction is then aborted and must be
+     *                                rolled back
+     */
+    public Offered offer(Connection connection, Message<? extends V> message) {
+        Objects.requireNonNull(message, "message");
+        Encoded e = encode(message);
+        return onCallers(connection, "offer", c -> offerOn(c, e));
+    }
+
+    /**
+     * Offers a batch in the caller's transaction, as {@link #offerAll(List)} does and as
+     * {@link #offer(Connection, Message)} describes. Atomic with the caller's transaction (with autocommit on, a
+     * batch that keeps every known id is one statement; one that replaces or extends is one statement per message).
+     *
+     * @param connection the caller's connection
+     * @param messages   the messages, at most {@link #MAX_BATCH}
+     * @return per message, its id and what the offer did
+     */
+    public List<Offered> offerAll(Connection connection, List<? extends Message<? extends V>> messages) {
+        List<Encoded> batch = encodeAll(messages);
+        return onCallers(connection, "offerAll", c -> offerAllOn(c, batch));
+    }
+
+    /**
+     * Cancels a message in the caller's transaction, as {@link #cancel(String)} does: it is gone once the caller
+     * commits, and still there if the caller rolls back.
+     *
+     * @param connection the caller's connection
+     * @param id         the message id
+     * @return whether this call removed it (as seen inside the transaction)
+     */
+    public boolean cancel(Connection connection, String id) {
+        support.checkId(id);
+        return onCallers(connection, "cancel", c -> store.cancel(c, id));
+    }
+
+    /**
+     * Reschedules a message in the caller's transaction, as {@link #reschedule(String, Duration)} does; the new due
+     * time counts from when this statement runs.
+     *
+     * @param connection the caller's connection
+     * @param id         the message id
+     * @param delay      the new delay
+     * @return whether it moved (as seen inside the transaction)
+     */
+    public boolean reschedule(Connection connection, String id, Duration delay) {
+        support.checkId(id);
+        Delay d = support.delay(delay);
+        return onCallers(connection, "reschedule", c -> store.reschedule(c, id, d.millis()));
+    }
+
+    // ---- by id ----
+
+    @Override
+    public boolean cancel(String id) {
+        support.checkId(id);
+        return run("cancel", c -> store.cancel(c, id));
+    }
+
+    @Override
+    public boolean reschedule(String id, Duration delay) {
+        support.checkId(id);
+        Delay d = support.delay(delay);
+        return run("reschedule", c -> store.reschedule(c, id, d.millis()));
+    }
+
+    @Override
+    public void pause() {
+        run("pause", c -> {
+            store.pause(c, true);
+            return null;
+        });
+    }
+
+    @Override
+    public void resume() {
+        run("resume", c -> {
+            store.pause(c, false);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean isPaused() {
+        return run("isPaused", store::isPaused);
+    }
+
+    // ---- polls ----
+
+    @Override
+    public Delivery<V> poll(Duration wait) throws InterruptedException {
+        List<Delivery<V>> got = take(1, wait);
+        return got.isEmpty() ? null : got.get(0);
+    }
+
+    @Override
+    public List<Delivery<V>> poll(int maxMessages, Duration wait) throws InterruptedException {
+        QueueSupport.checkMaxMessages(maxMessages);
+        return take(maxMessages, wait);
+    }
+
+    /**
+     * Takes until something decodable is due or {@code wait} passes: between two takes it sleeps until the next due
+     * time or lease end read by the empty take, at most {@link #RECHECK_NANOS}, or until a notification.
+     */
+    private List<Delivery<V>> take(int n, Duration wait) throws InterruptedException {
+        Objects.requireNonNull(wait, "wait");
+        checkOpen();
+        long waitNanos = wait.isNegative() ? 0 : saturatedNanos(wait);
+        long deadline = System.nanoTime() + waitNanos;
+        while (true) {
+            if (closed.get()) {
+                return List.of();
+            }
+            long seen = listener.generation();
+            Store.Take t = run("poll", c -> store.poll(c, n, visibilityMillis));
+            List<Delivery<V>> out = decode(t.taken());
+            if (!out.isEmpty()) {
+                return out;
+            }
+            if (!t.taken().isEmpty()) {
+                continue; // every message taken was undecodable and is dead now: take again
+            }
+            long now = System.nanoTime();
+            long left = deadline - now;
+            if (left <= 0) {
+                return List.of();
+            }
+            long sleep = Math.min(left, RECHECK_NANOS);
+            if (!t.paused() && t.nextDueMillis() != null) {
+                sleep = Math.min(sleep, sleepFor(t.nextDueMillis()));
+            }
+            if (t.nextLeaseMillis() != null) {
+                sleep = Math.min(sleep, sleepFor(t.nextLeaseMillis()));
+            }
+            listener.await(seen, now + sleep);
+            if (Thread.interrupted()) {
+                throw new InterruptedException("poll of queue '" + name() + "' interrupted");
+            }
+        }
+    }
+
+    /** How long to sleep for something due in {@code millis} (past: held by another take; wait a moment). */
+    private static long sleepFor(double millis) {
+        if (millis <= 0) {
+            return LOCKED_NANOS;
+        }
+        return (long) Math.min(RECHECK_NANOS, millis * 1_000_000 + 200_000);
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+
+    private List<Delivery<V>> decode(List<Store.Taken> taken) {
+        List<Delivery<V>> out = new ArrayList<>(taken.size());
+        for (Store.Taken t : taken) {
+            try {
+                V value = support.decode(t.payload());
+                out.add(new PostgresDelivery<>(this, t.id(), value, t.attempt(), t.seq(),
+                        Headers.decode(t.headers())));
+            } catch (CodecException e) {
+                String reason = QueueSupport.reason(e.getMessage() != null ? e.getMessage() : e.toString());
+                run("kill", c -> store.kill(c, t.id(), t.seq(), reason));
+            }
+        }
+        return out;
+    }
+
+    // ---- a delivery's operations ----
+
+    boolean ack(PostgresDelivery<V> d) {
+        return run("ack", c -> store.ack(c, d.id(), d.receipt()));
+    }
+
+    CompletionStage<Boolean> ackAsync(PostgresDelivery<V> d) {
+        checkOpen();
+        return CompletableFuture.supplyAsync(() -> ack(d), asyncExecutor);
+    }
+
+    boolean nack(PostgresDelivery<V> d, Duration retryDelay, String reason) {
+        Delay delay = support.delay(retryDelay);
+        return run("nack", c -> store.nack(c, d.id(), d.receipt(), delay.millis(), reason));
+    }
+
+    boolean extend(PostgresDelivery<V> d, Duration visibility) {
+        long millis = Math.max(1, visibility.toMillis() + (visibility.toNanosPart() % 1_000_000 > 0 ? 1 : 0));
+        return run("extend", c -> store.extend(c, d.id(), d.receipt(), millis));
+    }
+
+    boolean release(PostgresDelivery<V> d) {
+        return run("release", c -> store.release(c, d.id(), d.receipt()));
+    }
+
+    boolean deadLetter(PostgresDelivery<V> d, String reason) {
+        return run("kill", c -> store.kill(c, d.id(), d.receipt(), reason));
+    }
+
+    @Override
+    public List<Boolean> ackAll(List<? extends Delivery<V>> deliveries) {
+        Objects.requireNonNull(deliveries, "deliveries");
+        QueueSupport.checkBatch("deliveries", deliveries.size());
+        List<String> idList = new ArrayList<>(deliveries.size());
+        List<Long> seqs = new ArrayList<>(deliveries.size());
+        for (int i = 0; i < deliveries.size(); i++) {
+            int index = i;
+            Delivery<V> d = Objects.requireNonNull(deliveries.get(i), () -> "deliveries[" + index + "]");
+            if (!(d instanceof PostgresDelivery<V> pd) || pd.queue() != this) {
+                throw new IllegalArgumentException("deliveries[" + i + "] is not a delivery of queue '" + name()
+                        + "'");
+            }
+            idList.add(pd.id());
+            seqs.add(pd.receipt());
+        }
+        checkOpen();
+        if (deliveries.isEmpty()) {
+            return List.of();
+        }
+        Set<String> acked = run("ackAll", c -> store.ackAll(c, idList, seqs));
+        List<Boolean> out = new ArrayList<>(idList.size());
+        for (int i = 0; i < idList.size(); i++) {
+            out.add(acked.remove(idList.get(i) + "/" + seqs.get(i))); // a delivery listed twice counts once
+        }
+        return out;
+    }
+
+    @Override
+    public io.clockwork.queue.AckAndPoll<V> ackAndPoll(Delivery<V> done) {
+        Objects.requireNonNull(done, "done");
+        if (!(done instanceof PostgresDelivery<V> pd) || pd.queue() != this) {
+            throw new IllegalArgumentException("done is not a delivery of queue '" + name() + "'");
+        }
+        return DelayedQueue.super.ackAndPoll(done);
+    }
+
+    // ---- async ----
+
+    private <T> CompletionStage<T> async(java.util.function.Supplier<T> call) {
+        checkOpen();
+        return CompletableFuture.supplyAsync(call, asyncExecutor);
+    }
+
+    @Override
+    public CompletionStage<String> offerAsync(V value, Duration delay) {
+        Objects.requireNonNull(value, "value");
+        Delay d = support.delay(delay);
+        checkOpen();
+        byte[] payload = support.encode(value);
+        String id = ids.next();
+        return async(() -> {
+            run("offer", c -> store.offer(c, id, payload, null, d.millis()));
+            return id;
+        });
+    }
+
+    @Override
+    public CompletionStage<Boolean> offerAsync(String id, V value, Duration delay) {
+        support.checkId(id);
+        Objects.requireNonNull(value, "value");
+        Delay d = support.delay(delay);
+        checkOpen();
+        byte[] payload = support.encode(value);
+        return async(() -> run("offer", c -> store.offer(c, id, payload, null, d.millis())));
+    }
+
+    @Override
+    public CompletionStage<List<String>> offerAllAsync(List<? extends V> values, Duration delay) {
+        Objects.requireNonNull(values, "values");
+        QueueSupport.checkBatch("values", values.size());
+        Delay d = support.delay(delay);
+        checkOpen();
+        List<Encoded> batch = new ArrayList<>(values.size());
+        for (int i = 0; i < values.size(); i++) {
+            int index = i;
+            V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
+            batch.add(new Encoded(ids.next(), false, support.encode(v), null, d.millis(), Message.Conflict.KEEP));
+        }
+        return async(() -> {
+            run("offerAll", c -> offerAllOn(c, batch));
+            return batch.stream().map(Encoded::id).toList();
+        });
+    }
+
+    @Override
+    public CompletionStage<Offered> offerAsync(Message<? extends V> message) {
+        Objects.requireNonNull(message, "message");
+        checkOpen();
+        Encoded e = encode(message);
+        return async(() -> run("offer", c -> offerOn(c, e)));
+    }
+
+    @Override
+    public CompletionStage<List<Offered>> offerAllAsync(List<? extends Message<? extends V>> messages) {
+        List<Encoded> batch = encodeAll(messages);
+        checkOpen();
+        return async(() -> transaction("offerAll", c -> offerAllOn(c, batch)));
+    }
+
+    @Override
+    public CompletionStage<Boolean> cancelAsync(String id) {
+        support.checkId(id);
+        return async(() -> cancel(id));
+    }
+
+    // ---- stats and dead letters ----
+
+    @Override
+    public QueueStats stats() {
+        return run("stats", store::stats);
+    }
+
+    @Override
+    public Optional<QueueCounters> counters() {
+        return Optional.of(run("counters", store::counters));
+    }
+
+    @Override
+    public List<DeadLetter> deadLetters(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+        }
+        return run("deadLetters", c -> store.deadLetters(c, limit));
+    }
+
+    @Override
+    public boolean requeueDead(String id) {
+        support.checkId(id);
+        return run("requeueDead", c -> store.requeueDead(c, id));
+    }
+
+    @Override
+    public long purgeDead() {
+        return run("purgeDead", store::purgeDead);
+    }
+
+    @Override
+    public String name() {
+        return support.name();
+    }
+
+    /** @return how many notifications this client's listener received on the queue's channel */
+    long notificationsReceived() {
+        return listener.notifications();
+    }
+
+    /** @return the queue's notification channel */
+    String channel() {
+        return Listener.channel(schema, name());
+    }
+
+    /** @return the schema holding the queue's tables */
+    public String schema() {
+        return schema;
+    }
+
+    @Override
+    public Duration visibilityTimeout() {
+        return support.options().visibilityTimeout();
+    }
+
+    @Override
+    public int maxAttempts() {
+        return support.options().maxAttempts();
+    }
+
+    /**
+     * Closes this client: blocked polls return at once, later calls throw {@link IllegalStateException}, the
+     * listener's connection goes back to the pool and the queue's own async threads stop after their calls. The
+     * messages stay in the database. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        listener.close();
+        if (ownExecutor != null) {
+            ownExecutor.shutdown();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PostgresDelayedQueue[" + schema + "." + name() + "]";
+    }
+}

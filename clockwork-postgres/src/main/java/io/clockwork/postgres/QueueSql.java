@@ -1,0 +1,319 @@
+package io.clockwork.postgres;
+
+/**
+ * The SQL units of the queue's state machine in one schema, one per operation of the table in docs/design.md and
+ * named as there. Every due time and lease end is computed here from the database's {@code clock_timestamp()}, never
+ * from a client's clock. A unit that makes a message due earlier than every scheduled message of its queue sends
+ * {@code pg_notify} on the queue's channel in the same statement, so the wake-up is sent at commit and never for a
+ * rolled-back change. Counts go to the queue's counter row of the backend's shard. Immutable and thread-safe.
+ *
+ * <p>Parameters: {@code :queue} the queue's name, {@code :channel} its notification channel, delays and visibility
+ * timeouts in whole milliseconds ({@code :delay}, {@code :visibility}), {@code :seq} a delivery's receipt.
+ */
+final class QueueSql {
+
+    private static final String M = "${schema}.clockwork_messages";
+    private static final String SEQ = "nextval('${schema}.clockwork_seq')";
+    private static final String MS = " * interval '1 millisecond'";
+
+    /** offer, KEEP: a new message unless the id is taken, whatever its state. Returns added, woke. */
+    final Unit offer;
+    /** offer, replace or extend: a scheduled message takes the new due time (and value, headers if replacing). */
+    final Unit offerReplace;
+    /** offer of a batch under KEEP: a row per element of the arrays, in array order; returns the ids added. */
+    final Unit offerBatch;
+    /** sweep: expired leases come back scheduled (retried) or die after the last attempt (dead-lettered). */
+    final Unit sweep;
+    /** poll: sweep, then take up to :n due messages unless paused, or read the next due time and the pause. */
+    final Unit poll;
+    /** ack: deletes the message if the receipt still holds it. */
+    final Unit ack;
+    /** ack of a batch: deletes each message whose receipt still holds it; returns the (id, seq) pairs deleted. */
+    final Unit ackBatch;
+    /** nack: due again after :delay, or dead after the last attempt; a reason becomes the last error. */
+    final Unit nack;
+    /** extend: the lease ends :visibility from now. */
+    final Unit extend;
+    /** release: due now, the delivery not counted. */
+    final Unit release;
+    /** kill: dead now, with :reason. */
+    final Unit kill;
+    /** cancel: a scheduled or in-flight message is deleted. */
+    final Unit cancel;
+    /** reschedule (and promote, with a zero delay): a scheduled message is due :delay from now. */
+    final Unit reschedule;
+    /** pause and resume: the queue's flag; a resume wakes the waiting consumers. */
+    final Unit pause;
+    /** isPaused. */
+    final Unit isPaused;
+    /** open: registers the queue (its row in clockwork_queues), at build. */
+    final Unit open;
+    /** list dead letters: retention, then the oldest deaths first. */
+    final Unit deadList;
+    /** requeue a dead letter: due now, attempts and last error reset. */
+    final Unit deadRequeue;
+    /** purge dead letters. */
+    final Unit deadPurge;
+    /** stats: sweep, retention, then the counts by state and the next due time. */
+    final Unit stats;
+    /** counters: the sums of the queue's counter shards. */
+    final Unit counters;
+
+    /** @param schema the schema's name, checked by {@link SchemaManager#checkSchema} */
+    QueueSql(String schema) {
+        String s = "\"" + schema + "\"";
+        offer = Unit.of("offer", s, """
+                WITH i AS (
+                  INSERT INTO %1$s (queue, id, state, due, seq, payload, headers)
+                  VALUES (:queue, :id, 0, clock_timestamp() + :delay%2$s, %3$s, :payload, :headers::bytea)
+                  ON CONFLICT (queue, id) DO NOTHING
+                  RETURNING 0::smallint AS state, due),
+                %4$s,
+                %5$s
+                SELECT (SELECT count(*) FROM i) AS added, (SELECT count(*) FROM w) AS woke
+                """.formatted(M, MS, SEQ, counters("c", "offered", "(SELECT count(*) FROM i)"), wake("i")));
+        offerReplace = Unit.of("offer, replace or extend", s, """
+                WITH i AS (
+                  INSERT INTO %1$s AS m (queue, id, state, due, seq, payload, headers)
+                  VALUES (:queue, :id, 0, clock_timestamp() + :delay%2$s, %3$s, :payload, :headers::bytea)
+                  ON CONFLICT (queue, id) DO UPDATE SET due = excluded.due, seq = excluded.seq,
+                    payload = CASE WHEN :replace THEN excluded.payload ELSE m.payload END,
+                    headers = CASE WHEN :replace THEN excluded.headers ELSE m.headers END
+                  WHERE m.state = 0
+                  RETURNING (m.xmax = 0) AS added, 0::smallint AS state, m.due),
+                %4$s,
+                %5$s
+                SELECT (SELECT count(*) FROM i) AS stored, (SELECT bool_or(added) FROM i) AS added,
+                       (SELECT state FROM %1$s WHERE queue = :queue AND id = :id) AS was
+                """.formatted(M, MS, SEQ, counters("c", "offered", "(SELECT count(*) FROM i)"), wake("i")));
+        offerBatch = Unit.of("offer", s, """
+                WITH t AS (SELECT clock_timestamp() AS now),
+                i AS (
+                  INSERT INTO %1$s (queue, id, state, due, seq, payload, headers)
+                  SELECT :queue, u.id, 0, t.now + u.delay%2$s, %3$s, u.payload, u.headers
+                  FROM t, unnest(:ids::text[], :payloads::bytea[], :headers::bytea[], :delays::int8[])
+                       WITH ORDINALITY AS u(id, payload, headers, delay, ord)
+                  ORDER BY u.ord
+                  ON CONFLICT (queue, id) DO NOTHING
+                  RETURNING id, 0::smallint AS state, due),
+                %4$s,
+                %5$s
+                SELECT id, (SELECT count(*) FROM w) AS woke FROM i
+                """.formatted(M, MS, SEQ, counters("c", "offered", "(SELECT count(*) FROM i)"), wake("i")));
+        sweep = Unit.of("sweep", s, sweepSql());
+        poll = Unit.of("poll", s, sweepSql() + ";\n" + """
+                WITH t AS (SELECT clock_timestamp() AS now),
+                p AS (
+                  SELECT m.id, m.due, m.seq FROM %1$s m, t
+                  WHERE m.queue = :queue AND m.state = 0 AND m.due <= t.now
+                    AND NOT EXISTS (SELECT 1 FROM ${schema}.clockwork_queues WHERE name = :queue AND paused)
+                  ORDER BY m.due, m.seq LIMIT :n
+                  FOR UPDATE OF m SKIP LOCKED),
+                k AS (
+                  UPDATE %1$s m SET state = 1, due = t.now + :visibility%2$s, attempts = m.attempts + 1,
+                    seq = %3$s
+                  FROM p, t WHERE m.queue = :queue AND m.id = p.id
+                  RETURNING m.id, m.seq, m.attempts, m.payload, m.headers, p.due AS was_due, p.seq AS was_seq),
+                %4$s
+                SELECT id, seq, attempts, payload, headers, NULL::float8 AS next_due_ms, NULL::float8 AS next_lease_ms,
+                       NULL::boolean AS paused, was_due, was_seq
+                FROM k
+                UNION ALL
+                SELECT NULL, NULL, NULL, NULL, NULL,
+                       extract(epoch FROM (SELECT min(due) FROM %1$s WHERE queue = :queue AND state = 0)
+                         - clock_timestamp()) * 1000,
+                       extract(epoch FROM (SELECT min(due) FROM %1$s WHERE queue = :queue AND state = 1)
+                         - clock_timestamp()) * 1000,
+                       EXISTS (SELECT 1 FROM ${schema}.clockwork_queues WHERE name = :queue AND paused),
+                       NULL, NULL
+                WHERE NOT EXISTS (SELECT 1 FROM k)
+                ORDER BY was_due, was_seq
+                """.formatted(M, MS, SEQ, counters("c", "delivered", "(SELECT count(*) FROM k)")));
+        ack = Unit.of("ack", s, """
+                WITH d AS (
+                  DELETE FROM %1$s WHERE queue = :queue AND id = :id AND seq = :seq AND state = 1 RETURNING 1),
+                %2$s
+                SELECT count(*) FROM d
+                """.formatted(M, counters("c", "acked", "(SELECT count(*) FROM d)")));
+        ackBatch = Unit.of("ack", s, """
+                WITH d AS (
+                  DELETE FROM %1$s m USING unnest(:ids::text[], :seqs::int8[]) AS u(id, seq)
+                  WHERE m.queue = :queue AND m.id = u.id AND m.seq = u.seq AND m.state = 1
+                  RETURNING m.id, m.seq),
+                %2$s
+                SELECT id, seq FROM d
+                """.formatted(M, counters("c", "acked", "(SELECT count(*) FROM d)")));
+        nack = Unit.of("nack", s, """
+                WITH t AS (SELECT clock_timestamp() AS now),
+                i AS (
+                  UPDATE %1$s m SET
+                    state = CASE WHEN m.attempts >= :max_attempts THEN 2 ELSE 0 END,
+                    due = CASE WHEN m.attempts >= :max_attempts THEN t.now ELSE t.now + :delay%2$s END,
+                    seq = %3$s,
+                    last_error = CASE WHEN m.attempts >= :max_attempts
+                      THEN coalesce(:reason::text, m.last_error, :exhausted::text)
+                      ELSE coalesce(:reason::text, m.last_error) END
+                  FROM t WHERE m.queue = :queue AND m.id = :id AND m.seq = :seq AND m.state = 1
+                  RETURNING m.state, m.due),
+                %4$s,
+                %5$s
+                SELECT (SELECT count(*) FROM i), (SELECT count(*) FROM w)
+                """.formatted(M, MS, SEQ, counters("c", "retried", "(SELECT count(*) FROM i WHERE state = 0)",
+                "dead_lettered", "(SELECT count(*) FROM i WHERE state = 2)"), wake("i")));
+        extend = Unit.of("extend", s, """
+                UPDATE %1$s SET due = clock_timestamp() + :visibility%2$s
+                WHERE queue = :queue AND id = :id AND seq = :seq AND state = 1
+                """.formatted(M, MS));
+        release = Unit.of("release", s, """
+                WITH i AS (
+                  UPDATE %1$s m SET state = 0, due = clock_timestamp(), seq = %2$s, attempts = m.attempts - 1
+                  WHERE m.queue = :queue AND m.id = :id AND m.seq = :seq AND m.state = 1
+                  RETURNING m.state, m.due),
+                %3$s
+                SELECT (SELECT count(*) FROM i), (SELECT count(*) FROM w)
+                """.formatted(M, SEQ, wake("i")));
+        kill = Unit.of("kill", s, """
+                WITH d AS (
+                  UPDATE %1$s SET state = 2, due = clock_timestamp(), seq = %2$s, last_error = :reason::text
+                  WHERE queue = :queue AND id = :id AND seq = :seq AND state = 1
+                  RETURNING 1),
+                %3$s
+                SELECT count(*) FROM d
+                """.formatted(M, SEQ, counters("c", "dead_lettered", "(SELECT count(*) FROM d)")));
+        cancel = Unit.of("cancel", s, """
+                DELETE FROM %1$s WHERE queue = :queue AND id = :id AND state < 2
+                """.formatted(M));
+        reschedule = Unit.of("reschedule", s, """
+                WITH i AS (
+                  UPDATE %1$s SET due = clock_timestamp() + :delay%2$s, seq = %3$s
+                  WHERE queue = :queue AND id = :id AND state = 0
+                  RETURNING state, due),
+                %4$s
+                SELECT (SELECT count(*) FROM i), (SELECT count(*) FROM w)
+                """.formatted(M, MS, SEQ, wake("i")));
+        pause = Unit.of("pause", s, """
+                WITH u AS (
+                  INSERT INTO ${schema}.clockwork_queues AS q (name, paused) VALUES (:queue, :paused)
+                  ON CONFLICT (name) DO UPDATE SET paused = excluded.paused
+                  RETURNING paused)
+                SELECT pg_notify(:channel, '') FROM u WHERE NOT u.paused
+                """);
+        isPaused = Unit.of("isPaused", s, """
+                SELECT EXISTS (SELECT 1 FROM ${schema}.clockwork_queues WHERE name = :queue AND paused)
+                """);
+        open = Unit.of("open", s, """
+                INSERT INTO ${schema}.clockwork_queues (name) VALUES (:queue) ON CONFLICT (name) DO NOTHING
+                """);
+        deadList = Unit.of("list dead letters", s, retentionSql() + ";\n" + """
+                SELECT id, payload, attempts, last_error, headers FROM %1$s
+                WHERE queue = :queue AND state = 2 ORDER BY due, seq LIMIT :limit
+                """.formatted(M));
+        deadRequeue = Unit.of("requeue a dead letter", s, """
+                WITH i AS (
+                  UPDATE %1$s SET state = 0, due = clock_timestamp(), seq = %2$s, attempts = 0, last_error = NULL
+                  WHERE queue = :queue AND id = :id AND state = 2
+                  RETURNING state, due),
+                %3$s
+                SELECT (SELECT count(*) FROM i), (SELECT count(*) FROM w)
+                """.formatted(M, SEQ, wake("i")));
+        deadPurge = Unit.of("purge dead letters", s, """
+                DELETE FROM %1$s WHERE queue = :queue AND state = 2
+                """.formatted(M));
+        stats = Unit.of("stats", s, sweepSql() + ";\n" + retentionSql() + ";\n" + """
+                SELECT count(*) FILTER (WHERE m.state = 0 AND m.due > t.now),
+                       count(*) FILTER (WHERE m.state = 0 AND m.due <= t.now),
+                       count(*) FILTER (WHERE m.state = 1),
+                       count(*) FILTER (WHERE m.state = 2),
+                       extract(epoch FROM min(m.due) FILTER (WHERE m.state = 0 AND m.due > t.now) - t.now) * 1000,
+                       (SELECT coalesce(sum(trimmed), 0) FROM ${schema}.clockwork_counters WHERE queue = :queue)
+                FROM (SELECT clock_timestamp() AS now) t LEFT JOIN %1$s m ON m.queue = :queue
+                GROUP BY t.now
+                """.formatted(M));
+        counters = Unit.of("counters", s, """
+                SELECT coalesce(sum(offered), 0), coalesce(sum(delivered), 0), coalesce(sum(acked), 0),
+                       coalesce(sum(retried), 0), coalesce(sum(dead_lettered), 0)
+                FROM ${schema}.clockwork_counters WHERE queue = :queue
+                """);
+    }
+
+    /** The sweep: at most 1000 expired leases per call, skipping those another sweep holds. */
+    private static String sweepSql() {
+        return """
+                WITH t AS (SELECT clock_timestamp() AS now),
+                e AS (
+                  SELECT m.id FROM %1$s m, t WHERE m.queue = :queue AND m.state = 1 AND m.due <= t.now
+                  LIMIT 1000 FOR UPDATE OF m SKIP LOCKED),
+                x AS (
+                  UPDATE %1$s m SET
+                    state = CASE WHEN m.attempts >= :max_attempts THEN 2 ELSE 0 END,
+                    due = CASE WHEN m.attempts >= :max_attempts THEN t.now ELSE m.due END,
+                    seq = %2$s,
+                    last_error = CASE WHEN m.attempts >= :max_attempts
+                      THEN coalesce(m.last_error, :exhausted::text) ELSE m.last_error END
+                  FROM e, t WHERE m.queue = :queue AND m.id = e.id
+                  RETURNING m.state),
+                %3$s
+                SELECT count(*) FROM x
+                """.formatted(M, SEQ, counters("c", "retried", "(SELECT count(*) FROM x WHERE state = 0)",
+                "dead_lettered", "(SELECT count(*) FROM x WHERE state = 2)"));
+    }
+
+    /** Retention: dead letters older than :max_age ms, or beyond the newest :max_count, are deleted (trimmed). */
+    private static String retentionSql() {
+        return """
+                WITH t AS (SELECT clock_timestamp() AS now),
+                o AS (
+                  DELETE FROM %1$s m USING t
+                  WHERE m.queue = :queue AND m.state = 2 AND m.due < t.now - :max_age%2$s
+                  RETURNING 1),
+                b AS (
+                  DELETE FROM %1$s WHERE queue = :queue AND state = 2 AND id IN (
+                    SELECT id FROM %1$s WHERE queue = :queue AND state = 2 ORDER BY due DESC, seq DESC
+                    OFFSET :max_count)
+                  RETURNING 1),
+                %3$s
+                SELECT (SELECT count(*) FROM o) + (SELECT count(*) FROM b)
+                """.formatted(M, MS, counters("c", "trimmed", "(SELECT count(*) FROM o) + (SELECT count(*) FROM b)"));
+    }
+
+    /**
+     * A CTE {@code name} adding counts to the queue's counter row of this backend's shard.
+     *
+     * @param name            the CTE's name
+     * @param columnsAndCounts column, SQL count expression, column, expression, ...
+     */
+    private static String counters(String name, String... columnsAndCounts) {
+        StringBuilder cols = new StringBuilder();
+        StringBuilder vals = new StringBuilder();
+        StringBuilder sum = new StringBuilder();
+        StringBuilder set = new StringBuilder();
+        for (int i = 0; i < columnsAndCounts.length; i += 2) {
+            String col = columnsAndCounts[i];
+            String sep = i == 0 ? "" : ", ";
+            cols.append(", ").append(col);
+            vals.append(sep).append(columnsAndCounts[i + 1]).append(" AS ").append(col);
+            sum.append(i == 0 ? "" : " + ").append("x.").append(col);
+            set.append(sep).append(col).append(" = k.").append(col).append(" + excluded.").append(col);
+        }
+        return name + " AS (\n  INSERT INTO ${schema}.clockwork_counters AS k (queue, shard" + cols + ")\n"
+                + "  SELECT :queue, (pg_backend_pid() % 64)::smallint" + cols.toString().replace(", ", ", x.")
+                + " FROM (SELECT " + vals + ") x WHERE " + sum + " > 0\n"
+                + "  ON CONFLICT (queue, shard) DO UPDATE SET " + set + ")";
+    }
+
+    /**
+     * A CTE {@code w} that notifies the queue's channel if {@code source} (rows with {@code state} and {@code due})
+     * made a message scheduled earlier than every message scheduled before the statement, and due within a second:
+     * then a consumer may be sleeping past its due time. A later one needs no wake-up, as an idle consumer takes
+     * again at least every second ({@code PostgresDelayedQueue.RECHECK_NANOS}); so a steady stream of delayed offers
+     * sends no notifications, which PostgreSQL serializes at commit.
+     */
+    private static String wake(String source) {
+        return """
+                w AS (
+                  SELECT pg_notify(:channel, '') FROM (SELECT min(due) AS due FROM %2$s WHERE state = 0) s
+                  WHERE s.due IS NOT NULL AND s.due < clock_timestamp() + interval '1 second'
+                    AND NOT EXISTS (SELECT 1 FROM %1$s e WHERE e.queue = :queue AND e.state = 0 AND e.due <= s.due))"""
+                .formatted(M, source);
+    }
+}
