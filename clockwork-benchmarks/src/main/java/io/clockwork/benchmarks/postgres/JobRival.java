@@ -30,7 +30,7 @@ abstract class JobRival implements AutoCloseable {
 
     /** The rivals this build can measure, in the order they run. */
     static List<String> available() {
-        return List.of(DbSchedulerRival.NAME, JobRunrRival.NAME);
+        return List.of(ClockworkRival.NAME, DbSchedulerRival.NAME, JobRunrRival.NAME);
     }
 
     /**
@@ -50,6 +50,8 @@ abstract class JobRival implements AutoCloseable {
                 return new DbSchedulerRival(db, threads, sink);
             case JobRunrRival.NAME:
                 return new JobRunrRival(db, threads, sink);
+            case ClockworkRival.NAME:
+                return new ClockworkRival(db, threads, sink);
             default:
                 break;
         }
@@ -94,9 +96,10 @@ abstract class JobRival implements AutoCloseable {
         } catch (IOException e) {
             return "?";
         }
-        Package p = name.equals(JobRunrRival.NAME) ? org.jobrunr.scheduling.JobRequestScheduler.class.getPackage()
-                : null;
-        String v = p == null ? null : p.getImplementationVersion();
+        if (name.equals(CLOCKWORK)) {
+            return "(this build)";
+        }
+        String v = org.jobrunr.scheduling.JobRequestScheduler.class.getPackage().getImplementationVersion();
         return v == null ? "?" : v;
     }
 
