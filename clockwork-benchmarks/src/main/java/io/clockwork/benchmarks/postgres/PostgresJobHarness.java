@@ -86,6 +86,7 @@ public final class PostgresJobHarness {
                 throw new IllegalArgumentException("--" + size + " must be at least 1, not " + opts.get(size));
             }
         }
+        String startLoad = PostgresJobReport.loadAverage();
         try (PostgresServerProcess server = PostgresServerProcess.start()) {
             String noStatements = loadStatements(server);
             if (noStatements != null) {
@@ -98,7 +99,8 @@ public final class PostgresJobHarness {
                 child.addAll(List.of("--rival", rival, "--port", Integer.toString(server.port())));
                 rows.put(rival, Harness.fork(PostgresJobRun.class, child));
             }
-            String report = new PostgresJobReport(opts, new Databases(server.port()).version(), rows).render();
+            String report = new PostgresJobReport(opts, new Databases(server.port()).version(), startLoad,
+                    rows).render();
             System.out.println();
             System.out.print(report);
             return report;

@@ -2,6 +2,9 @@ package io.clockwork.benchmarks.postgres;
 
 import io.clockwork.benchmarks.Harness;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -9,6 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -21,12 +25,14 @@ final class PostgresJobReport {
 
     private final Harness opts;
     private final String serverVersion;
+    private final String startLoad;
     private final Map<String, List<String[]>> rows;
     private final StringBuilder md = new StringBuilder();
 
-    PostgresJobReport(Harness opts, String serverVersion, Map<String, List<String[]>> rows) {
+    PostgresJobReport(Harness opts, String serverVersion, String startLoad, Map<String, List<String[]>> rows) {
         this.opts = opts;
         this.serverVersion = serverVersion;
+        this.startLoad = startLoad;
         this.rows = rows;
     }
 
@@ -34,7 +40,7 @@ final class PostgresJobReport {
         line("Run " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "; PostgreSQL " + serverVersion
                 + " (the test fixture's server: fsync off, synchronous_commit on, shared_buffers 16MB); JDK "
                 + System.getProperty("java.runtime.version") + "; nproc " + Runtime.getRuntime().availableProcessors()
-                + "; " + String.join(", ", versions()));
+                + "; " + String.join(", ", versions()) + "; /proc/loadavg at the start " + startLoad + ", at the end " + loadAverage());
         line("");
         line("Rivals and the calls they make:");
         line("");
@@ -48,6 +54,15 @@ final class PostgresJobReport {
         cost();
         statements();
         return md.toString();
+    }
+
+    /** @return /proc/loadavg, or "?" */
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "?";
+        }
     }
 
     private List<String> versions() {
@@ -95,7 +110,8 @@ final class PostgresJobReport {
         }
         String small = opts.get("small-pending");
         String large = opts.get("pending");
-        line("Pending: " + opts.get("due") + " due jobs drained (from the worker's start) beside " + small + " and "
+        line("Pending: " + opts.get("due") + " due jobs drained (timed from the first job handled to the last) beside "
+                + small + " and "
                 + large + " far-future (30 days) ones, offered through the batch API; bytes are"
                 + " `pg_total_relation_size` (table, indexes, TOAST) of every table of the rival's database after"
                 + " `VACUUM ANALYZE`, per pending job (100-byte payload).");
@@ -241,7 +257,7 @@ final class PostgresJobReport {
         return rows.values().stream().flatMap(List::stream).anyMatch(r -> r[1].equals(key));
     }
 
-    private java.util.Optional<String[]> first(String rival, String key) {
+    private Optional<String[]> first(String rival, String key) {
         return all(rival, key).stream().findFirst();
     }
 

@@ -23,7 +23,8 @@ import java.util.concurrent.locks.LockSupport;
  * database of its own (dropped after it): {@code e2e} (offer {@code --jobs} due jobs one transaction each from
  * {@code --threads} threads with the worker stopped, then start the worker and drain them), {@code pending} (fill
  * one database with {@code --small-pending} and one with {@code --pending} far-future jobs through the batch API, size
- * their tables, then drain {@code --due} due jobs from each, the order alternating by round) and {@code lateness}
+ * their tables, then drain {@code --due} due jobs from each, the order alternating by round, timed from the first
+ * job handled to the last, so that a worker's start and first poll do not count) and {@code lateness}
  * (jobs due 100-1000 ms ahead, offered one by one at {@code --lateness-rate} per second for
  * {@code --lateness-seconds}, the worker running). Every phase also reads the server's CPU before and after. Results
  * are {@link Harness#ROW} lines on standard output: the rival's name, a key, then values. Not thread-safe: a
@@ -170,7 +171,15 @@ final class PostgresJobRun {
             sink.awaitAll(DRAIN_LIMIT);
             Meter end = new Meter();
             r.stop();
-            row("pending-drain", pending, round, due, sink.count(), perSecond(due, start, end), cost(start, end, due));
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            for (int i = 0; i < due; i++) {
+                first = Math.min(first, sink.firstRun(i));
+                last = Math.max(last, sink.firstRun(i));
+            }
+            double steady = last > first ? (due - 1) / ((last - first) / 1e9) : Double.NaN;
+            row("pending-drain", pending, round, due, sink.count(), steady, cost(start, end, due),
+                    perSecond(due, start, end));
         }
     }
 
