@@ -1,12 +1,14 @@
 package io.clockwork.postgres;
 
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 
 /**
- * Turns the driver's errors into {@link PostgresQueueException}s that say what failed and how to fix it, by SQLSTATE:
- * no connection (class 08), a read-only database (25006: a standby, or {@code default_transaction_read_only}), a
- * missing privilege (42501: which grants the queue needs), a statement timeout or cancel (57014), a missing schema or
- * table (3F000, 42P01). Immutable and thread-safe.
+ * Turns the driver's errors into {@link PostgresQueueException}s that say what failed and how to fix it, by SQLSTATE: a
+ * pool that gave no connection in time (a transient connection error without SQLSTATE), no connection (class 08), a
+ * read-only database (25006: a standby, or {@code default_transaction_read_only}), a missing privilege (42501: which
+ * grants the queue needs), a statement timeout or cancel (57014), a missing schema or table (3F000, 42P01). Immutable
+ * and thread-safe.
  */
 final class Failures {
 
@@ -30,6 +32,11 @@ final class Failures {
     private String why(SQLException e) {
         String state = e.getSQLState() != null ? e.getSQLState() : "";
         String message = e.getMessage();
+        if (e instanceof SQLTransientConnectionException && state.isEmpty()) {
+            return "no connection from the pool in time (" + message + "): the pool is exhausted; size it for the"
+                    + " application's own use plus, per queue client, one connection for its listener, one per"
+                    + " concurrent call and one per async thread";
+        }
         if (state.startsWith("08")) {
             return "cannot reach the database (" + message + rootCause(e) + "); the queue reconnects by itself once"
                     + " it answers";

@@ -171,8 +171,14 @@ final class Listener implements AutoCloseable {
         closeQuietly(c);
     }
 
+    /** Gives the connection back, not listening: a pool hands it to others next, who must not collect notifications. */
     private static void closeQuietly(Connection c) {
         if (c != null) {
+            try (Statement s = c.createStatement()) {
+                s.execute("UNLISTEN *");
+            } catch (SQLException | RuntimeException ignored) {
+                // a broken connection listens to nothing
+            }
             try {
                 c.close();
             } catch (SQLException | RuntimeException ignored) {
@@ -181,15 +187,14 @@ final class Listener implements AutoCloseable {
         }
     }
 
-    /** Stops the thread and closes its connection; wakes every waiting consumer. Idempotent. */
+    /**
+     * Wakes every waiting consumer and stops the thread, which closes its connection (back to the pool) when its
+     * current wait for notifications ends, within {@link #RECEIVE_MILLIS}; this call does not wait for that.
+     * Idempotent.
+     */
     @Override
     public void close() {
         closed = true;
         signal();
-        try {
-            thread.join(TimeUnit.SECONDS.toMillis(2));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -1,7 +1,7 @@
 package io.clockwork.postgres;
 
+import io.clockwork.queue.AckAndPoll;
 import io.clockwork.queue.Codec;
-import io.clockwork.queue.CodecException;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
@@ -16,7 +16,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,8 +23,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
@@ -50,19 +51,16 @@ import javax.sql.DataSource;
  * on the calling thread, then run the blocking call on the queue's executor (by default 4 daemon threads of its own;
  * {@link PostgresQueueBuilder#asyncExecutor}), each using a pooled connection.
  *
- * <p><b>Not supported</b>, refused rather than ignored: priorities and groups of messages, rate limits and the
- * per-group options; {@code QueueStats.lost()} is always 0 (PostgreSQL never drops part of a message).
+ * <p><b>Priorities</b> ({@link Message#priority(int)}) are kept in a column: among due messages the highest priority
+ * goes first, then the earliest due time, then offer order. <b>Not supported</b>, refused rather than ignored:
+ * groups of messages, rate limits and the per-group options; {@code QueueStats.lost()} is always 0 (PostgreSQL never
+ * drops part of a message).
  *
  * <p>docs/postgres-queue.md describes the tables, the units, waiting, schema management and the privileges needed.
  *
  * @param <V> the value type
  */
 public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
-
-    /** The longest an idle consumer sleeps without a notification before it takes again. */
-    private static final long RECHECK_NANOS = 1_000_000_000L;
-    /** The pause of a consumer that found due messages all held by other consumers' takes. */
-    private static final long LOCKED_NANOS = 10_000_000L;
 
     private final QueueSupport<V> support;
     private final DataSource dataSource;
@@ -71,14 +69,15 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     private final Listener listener;
     private final Failures failures;
     private final ExecutorService ownExecutor;
-    private final java.util.concurrent.Executor asyncExecutor;
+    private final Executor asyncExecutor;
     private final Ids ids = new Ids();
-    private final long visibilityMillis;
+    private final Offers<V> offers;
+    private final PollLoop<V> polls;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     PostgresDelayedQueue(QueueSupport<V> support, DataSource dataSource, String schema, Store store,
                          Listener listener, Failures failures, ExecutorService ownExecutor,
-                         java.util.concurrent.Executor asyncExecutor) {
+                         Executor asyncExecutor) {
         this.support = support;
         this.dataSource = dataSource;
         this.schema = schema;
@@ -87,7 +86,9 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         this.failures = failures;
         this.ownExecutor = ownExecutor;
         this.asyncExecutor = asyncExecutor;
-        this.visibilityMillis = Math.max(1, support.options().visibilityTimeout().toMillis());
+        this.offers = new Offers<>(support, store, ids);
+        this.polls = new PollLoop<>(this, support, store, listener,
+                Math.max(1, support.options().visibilityTimeout().toMillis()));
     }
 
     /**
@@ -115,7 +116,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         T apply(Connection c) throws SQLException;
     }
 
-    private <T> T run(String operation, SqlWork<T> work) {
+    /** Runs work on a connection of the queue's pool in autocommit mode, after checking the queue is open. */
+    <T> T run(String operation, SqlWork<T> work) {
         checkOpen();
         return withConnection(dataSource, failures, operation, work);
     }
@@ -172,83 +174,18 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         }
     }
 
-    private void checkOpen() {
+    /** @return whether {@link #close()} was called */
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    void checkOpen() {
         if (closed.get()) {
             throw support.closedError();
         }
     }
 
     // ---- offers ----
-
-    /** A message checked and encoded, ready for a unit. */
-    private record Encoded(String id, boolean ownId, byte[] payload, byte[] headers, long delayMillis,
-                           Message.Conflict conflict) {
-    }
-
-    private Encoded encode(Message<? extends V> m) {
-        Map<String, String> headers = m.headers();
-        if (headers.containsKey(Message.PRIORITY_HEADER) || headers.containsKey(Message.GROUP_HEADER)) {
-            throw new UnsupportedOperationException("message priorities and groups (headers "
-                    + Message.PRIORITY_HEADER + ", " + Message.GROUP_HEADER + ") are not supported by the PostgreSQL"
-                    + " backend; offer the message without them, or use the in-process queue");
-        }
-        byte[] payload = support.encode(m.value());
-        long delay = support.delay(m.delay()).millis();
-        return new Encoded(m.id().orElseGet(ids::next), m.id().isPresent(), payload, Headers.encode(headers), delay,
-                m.onConflict());
-    }
-
-    private List<Encoded> encodeAll(List<? extends Message<? extends V>> messages) {
-        Objects.requireNonNull(messages, "messages");
-        QueueSupport.checkBatch("messages", messages.size());
-        List<Encoded> encoded = new ArrayList<>(messages.size());
-        for (int i = 0; i < messages.size(); i++) {
-            int index = i;
-            encoded.add(encode(Objects.requireNonNull(messages.get(i), () -> "messages[" + index + "]")));
-        }
-        return encoded;
-    }
-
-    private Offered offerOn(Connection c, Encoded e) throws SQLException {
-        if (!e.ownId() || e.conflict() == Message.Conflict.KEEP) {
-            boolean added = store.offer(c, e.id(), e.payload(), e.headers(), e.delayMillis());
-            return new Offered(e.id(), added ? Offered.Outcome.ADDED : Offered.Outcome.KEPT);
-        }
-        return new Offered(e.id(), store.offer(c, e.id(), e.payload(), e.headers(), e.delayMillis(),
-                e.conflict() == Message.Conflict.REPLACE));
-    }
-
-    /** Offers a checked batch: in one statement if every element keeps a known id, else one by one. */
-    private List<Offered> offerAllOn(Connection c, List<Encoded> batch) throws SQLException {
-        if (batch.isEmpty()) {
-            return List.of();
-        }
-        boolean allKeep = batch.stream().allMatch(e -> !e.ownId() || e.conflict() == Message.Conflict.KEEP);
-        if (!allKeep) {
-            List<Offered> out = new ArrayList<>(batch.size());
-            for (Encoded e : batch) {
-                out.add(offerOn(c, e));
-            }
-            return out;
-        }
-        List<String> idList = new ArrayList<>(batch.size());
-        List<byte[]> payloads = new ArrayList<>(batch.size());
-        List<byte[]> headers = new ArrayList<>(batch.size());
-        List<Long> delays = new ArrayList<>(batch.size());
-        for (Encoded e : batch) {
-            idList.add(e.id());
-            payloads.add(e.payload());
-            headers.add(e.headers());
-            delays.add(e.delayMillis());
-        }
-        Set<String> added = new HashSet<>(store.offerAll(c, idList, payloads, headers, delays));
-        List<Offered> out = new ArrayList<>(batch.size());
-        for (Encoded e : batch) {
-            // Only the first element of an id can have been inserted: the statement inserts in list order.
-            out.add(new Offered(e.id(), added.remove(e.id()) ? Offered.Outcome.ADDED : Offered.Outcome.KEPT));
-        }
-        return out;
-    }
 
     @Override
     public String offer(V value, Duration delay) {
@@ -257,7 +194,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         byte[] payload = support.encode(value);
         String id = ids.next();
-        run("offer", c -> store.offer(c, id, payload, null, d.millis()));
+        run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0));
         return id;
     }
 
@@ -268,25 +205,25 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Delay d = support.delay(delay);
         checkOpen();
         byte[] payload = support.encode(value);
-        return run("offer", c -> store.offer(c, id, payload, null, d.millis()));
+        return run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0));
     }
 
     @Override
     public Offered offer(Message<? extends V> message) {
         Objects.requireNonNull(message, "message");
         checkOpen();
-        Encoded e = encode(message);
-        return run("offer", c -> offerOn(c, e));
+        Offers.Encoded e = offers.encode(message);
+        return run("offer", c -> offers.offerOn(c, e));
     }
 
     @Override
     public List<Offered> offerAll(List<? extends Message<? extends V>> messages) {
-        List<Encoded> batch = encodeAll(messages);
+        List<Offers.Encoded> batch = offers.encodeAll(messages);
         checkOpen();
         if (batch.size() > 1 && batch.stream().anyMatch(e -> e.ownId() && e.conflict() != Message.Conflict.KEEP)) {
-            return transaction("offerAll", c -> offerAllOn(c, batch));
+            return transaction("offerAll", c -> offers.offerAllOn(c, batch));
         }
-        return run("offerAll", c -> offerAllOn(c, batch));
+        return run("offerAll", c -> offers.offerAllOn(c, batch));
     }
 
     @Override
@@ -295,14 +232,15 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         QueueSupport.checkBatch("values", values.size());
         Delay d = support.delay(delay);
         checkOpen();
-        List<Encoded> batch = new ArrayList<>(values.size());
+        List<Offers.Encoded> batch = new ArrayList<>(values.size());
         for (int i = 0; i < values.size(); i++) {
             int index = i;
             V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
-            batch.add(new Encoded(ids.next(), false, support.encode(v), null, d.millis(), Message.Conflict.KEEP));
+            batch.add(new Offers.Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0,
+                    Message.Conflict.KEEP));
         }
-        run("offerAll", c -> offerAllOn(c, batch));
-        return batch.stream().map(Encoded::id).toList();
+        run("offerAll", c -> offers.offerAllOn(c, batch));
+        return batch.stream().map(Offers.Encoded::id).toList();
     }
 
     @Override
@@ -311,13 +249,14 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         QueueSupport.checkBatch("messages", messages.size());
         Delay d = support.delay(delay);
         checkOpen();
-        List<Encoded> batch = new ArrayList<>(messages.size());
+        List<Offers.Encoded> batch = new ArrayList<>(messages.size());
         for (Map.Entry<String, ? extends V> e : messages.entrySet()) {
             support.checkId(e.getKey());
             V v = Objects.requireNonNull(e.getValue(), () -> "messages[" + e.getKey() + "]");
-            batch.add(new Encoded(e.getKey(), true, support.encode(v), null, d.millis(), Message.Conflict.KEEP));
+            batch.add(new Offers.Encoded(e.getKey(), true, support.encode(v), null, d.millis(), 0,
+                    Message.Conflict.KEEP));
         }
-        return run("offerAll", c -> offerAllOn(c, batch)).stream()
+        return run("offerAll", c -> offers.offerAllOn(c, batch)).stream()
                 .filter(o -> o.outcome() == Offered.Outcome.ADDED).map(Offered::id).toList();
     }
 
@@ -337,8 +276,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
      */
     public Offered offer(Connection connection, Message<? extends V> message) {
         Objects.requireNonNull(message, "message");
-        Encoded e = encode(message);
-        return onCallers(connection, "offer", c -> offerOn(c, e));
+        Offers.Encoded e = offers.encode(message);
+        return onCallers(connection, "offer", c -> offers.offerOn(c, e));
     }
 
     /**
@@ -351,8 +290,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
      * @return per message, its id and what the offer did
      */
     public List<Offered> offerAll(Connection connection, List<? extends Message<? extends V>> messages) {
-        List<Encoded> batch = encodeAll(messages);
-        return onCallers(connection, "offerAll", c -> offerAllOn(c, batch));
+        List<Offers.Encoded> batch = offers.encodeAll(messages);
+        return onCallers(connection, "offerAll", c -> offers.offerAllOn(c, batch));
     }
 
     /**
@@ -423,86 +362,14 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
 
     @Override
     public Delivery<V> poll(Duration wait) throws InterruptedException {
-        List<Delivery<V>> got = take(1, wait);
+        List<Delivery<V>> got = polls.take(1, wait);
         return got.isEmpty() ? null : got.get(0);
     }
 
     @Override
     public List<Delivery<V>> poll(int maxMessages, Duration wait) throws InterruptedException {
         QueueSupport.checkMaxMessages(maxMessages);
-        return take(maxMessages, wait);
-    }
-
-    /**
-     * Takes until something decodable is due or {@code wait} passes: between two takes it sleeps until the next due
-     * time or lease end read by the empty take, at most {@link #RECHECK_NANOS}, or until a notification.
-     */
-    private List<Delivery<V>> take(int n, Duration wait) throws InterruptedException {
-        Objects.requireNonNull(wait, "wait");
-        checkOpen();
-        long waitNanos = wait.isNegative() ? 0 : saturatedNanos(wait);
-        long deadline = System.nanoTime() + waitNanos;
-        while (true) {
-            if (closed.get()) {
-                return List.of();
-            }
-            long seen = listener.generation();
-            Store.Take t = run("poll", c -> store.poll(c, n, visibilityMillis));
-            List<Delivery<V>> out = decode(t.taken());
-            if (!out.isEmpty()) {
-                return out;
-            }
-            if (!t.taken().isEmpty()) {
-                continue; // every message taken was undecodable and is dead now: take again
-            }
-            long now = System.nanoTime();
-            long left = deadline - now;
-            if (left <= 0) {
-                return List.of();
-            }
-            long sleep = Math.min(left, RECHECK_NANOS);
-            if (!t.paused() && t.nextDueMillis() != null) {
-                sleep = Math.min(sleep, sleepFor(t.nextDueMillis()));
-            }
-            if (t.nextLeaseMillis() != null) {
-                sleep = Math.min(sleep, sleepFor(t.nextLeaseMillis()));
-            }
-            listener.await(seen, now + sleep);
-            if (Thread.interrupted()) {
-                throw new InterruptedException("poll of queue '" + name() + "' interrupted");
-            }
-        }
-    }
-
-    /** How long to sleep for something due in {@code millis} (past: held by another take; wait a moment). */
-    private static long sleepFor(double millis) {
-        if (millis <= 0) {
-            return LOCKED_NANOS;
-        }
-        return (long) Math.min(RECHECK_NANOS, millis * 1_000_000 + 200_000);
-    }
-
-    private static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE / 2;
-        }
-    }
-
-    private List<Delivery<V>> decode(List<Store.Taken> taken) {
-        List<Delivery<V>> out = new ArrayList<>(taken.size());
-        for (Store.Taken t : taken) {
-            try {
-                V value = support.decode(t.payload());
-                out.add(new PostgresDelivery<>(this, t.id(), value, t.attempt(), t.seq(),
-                        Headers.decode(t.headers())));
-            } catch (CodecException e) {
-                String reason = QueueSupport.reason(e.getMessage() != null ? e.getMessage() : e.toString());
-                run("kill", c -> store.kill(c, t.id(), t.seq(), reason));
-            }
-        }
-        return out;
+        return polls.take(maxMessages, wait);
     }
 
     // ---- a delivery's operations ----
@@ -563,17 +430,26 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     @Override
-    public io.clockwork.queue.AckAndPoll<V> ackAndPoll(Delivery<V> done) {
+    public AckAndPoll<V> ackAndPoll(Delivery<V> done) {
         Objects.requireNonNull(done, "done");
         if (!(done instanceof PostgresDelivery<V> pd) || pd.queue() != this) {
             throw new IllegalArgumentException("done is not a delivery of queue '" + name() + "'");
         }
-        return DelayedQueue.super.ackAndPoll(done);
+        Store.AckTake r = run("ackAndPoll", c -> store.ackAndPoll(c, pd.id(), pd.receipt(), polls.visibilityMillis()));
+        List<Delivery<V>> next = polls.decode(r.take().taken());
+        if (next.isEmpty() && !r.take().taken().isEmpty()) {
+            try {
+                next = polls.take(1, Duration.ZERO); // the one taken could not be decoded and is dead: take again
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // a zero wait never blocks; keep the flag for the caller
+            }
+        }
+        return new AckAndPoll<>(r.acked(), next.isEmpty() ? null : next.get(0));
     }
 
     // ---- async ----
 
-    private <T> CompletionStage<T> async(java.util.function.Supplier<T> call) {
+    private <T> CompletionStage<T> async(Supplier<T> call) {
         checkOpen();
         return CompletableFuture.supplyAsync(call, asyncExecutor);
     }
@@ -586,7 +462,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         byte[] payload = support.encode(value);
         String id = ids.next();
         return async(() -> {
-            run("offer", c -> store.offer(c, id, payload, null, d.millis()));
+            run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0));
             return id;
         });
     }
@@ -598,7 +474,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Delay d = support.delay(delay);
         checkOpen();
         byte[] payload = support.encode(value);
-        return async(() -> run("offer", c -> store.offer(c, id, payload, null, d.millis())));
+        return async(() -> run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0)));
     }
 
     @Override
@@ -607,15 +483,16 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         QueueSupport.checkBatch("values", values.size());
         Delay d = support.delay(delay);
         checkOpen();
-        List<Encoded> batch = new ArrayList<>(values.size());
+        List<Offers.Encoded> batch = new ArrayList<>(values.size());
         for (int i = 0; i < values.size(); i++) {
             int index = i;
             V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
-            batch.add(new Encoded(ids.next(), false, support.encode(v), null, d.millis(), Message.Conflict.KEEP));
+            batch.add(new Offers.Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0,
+                    Message.Conflict.KEEP));
         }
         return async(() -> {
-            run("offerAll", c -> offerAllOn(c, batch));
-            return batch.stream().map(Encoded::id).toList();
+            run("offerAll", c -> offers.offerAllOn(c, batch));
+            return batch.stream().map(Offers.Encoded::id).toList();
         });
     }
 
@@ -623,15 +500,15 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     public CompletionStage<Offered> offerAsync(Message<? extends V> message) {
         Objects.requireNonNull(message, "message");
         checkOpen();
-        Encoded e = encode(message);
-        return async(() -> run("offer", c -> offerOn(c, e)));
+        Offers.Encoded e = offers.encode(message);
+        return async(() -> run("offer", c -> offers.offerOn(c, e)));
     }
 
     @Override
     public CompletionStage<List<Offered>> offerAllAsync(List<? extends Message<? extends V>> messages) {
-        List<Encoded> batch = encodeAll(messages);
+        List<Offers.Encoded> batch = offers.encodeAll(messages);
         checkOpen();
-        return async(() -> transaction("offerAll", c -> offerAllOn(c, batch)));
+        return async(() -> transaction("offerAll", c -> offers.offerAllOn(c, batch)));
     }
 
     @Override
@@ -679,6 +556,11 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     /** @return how many notifications this client's listener received on the queue's channel */
     long notificationsReceived() {
         return listener.notifications();
+    }
+
+    /** @return whether this client's listener connection is up and listening */
+    boolean isListening() {
+        return listener.isListening();
     }
 
     /** @return the queue's notification channel */

@@ -1,11 +1,15 @@
 package io.clockwork.postgres;
 
 /**
- * The SQL units of the queue's state machine in one schema, one per operation of the table in docs/design.md and
- * named as there. Every due time and lease end is computed here from the database's {@code clock_timestamp()}, never
- * from a client's clock. A unit that makes a message due earlier than every scheduled message of its queue sends
- * {@code pg_notify} on the queue's channel in the same statement, so the wake-up is sent at commit and never for a
- * rolled-back change. Counts go to the queue's counter row of the backend's shard. Immutable and thread-safe.
+ * The SQL units of the queue's state machine in one schema, one per operation of the table in docs/design.md and named
+ * as there. Every due time and lease end is computed here from the database's {@code clock_timestamp()}, never from a
+ * client's clock. What is due is compared with {@code now()}, the start of the unit's own transaction (a consumer's
+ * units run in autocommit mode): {@code now()} is stable within a statement, so the comparison is an index condition
+ * and the take's scan stops at the first message not due, where {@code clock_timestamp()}, being volatile, would make
+ * it a filter over every scheduled message of the queue. A unit that makes a message due earlier than every scheduled
+ * message of its queue sends {@code pg_notify} on the queue's channel in the same statement, so the wake-up is sent at
+ * commit and never for a rolled-back change. Counts go to the queue's counter row of the backend's shard. Immutable and
+ * thread-safe.
  *
  * <p>Parameters: {@code :queue} the queue's name, {@code :channel} its notification channel, delays and visibility
  * timeouts in whole milliseconds ({@code :delay}, {@code :visibility}), {@code :seq} a delivery's receipt.
@@ -24,10 +28,17 @@ final class QueueSql {
     final Unit offerBatch;
     /** sweep: expired leases come back scheduled (retried) or die after the last attempt (dead-lettered). */
     final Unit sweep;
-    /** poll: sweep, then take up to :n due messages unless paused, or read the next due time and the pause. */
+    /**
+     * poll: sweep, then take up to :n due messages unless paused, by priority, due time and offer order, or read
+     * the next due time and the pause. Messages of the default priority come from the scheduled index, a range
+     * scan up to now; the others from the prioritized index, one range scan per priority present (the priorities are
+     * found by a loose index scan), so neither reads a backlog of messages not yet due.
+     */
     final Unit poll;
     /** ack: deletes the message if the receipt still holds it. */
     final Unit ack;
+    /** ack and poll: ack, then poll, in one round trip (and one transaction). */
+    final Unit ackPoll;
     /** ack of a batch: deletes each message whose receipt still holds it; returns the (id, seq) pairs deleted. */
     final Unit ackBatch;
     /** nack: due again after :delay, or dead after the last attempt; a reason becomes the last error. */
@@ -64,8 +75,8 @@ final class QueueSql {
         String s = "\"" + schema + "\"";
         offer = Unit.of("offer", s, """
                 WITH i AS (
-                  INSERT INTO %1$s (queue, id, state, due, seq, payload, headers)
-                  VALUES (:queue, :id, 0, clock_timestamp() + :delay%2$s, %3$s, :payload, :headers::bytea)
+                  INSERT INTO %1$s (queue, id, state, due, seq, priority, payload, headers)
+                  VALUES (:queue, :id, 0, clock_timestamp() + :delay%2$s, %3$s, :priority, :payload, :headers::bytea)
                   ON CONFLICT (queue, id) DO NOTHING
                   RETURNING 0::smallint AS state, due),
                 %4$s,
@@ -74,11 +85,12 @@ final class QueueSql {
                 """.formatted(M, MS, SEQ, counters("c", "offered", "(SELECT count(*) FROM i)"), wake("i")));
         offerReplace = Unit.of("offer, replace or extend", s, """
                 WITH i AS (
-                  INSERT INTO %1$s AS m (queue, id, state, due, seq, payload, headers)
-                  VALUES (:queue, :id, 0, clock_timestamp() + :delay%2$s, %3$s, :payload, :headers::bytea)
+                  INSERT INTO %1$s AS m (queue, id, state, due, seq, priority, payload, headers)
+                  VALUES (:queue, :id, 0, clock_timestamp() + :delay%2$s, %3$s, :priority, :payload, :headers::bytea)
                   ON CONFLICT (queue, id) DO UPDATE SET due = excluded.due, seq = excluded.seq,
                     payload = CASE WHEN :replace THEN excluded.payload ELSE m.payload END,
-                    headers = CASE WHEN :replace THEN excluded.headers ELSE m.headers END
+                    headers = CASE WHEN :replace THEN excluded.headers ELSE m.headers END,
+                    priority = CASE WHEN :replace THEN excluded.priority ELSE m.priority END
                   WHERE m.state = 0
                   RETURNING (m.xmax = 0) AS added, 0::smallint AS state, m.due),
                 %4$s,
@@ -89,10 +101,11 @@ final class QueueSql {
         offerBatch = Unit.of("offer", s, """
                 WITH t AS (SELECT clock_timestamp() AS now),
                 i AS (
-                  INSERT INTO %1$s (queue, id, state, due, seq, payload, headers)
-                  SELECT :queue, u.id, 0, t.now + u.delay%2$s, %3$s, u.payload, u.headers
-                  FROM t, unnest(:ids::text[], :payloads::bytea[], :headers::bytea[], :delays::int8[])
-                       WITH ORDINALITY AS u(id, payload, headers, delay, ord)
+                  INSERT INTO %1$s (queue, id, state, due, seq, priority, payload, headers)
+                  SELECT :queue, u.id, 0, t.now + u.delay%2$s, %3$s, u.priority, u.payload, u.headers
+                  FROM t, unnest(:ids::text[], :payloads::bytea[], :headers::bytea[], :delays::int8[],
+                                 :priorities::int2[])
+                       WITH ORDINALITY AS u(id, payload, headers, delay, priority, ord)
                   ORDER BY u.ord
                   ON CONFLICT (queue, id) DO NOTHING
                   RETURNING id, 0::smallint AS state, due),
@@ -102,21 +115,41 @@ final class QueueSql {
                 """.formatted(M, MS, SEQ, counters("c", "offered", "(SELECT count(*) FROM i)"), wake("i")));
         sweep = Unit.of("sweep", s, sweepSql());
         poll = Unit.of("poll", s, sweepSql() + ";\n" + """
-                WITH t AS (SELECT clock_timestamp() AS now),
-                p AS (
-                  SELECT m.id, m.due, m.seq FROM %1$s m, t
-                  WHERE m.queue = :queue AND m.state = 0 AND m.due <= t.now
-                    AND NOT EXISTS (SELECT 1 FROM ${schema}.clockwork_queues WHERE name = :queue AND paused)
+                WITH RECURSIVE t AS (SELECT clock_timestamp() AS now),
+                go AS (
+                  SELECT NOT EXISTS (SELECT 1 FROM ${schema}.clockwork_queues WHERE name = :queue AND paused) AS go),
+                lv AS (
+                  SELECT (SELECT priority FROM %1$s WHERE queue = :queue AND state = 0 AND priority <> 0
+                          ORDER BY priority DESC LIMIT 1) AS p
+                  UNION ALL
+                  SELECT (SELECT priority FROM %1$s WHERE queue = :queue AND state = 0 AND priority <> 0
+                          AND priority < lv.p ORDER BY priority DESC LIMIT 1)
+                  FROM lv WHERE lv.p IS NOT NULL),
+                pp AS (
+                  SELECT x.id, x.due, x.seq, x.priority FROM lv, go, LATERAL (
+                    SELECT m.id, m.due, m.seq, m.priority FROM %1$s m
+                    WHERE m.queue = :queue AND m.state = 0 AND m.priority <> 0 AND m.priority = lv.p
+                      AND m.due <= now()
+                    ORDER BY m.due, m.seq LIMIT :n
+                    FOR UPDATE OF m SKIP LOCKED) x
+                  WHERE lv.p IS NOT NULL AND go.go),
+                p0 AS (
+                  SELECT m.id, m.due, m.seq, m.priority FROM %1$s m, go
+                  WHERE m.queue = :queue AND m.state = 0 AND m.due <= now() AND m.priority = 0 AND go.go
                   ORDER BY m.due, m.seq LIMIT :n
                   FOR UPDATE OF m SKIP LOCKED),
+                p AS (
+                  SELECT * FROM pp UNION ALL SELECT * FROM p0
+                  ORDER BY priority DESC, due, seq LIMIT :n),
                 k AS (
                   UPDATE %1$s m SET state = 1, due = t.now + :visibility%2$s, attempts = m.attempts + 1,
                     seq = %3$s
                   FROM p, t WHERE m.queue = :queue AND m.id = p.id
-                  RETURNING m.id, m.seq, m.attempts, m.payload, m.headers, p.due AS was_due, p.seq AS was_seq),
+                  RETURNING m.id, m.seq, m.attempts, m.payload, m.headers, p.priority AS was_priority,
+                    p.due AS was_due, p.seq AS was_seq),
                 %4$s
                 SELECT id, seq, attempts, payload, headers, NULL::float8 AS next_due_ms, NULL::float8 AS next_lease_ms,
-                       NULL::boolean AS paused, was_due, was_seq
+                       NULL::boolean AS paused, was_priority, was_due, was_seq
                 FROM k
                 UNION ALL
                 SELECT NULL, NULL, NULL, NULL, NULL,
@@ -125,9 +158,9 @@ final class QueueSql {
                        extract(epoch FROM (SELECT min(due) FROM %1$s WHERE queue = :queue AND state = 1)
                          - clock_timestamp()) * 1000,
                        EXISTS (SELECT 1 FROM ${schema}.clockwork_queues WHERE name = :queue AND paused),
-                       NULL, NULL
+                       NULL, NULL, NULL
                 WHERE NOT EXISTS (SELECT 1 FROM k)
-                ORDER BY was_due, was_seq
+                ORDER BY was_priority DESC NULLS LAST, was_due, was_seq
                 """.formatted(M, MS, SEQ, counters("c", "delivered", "(SELECT count(*) FROM k)")));
         ack = Unit.of("ack", s, """
                 WITH d AS (
@@ -135,6 +168,7 @@ final class QueueSql {
                 %2$s
                 SELECT count(*) FROM d
                 """.formatted(M, counters("c", "acked", "(SELECT count(*) FROM d)")));
+        ackPoll = Unit.of("ack and poll", s, ack.sourceText() + ";\n" + poll.sourceText());
         ackBatch = Unit.of("ack", s, """
                 WITH d AS (
                   DELETE FROM %1$s m USING unnest(:ids::text[], :seqs::int8[]) AS u(id, seq)
@@ -241,7 +275,7 @@ final class QueueSql {
         return """
                 WITH t AS (SELECT clock_timestamp() AS now),
                 e AS (
-                  SELECT m.id FROM %1$s m, t WHERE m.queue = :queue AND m.state = 1 AND m.due <= t.now
+                  SELECT m.id FROM %1$s m WHERE m.queue = :queue AND m.state = 1 AND m.due <= now()
                   LIMIT 1000 FOR UPDATE OF m SKIP LOCKED),
                 x AS (
                   UPDATE %1$s m SET
@@ -305,7 +339,7 @@ final class QueueSql {
      * A CTE {@code w} that notifies the queue's channel if {@code source} (rows with {@code state} and {@code due})
      * made a message scheduled earlier than every message scheduled before the statement, and due within a second:
      * then a consumer may be sleeping past its due time. A later one needs no wake-up, as an idle consumer takes
-     * again at least every second ({@code PostgresDelayedQueue.RECHECK_NANOS}); so a steady stream of delayed offers
+     * again at least every second ({@code PollLoop.RECHECK_NANOS}); so a steady stream of delayed offers
      * sends no notifications, which PostgreSQL serializes at commit.
      */
     private static String wake(String source) {

@@ -87,6 +87,25 @@ final class Store {
         }
     }
 
+    /** Runs a unit and returns the rows of each of its result sets, in order. */
+    private static List<List<Object[]>> allRows(Connection c, Unit unit, Map<String, Object> args)
+            throws SQLException {
+        try (PreparedStatement ps = unit.prepare(c, args)) {
+            List<List<Object[]>> all = new ArrayList<>();
+            boolean isResultSet = ps.execute();
+            while (true) {
+                if (isResultSet) {
+                    try (ResultSet rs = ps.getResultSet()) {
+                        all.add(read(rs));
+                    }
+                } else if (ps.getUpdateCount() == -1) {
+                    return all;
+                }
+                isResultSet = ps.getMoreResults();
+            }
+        }
+    }
+
     private static List<Object[]> read(ResultSet rs) throws SQLException {
         int n = rs.getMetaData().getColumnCount();
         List<Object[]> rows = new ArrayList<>();
@@ -111,16 +130,17 @@ final class Store {
     }
 
     /** offer under KEEP: whether the message was added. */
-    boolean offer(Connection c, String id, byte[] payload, byte[] headers, long delayMillis) throws SQLException {
+    boolean offer(Connection c, String id, byte[] payload, byte[] headers, long delayMillis, int priority)
+            throws SQLException {
         return count(rows(c, sql.offer, args("id", id, "payload", payload, "headers", headers,
-                "delay", delayMillis)), 0) == 1;
+                "delay", delayMillis, "priority", priority)), 0) == 1;
     }
 
     /** offer under REPLACE ({@code replace}) or EXTEND: what happened. */
-    Offered.Outcome offer(Connection c, String id, byte[] payload, byte[] headers, long delayMillis, boolean replace)
-            throws SQLException {
+    Offered.Outcome offer(Connection c, String id, byte[] payload, byte[] headers, long delayMillis, int priority,
+                          boolean replace) throws SQLException {
         Object[] row = rows(c, sql.offerReplace, args("id", id, "payload", payload, "headers", headers,
-                "delay", delayMillis, "replace", replace)).get(0);
+                "delay", delayMillis, "priority", priority, "replace", replace)).get(0);
         if (((Number) row[0]).longValue() == 1) {
             return Boolean.TRUE.equals(row[1]) ? Offered.Outcome.ADDED
                     : replace ? Offered.Outcome.REPLACED : Offered.Outcome.EXTENDED;
@@ -131,14 +151,15 @@ final class Store {
 
     /** offer of a batch under KEEP, in list order: the ids added. */
     Set<String> offerAll(Connection c, List<String> ids, List<byte[]> payloads, List<byte[]> headers,
-                         List<Long> delaysMillis) throws SQLException {
+                         List<Long> delaysMillis, List<Short> priorities) throws SQLException {
         Array idArray = c.createArrayOf("text", ids.toArray());
         Array payloadArray = c.createArrayOf("bytea", payloads.toArray(new byte[0][]));
         Array headerArray = c.createArrayOf("bytea", headers.toArray(new byte[0][]));
         Array delayArray = c.createArrayOf("int8", delaysMillis.toArray());
+        Array priorityArray = c.createArrayOf("int2", priorities.toArray());
         Set<String> added = new HashSet<>();
         for (Object[] row : rows(c, sql.offerBatch, args("ids", idArray, "payloads", payloadArray,
-                "headers", headerArray, "delays", delayArray))) {
+                "headers", headerArray, "delays", delayArray, "priorities", priorityArray))) {
             added.add((String) row[0]);
         }
         return added;
@@ -146,7 +167,21 @@ final class Store {
 
     /** poll: sweep, then take up to {@code n}. */
     Take poll(Connection c, int n, long visibilityMillis) throws SQLException {
-        List<Object[]> rows = rows(c, sql.poll, args("n", n, "visibility", visibilityMillis));
+        return take(rows(c, sql.poll, args("n", n, "visibility", visibilityMillis)));
+    }
+
+    /** What ack and poll found: whether the ack held, and the poll's take. */
+    record AckTake(boolean acked, Take take) {
+    }
+
+    /** ack, then poll for one, in one round trip. */
+    AckTake ackAndPoll(Connection c, String id, long seq, long visibilityMillis) throws SQLException {
+        List<List<Object[]>> all = allRows(c, sql.ackPoll, args("id", id, "seq", seq, "n", 1,
+                "visibility", visibilityMillis));
+        return new AckTake(count(all.get(0), 0) == 1, take(all.get(all.size() - 1)));
+    }
+
+    private static Take take(List<Object[]> rows) {
         List<Taken> taken = new ArrayList<>(rows.size());
         for (Object[] r : rows) {
             if (r[0] == null) {

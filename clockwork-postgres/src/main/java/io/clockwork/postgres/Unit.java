@@ -11,21 +11,24 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One SQL unit of the queue's state machine: its name (the operation's, as in docs/design.md) and its text, with
- * {@code :name} parameters that {@link #prepare} binds by name (a name may occur several times; {@code ::type} casts
- * are left alone). A unit may hold several statements separated by semicolons: pgjdbc sends them in one round trip
- * and, in autocommit mode, runs them as one transaction. Immutable and thread-safe.
+ * One SQL unit of the queue's state machine: its name (the operation's, as in docs/design.md) and its text, with {@code
+ * :name} parameters that {@link #prepare} binds by name (a name may occur several times; {@code ::type} casts and
+ * string literals are left alone). A unit may hold several statements separated by semicolons: pgjdbc sends them in one
+ * round trip and, in autocommit mode, runs them as one transaction. Immutable and thread-safe.
  */
 final class Unit {
 
-    private static final Pattern PARAMETER = Pattern.compile("(?<!:):([a-z][a-z_]*)");
+    /** A string literal (kept as it is) or a parameter outside one. */
+    private static final Pattern PARAMETER = Pattern.compile("'[^']*'|(?<!:):([a-z][a-z_]*)");
 
     private final String name;
+    private final String source;
     private final String sql;
     private final List<String> parameters;
 
-    private Unit(String name, String sql, List<String> parameters) {
+    private Unit(String name, String source, String sql, List<String> parameters) {
         this.name = name;
+        this.source = source;
         this.sql = sql;
         this.parameters = parameters;
     }
@@ -42,16 +45,25 @@ final class Unit {
         List<String> names = new ArrayList<>();
         StringBuilder sb = new StringBuilder();
         while (m.find()) {
-            names.add(m.group(1));
-            m.appendReplacement(sb, "?");
+            if (m.group(1) == null) {
+                m.appendReplacement(sb, Matcher.quoteReplacement(m.group()));
+            } else {
+                names.add(m.group(1));
+                m.appendReplacement(sb, "?");
+            }
         }
         m.appendTail(sb);
-        return new Unit(name, sb.toString(), List.copyOf(names));
+        return new Unit(name, withSchema, sb.toString(), List.copyOf(names));
     }
 
     /** @return the operation's name */
     String name() {
         return name;
+    }
+
+    /** @return the SQL with its schema and {@code :name} parameters, to build a unit of several from */
+    String sourceText() {
+        return source;
     }
 
     /** @return the SQL as sent, with {@code ?} placeholders */

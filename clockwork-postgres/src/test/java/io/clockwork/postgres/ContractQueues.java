@@ -54,7 +54,7 @@ final class ContractQueues implements AutoCloseable {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
         config.setMaximumPoolSize(size);
-        config.setMinimumIdle(0);
+        config.setMinimumIdle(Math.min(size, 8));
         config.setConnectionTimeout(timeout.toMillis());
         config.setInitializationFailTimeout(-1);
         return new HikariDataSource(config);

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * What goes wrong outside the queue gives an error that says what and how to fix it: a database that cannot be
  * reached, a read-only one, a role without the privileges the schema or the queue needs; and what the backend does
- * not support is refused, not ignored.
+ * not support (groups, rate limits) is refused, not ignored.
  */
 @ExtendWith(PostgresExtension.class)
 class PostgresQueueErrorsIT {
@@ -135,7 +135,7 @@ class PostgresQueueErrorsIT {
     }
 
     @Test
-    void priorityGroupsAndRateLimitsAreRefusedNotIgnored() throws Exception {
+    void groupsAndRateLimitsAreRefusedNotIgnored() throws Exception {
         assertThatThrownBy(() -> PostgresDelayedQueue.builder(ContractQueues.dataSource(), "limited", Codec.string())
                 .rateLimit(10, Duration.ofSeconds(1)).build())
                 .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("rateLimit");
@@ -144,11 +144,38 @@ class PostgresQueueErrorsIT {
         closeables.add(q);
         q.purgeDead();
         long before = q.stats().total();
-        assertThatThrownBy(() -> q.offer(Message.of("urgent").priority(5)))
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("priorit");
+        assertThatThrownBy(() -> q.offer(Message.of("grouped").group("tenant-0")))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("group");
         assertThatThrownBy(() -> q.offerAll(List.of(Message.of("a"), Message.of("b").group("tenant-1"))))
                 .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("group");
         assertThat(q.stats().total()).as("nothing stored").isEqualTo(before);
+    }
+
+    @Test
+    void anExhaustedPoolIsNamedWithHowToSizeIt() {
+        HikariDataSource one = ContractQueues.pool(PostgresServerProcess.shared().jdbcUrl(), 1,
+                Duration.ofMillis(300));
+        closeables.add(one);
+        PostgresDelayedQueue<String> q = PostgresDelayedQueue.builder(one, "exhausted", Codec.string()).build();
+        closeables.add(q);
+        assertThatThrownBy(() -> q.offer("x", Duration.ZERO)).as("the listener holds the pool's only connection")
+                .isInstanceOf(PostgresQueueException.class).hasMessageContaining("queue 'exhausted'")
+                .hasMessageContaining("pool is exhausted").hasMessageContaining("listener");
+    }
+
+    @Test
+    void aStatementTimeoutIsNamed() {
+        String impatient = PostgresServerProcess.shared().jdbcUrl() + "&options=-c%20statement_timeout%3D1";
+        PostgresDelayedQueue.builder(ContractQueues.dataSource(), "impatient", Codec.string()).schema("impatient")
+                .build().close();
+        assertThatThrownBy(() -> {
+            try (PostgresDelayedQueue<String> q = PostgresDelayedQueue.builder(pool(impatient), "impatient",
+                    Codec.string()).schema("impatient").build()) {
+                for (int i = 0; i < 1000; i++) {
+                    q.offerAll(java.util.Collections.nCopies(1000, "x".repeat(100)), Duration.ZERO);
+                }
+            }
+        }).isInstanceOf(PostgresQueueException.class).hasMessageContaining("statement_timeout");
     }
 
     @Test

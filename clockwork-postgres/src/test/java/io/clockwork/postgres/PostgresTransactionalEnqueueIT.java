@@ -80,7 +80,7 @@ class PostgresTransactionalEnqueueIT {
         Delivery<String> d = waiting.get(20, TimeUnit.SECONDS);
         assertThat(d.id()).isEqualTo("deadline-1");
         assertThat(d.value()).isEqualTo("pay order-1");
-        assertThat(q.notificationsReceived()).as("woken by the commit's NOTIFY").isGreaterThan(before);
+        Await.until("the commit's NOTIFY arrived", () -> q.notificationsReceived() > before);
         assertThat(d.ack()).isTrue();
     }
 

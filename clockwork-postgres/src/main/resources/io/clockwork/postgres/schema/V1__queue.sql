@@ -31,6 +31,7 @@ CREATE TABLE ${schema}.clockwork_messages (
     due        timestamptz NOT NULL,
     seq        bigint      NOT NULL,
     attempts   integer     NOT NULL DEFAULT 0,
+    priority   smallint    NOT NULL DEFAULT 0,
     payload    bytea       NOT NULL,
     headers    bytea,
     last_error text,
@@ -42,6 +43,10 @@ CREATE TABLE ${schema}.clockwork_messages (
 -- messages are not in it.
 CREATE INDEX clockwork_messages_scheduled ON ${schema}.clockwork_messages (queue, due, seq)
     WHERE state = 0;
+-- The take among messages with a priority other than the default (0): by priority, then due, then offer order.
+-- Only such messages are in it, so a queue without priorities pays nothing for it.
+CREATE INDEX clockwork_messages_prioritized ON ${schema}.clockwork_messages (queue, priority DESC, due, seq)
+    WHERE state = 0 AND priority <> 0;
 -- Leases by their end, for the sweep that returns expired deliveries.
 CREATE INDEX clockwork_messages_leases ON ${schema}.clockwork_messages (queue, due)
     WHERE state = 1;

@@ -1,0 +1,122 @@
+package io.clockwork.postgres;
+
+import io.clockwork.queue.CodecException;
+import io.clockwork.queue.Delivery;
+import io.clockwork.queue.spi.QueueSupport;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A consumer's poll of a {@link PostgresDelayedQueue}: the {@code poll} unit, and between two empty takes a sleep
+ * until the next due time or lease end the empty take read, a notification ({@link Listener}), the poll's deadline,
+ * or at most {@link #RECHECK_NANOS}; never a loop of queries. Messages the codec cannot decode are killed on the way.
+ * Thread-safe (stateless between calls).
+ *
+ * @param <V> the value type
+ */
+final class PollLoop<V> {
+
+    /**
+     * The longest an idle consumer sleeps without a notification before it takes again; the units' wake-ups rely on
+     * it ({@code QueueSql}: a message due later than this needs none).
+     */
+    static final long RECHECK_NANOS = 1_000_000_000L;
+    /** The pause of a consumer that found due messages all held by other consumers' takes. */
+    private static final long LOCKED_NANOS = 10_000_000L;
+
+    private final PostgresDelayedQueue<V> queue;
+    private final QueueSupport<V> support;
+    private final Store store;
+    private final Listener listener;
+    private final long visibilityMillis;
+
+    PollLoop(PostgresDelayedQueue<V> queue, QueueSupport<V> support, Store store, Listener listener,
+             long visibilityMillis) {
+        this.queue = queue;
+        this.support = support;
+        this.store = store;
+        this.listener = listener;
+        this.visibilityMillis = visibilityMillis;
+    }
+
+    /** @return the lease of a delivery, in whole milliseconds */
+    long visibilityMillis() {
+        return visibilityMillis;
+    }
+
+    /**
+     * Takes until something decodable is due or {@code wait} passes: between two takes it sleeps until the next due
+     * time or lease end read by the empty take, at most {@link #RECHECK_NANOS}, or until a notification.
+     */
+    List<Delivery<V>> take(int n, Duration wait) throws InterruptedException {
+        Objects.requireNonNull(wait, "wait");
+        queue.checkOpen();
+        long waitNanos = wait.isNegative() ? 0 : saturatedNanos(wait);
+        long deadline = System.nanoTime() + waitNanos;
+        while (true) {
+            if (queue.isClosed()) {
+                return List.of();
+            }
+            long seen = listener.generation();
+            Store.Take t = queue.run("poll", c -> store.poll(c, n, visibilityMillis));
+            List<Delivery<V>> out = decode(t.taken());
+            if (!out.isEmpty()) {
+                return out;
+            }
+            if (!t.taken().isEmpty()) {
+                continue; // every message taken was undecodable and is dead now: take again
+            }
+            long now = System.nanoTime();
+            long left = deadline - now;
+            if (left <= 0) {
+                return List.of();
+            }
+            long sleep = Math.min(left, RECHECK_NANOS);
+            if (!t.paused() && t.nextDueMillis() != null) {
+                sleep = Math.min(sleep, sleepFor(t.nextDueMillis()));
+            }
+            if (t.nextLeaseMillis() != null) {
+                sleep = Math.min(sleep, sleepFor(t.nextLeaseMillis()));
+            }
+            listener.await(seen, now + sleep);
+            if (Thread.interrupted()) {
+                throw new InterruptedException("poll of queue '" + queue.name() + "' interrupted");
+            }
+        }
+    }
+
+    /** How long to sleep for something due in {@code millis} (past: held by another take; wait a moment). */
+    private static long sleepFor(double millis) {
+        if (millis <= 0) {
+            return LOCKED_NANOS;
+        }
+        return (long) Math.min(RECHECK_NANOS, millis * 1_000_000 + 200_000);
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+
+    /** Deliveries of the messages taken; those the codec cannot decode are killed instead. */
+    List<Delivery<V>> decode(List<Store.Taken> taken) {
+        List<Delivery<V>> out = new ArrayList<>(taken.size());
+        for (Store.Taken t : taken) {
+            try {
+                V value = support.decode(t.payload());
+                out.add(new PostgresDelivery<>(queue, t.id(), value, t.attempt(), t.seq(),
+                        Headers.decode(t.headers())));
+            } catch (CodecException e) {
+                String reason = QueueSupport.reason(e.getMessage() != null ? e.getMessage() : e.toString());
+                queue.run("kill", c -> store.kill(c, t.id(), t.seq(), reason));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,38 @@
+package io.clockwork.postgres;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.clockwork.postgres.fixture.PostgresExtension;
+import io.clockwork.postgres.fixture.PostgresServerProcess;
+import io.clockwork.queue.Codec;
+import io.clockwork.testing.Await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The listener's connection goes back to the pool clean: it no longer listens once its queue is closed. */
+@ExtendWith(PostgresExtension.class)
+class PostgresListenerIT {
+
+    @Test
+    void aClosedQueueLeavesNoListeningConnectionInThePool() throws Exception {
+        try (HikariDataSource pool = ContractQueues.pool(PostgresServerProcess.shared().jdbcUrl(), 1,
+                Duration.ofSeconds(5))) {
+            PostgresDelayedQueue<String> q = PostgresDelayedQueue.builder(pool, "unlisten", Codec.string()).build();
+            Await.until("listening", q::isListening);
+            q.close();
+            Await.until("the listener gave its connection back", () -> pool.getHikariPoolMXBean() != null
+                    && pool.getHikariPoolMXBean().getIdleConnections() == 1);
+            try (Connection c = pool.getConnection(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_listening_channels()")) {
+                rs.next();
+                assertThat(rs.getLong(1)).as("channels the pooled connection still listens to").isZero();
+            }
+        }
+    }
+}
