@@ -3,6 +3,7 @@ package io.clockwork.benchmarks.postgres;
 import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -66,6 +67,18 @@ abstract class JobRival implements AutoCloseable {
 
     /** Starts the worker: it handles due jobs on its handler threads until {@link #stop()}. */
     abstract void start();
+
+    /**
+     * Waits until the worker has completed (acked, deleted, marked done) the first {@code jobs} jobs its handlers ran
+     * since {@link #start()}. A rival that completes a job on the handler's thread before it takes the next has
+     * nothing to wait for, which is the default.
+     *
+     * @param jobs  how many jobs the handlers ran
+     * @param limit how long to wait at most
+     * @throws IllegalStateException if they are not completed in time
+     */
+    void awaitCompleted(int jobs, Duration limit) throws InterruptedException {
+    }
 
     /** Stops the worker, letting running handlers finish. */
     abstract void stop();

@@ -80,7 +80,7 @@ final class PostgresJobReport {
         line("End to end: " + opts.get("jobs") + " jobs due now offered one transaction each from "
                 + opts.get("threads") + " threads with the worker stopped, then drained by the worker ("
                 + opts.get("threads") + " no-op handler threads); end to end is from the first offer to the last job"
-                + " handled, the drain from the worker's start.");
+                + " completed (acked, deleted or marked done), the drain from the worker's start.");
         line("");
         line("| rival | offers/s | end-to-end jobs/s | drain jobs/s | handled | runs beyond once |"
                 + (hasClockwork() ? " Clockwork offers / rival's | end to end | drain |" : ""));
@@ -110,7 +110,7 @@ final class PostgresJobReport {
         }
         String small = opts.get("small-pending");
         String large = opts.get("pending");
-        line("Pending: " + opts.get("due") + " due jobs drained (timed from the first job handled to the last) beside "
+        line("Pending: " + opts.get("due") + " due jobs drained (from the first job handled to the last completed) beside "
                 + small + " and "
                 + large + " far-future (30 days) ones, offered through the batch API; bytes are"
                 + " `pg_total_relation_size` (table, indexes, TOAST) of every table of the rival's database after"

@@ -21,10 +21,11 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One rival's phases of {@link PostgresJobHarness}, in a JVM of its own on the harness's server, each phase on a fresh
  * database of its own (dropped after it): {@code e2e} (offer {@code --jobs} due jobs one transaction each from
- * {@code --threads} threads with the worker stopped, then start the worker and drain them), {@code pending} (fill
+ * {@code --threads} threads with the worker stopped, then start the worker and drain them; a drain ends when the
+ * last job is completed: acked, deleted or marked done), {@code pending} (fill
  * one database with {@code --small-pending} and one with {@code --pending} far-future jobs through the batch API, size
  * their tables, then drain {@code --due} due jobs from each, the order alternating by round, timed from the first
- * job handled to the last, so that a worker's start and first poll do not count) and {@code lateness}
+ * job handled to the last completed, so that a worker's start and first poll do not count) and {@code lateness}
  * (jobs due 100-1000 ms ahead, offered one by one at {@code --lateness-rate} per second for
  * {@code --lateness-seconds}, the worker running). Every phase also reads the server's CPU before and after. Results
  * are {@link Harness#ROW} lines on standard output: the rival's name, a key, then values. Not thread-safe: a
@@ -104,6 +105,7 @@ final class PostgresJobRun {
             Meter drain = new Meter();
             r.start();
             sink.awaitAll(DRAIN_LIMIT);
+            r.awaitCompleted(jobs, DRAIN_LIMIT);
             Meter end = new Meter();
             r.stop();
             row("e2e", round, jobs, sink.count(), sink.repeats(), perSecond(jobs, offers, drain),
@@ -169,15 +171,14 @@ final class PostgresJobRun {
             Meter start = new Meter();
             r.start();
             sink.awaitAll(DRAIN_LIMIT);
+            r.awaitCompleted(due, DRAIN_LIMIT);
             Meter end = new Meter();
             r.stop();
             long first = Long.MAX_VALUE;
-            long last = Long.MIN_VALUE;
             for (int i = 0; i < due; i++) {
                 first = Math.min(first, sink.firstRun(i));
-                last = Math.max(last, sink.firstRun(i));
             }
-            double steady = last > first ? (due - 1) / ((last - first) / 1e9) : Double.NaN;
+            double steady = (due - 1) / ((end.wall - first) / 1e9);
             row("pending-drain", pending, round, due, sink.count(), steady, cost(start, end, due),
                     perSecond(due, start, end));
         }
@@ -208,6 +209,7 @@ final class PostgresJobRun {
                 r.offer(i, dueAt);
             }
             sink.awaitAll(Duration.ofMinutes(2));
+            r.awaitCompleted(jobs, Duration.ofMinutes(2));
             Meter end = new Meter();
             r.stop();
             long[] late = new long[jobs];
