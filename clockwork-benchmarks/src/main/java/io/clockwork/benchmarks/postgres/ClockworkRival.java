@@ -16,9 +16,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Clockwork's {@link PostgresDelayedQueue} with its builder's defaults (the library creates its schema), a string
  * codec, and a {@link Worker} with the handler threads asked for and its default, adaptive prefetch; acks are the
- * Worker's, grouped after the handlers return, so a drain ends when the last job is acked ({@link #awaitCompleted}). Offers are {@code offer(payload, delay)} (the due time less the client's now: the queue reckons due times
- * on the database's clock, which on this machine is the same) and {@code offerAll(payloads, delay)} for batches.
- * Thread-safe as {@link JobRival} requires.
+ * Worker's, grouped after the handlers return, so a drain ends when the last job is acked
+ * ({@link #awaitCompleted}). Offers are {@code offer(payload, delay)} (the due time less the client's now: the queue
+ * reckons due times on the database's clock, which on this machine is the same) and
+ * {@code offerAll(payloads, delay)} for batches. Thread-safe as {@link JobRival} requires.
  */
 final class ClockworkRival extends JobRival {
 

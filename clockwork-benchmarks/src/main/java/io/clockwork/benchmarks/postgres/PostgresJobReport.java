@@ -40,7 +40,8 @@ final class PostgresJobReport {
         line("Run " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "; PostgreSQL " + serverVersion
                 + " (the test fixture's server: fsync off, synchronous_commit on, shared_buffers 16MB); JDK "
                 + System.getProperty("java.runtime.version") + "; nproc " + Runtime.getRuntime().availableProcessors()
-                + "; " + String.join(", ", versions()) + "; /proc/loadavg at the start " + startLoad + ", at the end " + loadAverage());
+                + "; " + String.join(", ", versions()) + "; /proc/loadavg at the start " + startLoad + ", at the end "
+                + loadAverage());
         line("");
         line("Rivals and the calls they make:");
         line("");
@@ -110,10 +111,9 @@ final class PostgresJobReport {
         }
         String small = opts.get("small-pending");
         String large = opts.get("pending");
-        line("Pending: " + opts.get("due") + " due jobs drained (from the first job handled to the last completed) beside "
-                + small + " and "
-                + large + " far-future (30 days) ones, offered through the batch API; bytes are"
-                + " `pg_total_relation_size` (table, indexes, TOAST) of every table of the rival's database after"
+        line("Pending: " + opts.get("due") + " due jobs drained (from the first job handled to the last completed)"
+                + " beside " + small + " and " + large + " far-future (30 days) ones, offered through the batch API;"
+                + " bytes are `pg_total_relation_size` (table, indexes, TOAST) of every table of the rival's database after"
                 + " `VACUUM ANALYZE`, per pending job (100-byte payload).");
         line("");
         line("| rival | drain jobs/s at " + small + " pending | at " + large + " | ratio | bytes per pending job at "
