@@ -19,8 +19,9 @@ import java.util.List;
  * db-scheduler as its documentation recommends for throughput on PostgreSQL: one {@code scheduled_tasks} table (the
  * columns and indexes its documentation gives for PostgreSQL), a one-time task whose data is the payload
  * (db-scheduler's default Java serialization), the {@code lock-and-fetch} polling strategy
- * ({@code SELECT ... FOR UPDATE SKIP LOCKED}) with the fractions it suggests for high throughput (1.0, 4.0), immediate execution on, and a polling interval of
- * {@link #POLLING_INTERVAL} (its precision is the polling interval; its examples poll every second). Offers go through
+ * ({@code SELECT ... FOR UPDATE SKIP LOCKED}) with the fractions it suggests for high throughput (1.0, 4.0),
+ * immediate execution on, and a polling interval of {@link #POLLING_INTERVAL} (its precision is the polling interval;
+ * its examples poll every second). Offers go through
  * {@code SchedulerClient.schedule(task.instance(id, payload), due)}, through the running {@link Scheduler} when there
  * is one (so immediate execution can wake it). Thread-safe as {@link JobRival} requires.
  */

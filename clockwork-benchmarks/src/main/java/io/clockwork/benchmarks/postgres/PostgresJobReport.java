@@ -113,8 +113,8 @@ final class PostgresJobReport {
         String large = opts.get("pending");
         line("Pending: " + opts.get("due") + " due jobs drained (from the first job handled to the last completed)"
                 + " beside " + small + " and " + large + " far-future (30 days) ones, offered through the batch API;"
-                + " bytes are `pg_total_relation_size` (table, indexes, TOAST) of every table of the rival's database after"
-                + " `VACUUM ANALYZE`, per pending job (100-byte payload).");
+                + " bytes are `pg_total_relation_size` (table, indexes, TOAST) of every table of the rival's database"
+                + " after `VACUUM ANALYZE`, per pending job (100-byte payload).");
         line("");
         line("| rival | drain jobs/s at " + small + " pending | at " + large + " | ratio | bytes per pending job at "
                 + large + " | at " + small + " | batch offers/s (fill of " + large + ") |");
