@@ -28,13 +28,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  *   <li><b>Threads</b>: a poller takes messages with {@link DelayedQueue#poll(int, Duration)}, as many as there are
  *   free handlers plus free prefetch slots ({@code prefetch} 0: one per free handler), so at most
- *   {@code concurrency + prefetch} deliveries are held; {@code concurrency} handlers run at once, on the worker's own
- *   threads or on the caller's {@link Executor}; with a prefetch above 0, an acker acks what the handlers finished
- *   with {@link DelayedQueue#ackAll(List)}, sending at once whatever has gathered while its previous call was in
- *   flight (no linger, so acks are grouped under load and never wait when idle); with prefetch 0, a handler that
- *   finished acks its job and takes the next in one call ({@link DelayedQueue#ackAndPoll}); a heartbeat extends
- *   every held delivery, prefetched ones included ({@link Delivery#extend(Duration)}), once a third of the queue's
- *   visibility timeout has passed since its lease began or was last extended.</li>
+ *   {@code concurrency + prefetch} deliveries are held besides finished jobs awaiting their ack; {@code concurrency}
+ *   handlers run at once, on the worker's own threads or on the caller's {@link Executor}; with a prefetch above 0,
+ *   an acker acks what the handlers finished with {@link DelayedQueue#ackAll(List)}, sending at once whatever has
+ *   gathered while its previous call was in flight (no linger, so acks are grouped under load and never wait when
+ *   idle), and while more than one batch ({@code ACK_BATCH}) of finished jobs waits for its ack the poller takes
+ *   that many fewer, so acks that fall behind slow the polls instead of piling up jobs held unacked; with prefetch
+ *   0, a handler that finished acks its job and takes the next in one call ({@link DelayedQueue#ackAndPoll}); a
+ *   heartbeat extends every held delivery, prefetched ones included ({@link Delivery#extend(Duration)}), once a third
+ *   of the queue's visibility timeout has passed since its lease began or was last extended.</li>
  *   <li><b>Prefetch</b>: one set on the builder stays as set. Unset, it adapts to the load ({@code PrefetchLimit}):
  *   it starts at 0, the cheapest and quickest path while messages trickle in, and doubles (to at least
  *   {@code concurrency}, at most {@link #MAX_ADAPTIVE_PREFETCH} and {@link #ADAPTIVE_PREFETCH_PER_HANDLER} per

@@ -65,9 +65,14 @@ final class WorkerPoller<V> implements Runnable {
         }
     }
 
-    /** Free handlers plus free prefetch slots; the lock is held. */
+    /**
+     * Free handlers plus free prefetch slots, less the finished jobs waiting for an ack beyond one batch; the lock is
+     * held. While acks fall behind (a slow or unreachable backend), polling pauses instead of piling up handled jobs
+     * that stay in flight unacked, whose leases the heartbeat must keep extending and a shutdown would hand back.
+     */
     private int capacity() {
-        return w.concurrency + w.prefetch.now() - w.running.size() - w.buffer.size();
+        return w.concurrency + w.prefetch.now() - w.running.size() - w.buffer.size()
+                - Math.max(0, w.toAck.size() - Worker.ACK_BATCH);
     }
 
     /**

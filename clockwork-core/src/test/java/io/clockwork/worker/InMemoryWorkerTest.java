@@ -4,6 +4,8 @@ import io.clockwork.inprocess.InMemoryDelayedQueue;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.DelayedQueueBuilder;
+import io.clockwork.queue.Delivery;
+import io.clockwork.queue.ForwardingDelayedQueue;
 import io.clockwork.testing.Await;
 import io.clockwork.testing.queue.FlakyQueue;
 import io.clockwork.testing.queue.WorkerContract;
@@ -18,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -73,6 +76,58 @@ class InMemoryWorkerTest extends WorkerContract {
                 .hasMessageContaining("retryPolicy");
         assertThatThrownBy(() -> Worker.builder(q, h).listener(null)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("listener");
+    }
+
+    @Test
+    void acksThatFallBehindHoldBackPollingSoUnackedJobsCannotPileUp() throws Exception {
+        DelayedQueue<String> inner = newQueue(Codec.string(), b -> { });
+        CountDownLatch ackEntered = new CountDownLatch(1);
+        CountDownLatch releaseAcks = new CountDownLatch(1);
+        AtomicInteger taken = new AtomicInteger();
+        DelayedQueue<String> slowAcks = new ForwardingDelayedQueue<>(inner) {
+            @Override
+            public List<Delivery<String>> poll(int maxMessages, Duration wait) throws InterruptedException {
+                List<Delivery<String>> got = super.poll(maxMessages, wait);
+                taken.addAndGet(got.size());
+                return got;
+            }
+
+            @Override
+            public List<Boolean> ackAll(List<? extends Delivery<String>> deliveries) {
+                ackEntered.countDown();
+                try {
+                    releaseAcks.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return super.ackAll(deliveries);
+            }
+        };
+        int total = 3_000;
+        for (int i = 0; i < total; i += DelayedQueue.MAX_BATCH) {
+            List<String> values = new ArrayList<>();
+            for (int j = i; j < i + DelayedQueue.MAX_BATCH; j++) {
+                values.add("job-" + j);
+            }
+            inner.offerAll(values, Duration.ZERO);
+        }
+        AtomicInteger handled = new AtomicInteger();
+        Worker<String> w = Worker.builder(slowAcks, job -> handled.incrementAndGet()).concurrency(4).build();
+        try {
+            assertThat(ackEntered.await(10, TimeUnit.SECONDS)).isTrue();
+            // Why real time: what is checked is that nothing more happens while the acks are stuck; with polling not
+            // held back, this time drains the whole backlog into the unacked pile.
+            Thread.sleep(500);
+            int bound = 4 + Worker.MAX_ADAPTIVE_PREFETCH + 2 * Worker.ACK_BATCH;
+            assertThat(taken.get()).as("taken while acks are stuck").isLessThanOrEqualTo(bound);
+            assertThat(handled.get()).isLessThanOrEqualTo(bound);
+            releaseAcks.countDown();
+            Await.until("every job acked", () -> inner.stats().ready() + inner.stats().inFlight() == 0);
+            assertThat(handled.get()).isEqualTo(total);
+        } finally {
+            releaseAcks.countDown();
+            w.shutdown(Duration.ofSeconds(10));
+        }
     }
 
     @Test
