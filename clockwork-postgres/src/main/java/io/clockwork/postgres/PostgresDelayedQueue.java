@@ -176,10 +176,21 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         return closed.get();
     }
 
+    /** @throws IllegalStateException if this client is closed (also for the schedules beside it) */
     void checkOpen() {
         if (closed.get()) {
             throw support.closedError();
         }
+    }
+
+    /** @return the codec, limits and name, for the schedules beside the queue */
+    QueueSupport<V> support() {
+        return support;
+    }
+
+    /** @return where the queue's connections come from, for the schedules beside it */
+    DataSource dataSource() {
+        return dataSource;
     }
 
     // ---- offers ----
