@@ -32,14 +32,34 @@ final class PollLoop<V> {
     private final Store store;
     private final Listener listener;
     private final long visibilityMillis;
+    /** The queue's rate limit; null without one. */
+    private final RateGate rate;
 
     PollLoop(PostgresDelayedQueue<V> queue, QueueSupport<V> support, Store store, Listener listener,
-             long visibilityMillis) {
+             long visibilityMillis, RateGate rate) {
         this.queue = queue;
         this.support = support;
         this.store = store;
         this.listener = listener;
         this.visibilityMillis = visibilityMillis;
+        this.rate = rate;
+    }
+
+    /**
+     * One take of up to {@code n}: the {@code poll} unit, or within the rate limit if the queue has one.
+     *
+     * @param count whether a take the limit holds back from due messages counts as a rate-limited poll
+     */
+    RateGate.Gated takeOnce(int n, boolean count) {
+        if (rate == null) {
+            return new RateGate.Gated(queue.run("poll", c -> store.poll(c, n, visibilityMillis)), false);
+        }
+        return queue.run("poll", c -> rate.poll(c, n, visibilityMillis, count));
+    }
+
+    /** @return whether the queue has a rate limit */
+    boolean limited() {
+        return rate != null;
     }
 
     /** @return the lease of a delivery, in whole milliseconds */
@@ -56,12 +76,15 @@ final class PollLoop<V> {
         queue.checkOpen();
         long waitNanos = wait.isNegative() ? 0 : saturatedNanos(wait);
         long deadline = System.nanoTime() + waitNanos;
+        boolean held = false;
         while (true) {
             if (queue.isClosed()) {
                 return List.of();
             }
             long seen = listener.generation();
-            Store.Take t = queue.run("poll", c -> store.poll(c, n, visibilityMillis));
+            RateGate.Gated g = takeOnce(n, !held);
+            held |= g.held();
+            Store.Take t = g.take();
             List<Delivery<V>> out = decode(t.taken());
             if (!out.isEmpty()) {
                 return out;

@@ -49,8 +49,9 @@ import javax.sql.DataSource;
  * {@link PostgresQueueBuilder#asyncExecutor}), each using a pooled connection.
  *
  * <p><b>Priorities</b> ({@link Message#priority(int)}) are kept in a column: among due messages the highest priority
- * goes first, then the earliest due time, then offer order. <b>Not supported</b>, refused rather than ignored:
- * groups of messages, rate limits and the per-group options; {@code QueueStats.lost()} is always 0 (PostgreSQL never
+ * goes first, then the earliest due time, then offer order. A <b>rate limit</b>
+ * ({@link PostgresQueueBuilder#rateLimit}) is kept in the database, one sliding log per queue, for every client built
+ * with it. <b>Not supported</b>, refused rather than ignored: groups of messages and the per-group options; {@code QueueStats.lost()} is always 0 (PostgreSQL never
  * drops part of a message).
  *
  * <p>docs/postgres-queue.md describes the tables, the units, waiting, schema management and the privileges needed.
@@ -70,11 +71,14 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     private final Ids ids = new Ids();
     private final Offers<V> offers;
     private final PollLoop<V> polls;
+    /** The queue's rate limit; null without one. */
+    private final RateGate rate;
+    private final RateSql rateSql;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     PostgresDelayedQueue(QueueSupport<V> support, DataSource dataSource, String schema, Store store,
                          Listener listener, Failures failures, ExecutorService ownExecutor,
-                         java.util.concurrent.Executor asyncExecutor) {
+                         java.util.concurrent.Executor asyncExecutor, RateSql rateSql, RateGate rate) {
         this.support = support;
         this.dataSource = dataSource;
         this.schema = schema;
@@ -85,7 +89,9 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         this.asyncExecutor = asyncExecutor;
         this.offers = new Offers<>(support, store, ids);
         this.polls = new PollLoop<>(this, support, store, listener,
-                Math.max(1, support.options().visibilityTimeout().toMillis()));
+                Math.max(1, support.options().visibilityTimeout().toMillis()), rate);
+        this.rate = rate;
+        this.rateSql = rateSql;
     }
 
     /**
@@ -443,6 +449,16 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         if (!(done instanceof PostgresDelivery<V> pd) || pd.queue() != this) {
             throw new IllegalArgumentException("done is not a delivery of queue '" + name() + "'");
         }
+        if (rate != null) {
+            boolean acked = run("ack", c -> store.ack(c, pd.id(), pd.receipt()));
+            List<Delivery<V>> next = List.of();
+            try {
+                next = polls.take(1, Duration.ZERO);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // a zero wait never blocks; keep the flag for the caller
+            }
+            return new io.clockwork.queue.AckAndPoll<>(acked, next.isEmpty() ? null : next.get(0));
+        }
         Store.AckTake r = run("ackAndPoll", c -> store.ackAndPoll(c, pd.id(), pd.receipt(), polls.visibilityMillis()));
         List<Delivery<V>> next = polls.decode(r.take().taken());
         if (next.isEmpty() && !r.take().taken().isEmpty()) {
@@ -534,7 +550,10 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
 
     @Override
     public Optional<QueueCounters> counters() {
-        return Optional.of(run("counters", store::counters));
+        return Optional.of(run("counters", c -> {
+            QueueCounters counts = store.counters(c);
+            return counts.plus(new QueueCounters(0, 0, 0, 0, 0, RateGate.held(c, rateSql, name())));
+        }));
     }
 
     @Override

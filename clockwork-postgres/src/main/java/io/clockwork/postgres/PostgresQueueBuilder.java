@@ -85,7 +85,7 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
      * @throws PostgresQueueException        if the database cannot be reached, is read-only, or the role lacks a
      *                                       privilege (the message names the grant), or the schema is missing and
      *                                       {@code autoCreateSchema(false)} (the message names the SQL files)
-     * @throws UnsupportedOperationException if a rate limit or a per-group option is set
+     * @throws UnsupportedOperationException if a per-group option is set
      */
     public PostgresDelayedQueue<V> build() {
         String s = schema != null ? schema : SchemaManager.DEFAULT_SCHEMA;
@@ -97,6 +97,8 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
         String channel = Listener.channel(s, support.name());
         Store store = new Store(new QueueSql(s), support.name(), channel, o.maxAttempts(), o.deadLetterMaxAge(),
                 o.deadLetterMaxCount());
+        RateSql rateSql = new RateSql(s);
+        RateGate rate = o.rateLimit().map(l -> new RateGate(rateSql, store, support.name(), l)).orElse(null);
         PostgresDelayedQueue.withConnection(dataSource, failures, "build", c -> {
             try {
                 SchemaManager.apply(c, s, create);
@@ -106,6 +108,9 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
                 throw new PostgresQueueException("queue '" + support.name() + "': " + e.getMessage(), null);
             }
             store.open(c);
+            if (rate != null) {
+                rate.open(c);
+            }
             return null;
         });
         ExecutorService own = null;
@@ -125,12 +130,11 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return new PostgresDelayedQueue<>(support, dataSource, s, store, listener, failures, own, executor);
+        return new PostgresDelayedQueue<>(support, dataSource, s, store, listener, failures, own, executor, rateSql, rate);
     }
 
     private static void refuseUnsupported(QueueOptions<?> o) {
         List<String> set = new ArrayList<>();
-        o.rateLimit().ifPresent(r -> set.add("rateLimit"));
         o.groupRateLimit().ifPresent(r -> set.add("groupRateLimit"));
         o.maxInFlightPerGroup().ifPresent(n -> set.add("maxInFlightPerGroup"));
         if (!o.groupWeights().isEmpty()) {

@@ -135,10 +135,10 @@ class PostgresQueueErrorsIT {
     }
 
     @Test
-    void groupsAndRateLimitsAreRefusedNotIgnored() throws Exception {
+    void groupsAndGroupOptionsAreRefusedNotIgnored() throws Exception {
         assertThatThrownBy(() -> PostgresDelayedQueue.builder(ContractQueues.dataSource(), "limited", Codec.string())
-                .rateLimit(10, Duration.ofSeconds(1)).build())
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("rateLimit");
+                .maxInFlightPerGroup(1).build())
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("maxInFlightPerGroup");
         PostgresDelayedQueue<String> q = PostgresDelayedQueue.builder(ContractQueues.dataSource(), "plain",
                 Codec.string()).build();
         closeables.add(q);
