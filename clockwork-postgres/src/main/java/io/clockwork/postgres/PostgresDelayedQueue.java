@@ -1,5 +1,6 @@
 package io.clockwork.postgres;
 
+import io.clockwork.queue.AckAndPoll;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
@@ -22,8 +23,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
@@ -67,7 +70,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     private final Listener listener;
     private final Failures failures;
     private final ExecutorService ownExecutor;
-    private final java.util.concurrent.Executor asyncExecutor;
+    private final Executor asyncExecutor;
     private final Ids ids = new Ids();
     private final Offers<V> offers;
     private final PollLoop<V> polls;
@@ -78,7 +81,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
 
     PostgresDelayedQueue(QueueSupport<V> support, DataSource dataSource, String schema, Store store,
                          Listener listener, Failures failures, ExecutorService ownExecutor,
-                         java.util.concurrent.Executor asyncExecutor, RateSql rateSql, RateGate rate) {
+                         Executor asyncExecutor, RateSql rateSql, RateGate rate) {
         this.support = support;
         this.dataSource = dataSource;
         this.schema = schema;
@@ -444,7 +447,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     }
 
     @Override
-    public io.clockwork.queue.AckAndPoll<V> ackAndPoll(Delivery<V> done) {
+    public AckAndPoll<V> ackAndPoll(Delivery<V> done) {
         Objects.requireNonNull(done, "done");
         if (!(done instanceof PostgresDelivery<V> pd) || pd.queue() != this) {
             throw new IllegalArgumentException("done is not a delivery of queue '" + name() + "'");
@@ -457,7 +460,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt(); // a zero wait never blocks; keep the flag for the caller
             }
-            return new io.clockwork.queue.AckAndPoll<>(acked, next.isEmpty() ? null : next.get(0));
+            return new AckAndPoll<>(acked, next.isEmpty() ? null : next.get(0));
         }
         Store.AckTake r = run("ackAndPoll", c -> store.ackAndPoll(c, pd.id(), pd.receipt(), polls.visibilityMillis()));
         List<Delivery<V>> next = polls.decode(r.take().taken());
@@ -468,12 +471,12 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
                 Thread.currentThread().interrupt(); // a zero wait never blocks; keep the flag for the caller
             }
         }
-        return new io.clockwork.queue.AckAndPoll<>(r.acked(), next.isEmpty() ? null : next.get(0));
+        return new AckAndPoll<>(r.acked(), next.isEmpty() ? null : next.get(0));
     }
 
     // ---- async ----
 
-    private <T> CompletionStage<T> async(java.util.function.Supplier<T> call) {
+    private <T> CompletionStage<T> async(Supplier<T> call) {
         checkOpen();
         return CompletableFuture.supplyAsync(call, asyncExecutor);
     }
