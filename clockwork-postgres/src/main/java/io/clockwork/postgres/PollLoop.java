@@ -34,9 +34,11 @@ final class PollLoop<V> {
     private final long visibilityMillis;
     /** The queue's rate limit; null without one. */
     private final RateGate rate;
+    private final GroupTake groups;
 
     PollLoop(PostgresDelayedQueue<V> queue, QueueSupport<V> support, Store store, Listener listener,
-             long visibilityMillis, RateGate rate) {
+             long visibilityMillis, RateGate rate, GroupTake groups) {
+        this.groups = groups;
         this.queue = queue;
         this.support = support;
         this.store = store;
@@ -51,15 +53,22 @@ final class PollLoop<V> {
      * @param count whether a take the limit holds back from due messages counts as a rate-limited poll
      */
     RateGate.Gated takeOnce(int n, boolean count) {
-        if (rate == null) {
-            return new RateGate.Gated(queue.run("poll", c -> store.poll(c, n, visibilityMillis)), false);
+        boolean grouped = groups.active();
+        RateGate.Taker taker = grouped ? (c, k, visibility) -> groups.take(c, k, visibility, count && rate == null)
+                : (c, k, visibility) -> new RateGate.Gated(store.poll(c, k, visibility), false);
+        RateGate.Gated g = rate == null ? queue.run("poll", c -> taker.take(c, n, visibilityMillis))
+                : queue.run("poll", c -> rate.poll(c, n, visibilityMillis, count, taker));
+        Store.Take t = g.take();
+        if (!grouped && t.taken().isEmpty() && !t.paused() && t.nextDueMillis() != null && t.nextDueMillis() <= 0
+                && queue.run("poll", groups::refresh)) {
+            return takeOnce(n, count); // due messages the plain poll leaves alone: the queue's messages name groups
         }
-        return queue.run("poll", c -> rate.poll(c, n, visibilityMillis, count));
+        return g;
     }
 
-    /** @return whether the queue has a rate limit */
-    boolean limited() {
-        return rate != null;
+    /** @return whether an ack and a poll go as two units (a rate limit or groups), not as {@code ackPoll} */
+    boolean takesApart() {
+        return rate != null || groups.active();
     }
 
     /** @return the lease of a delivery, in whole milliseconds */

@@ -81,7 +81,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
 
     PostgresDelayedQueue(QueueSupport<V> support, DataSource dataSource, String schema, Store store,
                          Listener listener, Failures failures, ExecutorService ownExecutor,
-                         Executor asyncExecutor, RateSql rateSql, RateGate rate) {
+                         Executor asyncExecutor, RateSql rateSql, RateGate rate, GroupTake groups) {
         this.support = support;
         this.dataSource = dataSource;
         this.schema = schema;
@@ -90,9 +90,9 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         this.failures = failures;
         this.ownExecutor = ownExecutor;
         this.asyncExecutor = asyncExecutor;
-        this.offers = new Offers<>(support, store, ids);
+        this.offers = new Offers<>(support, store, ids, groups);
         this.polls = new PollLoop<>(this, support, store, listener,
-                Math.max(1, support.options().visibilityTimeout().toMillis()), rate);
+                Math.max(1, support.options().visibilityTimeout().toMillis()), rate, groups);
         this.rate = rate;
         this.rateSql = rateSql;
     }
@@ -211,7 +211,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         byte[] payload = support.encode(value);
         String id = ids.next();
-        run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0));
+        run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0, null));
         return id;
     }
 
@@ -222,7 +222,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Delay d = support.delay(delay);
         checkOpen();
         byte[] payload = support.encode(value);
-        return run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0));
+        return run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0, null));
     }
 
     @Override
@@ -253,7 +253,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         for (int i = 0; i < values.size(); i++) {
             int index = i;
             V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
-            batch.add(new Offers.Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0,
+            batch.add(new Offers.Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0, null,
                     Message.Conflict.KEEP));
         }
         run("offerAll", c -> offers.offerAllOn(c, batch));
@@ -270,7 +270,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         for (Map.Entry<String, ? extends V> e : messages.entrySet()) {
             support.checkId(e.getKey());
             V v = Objects.requireNonNull(e.getValue(), () -> "messages[" + e.getKey() + "]");
-            batch.add(new Offers.Encoded(e.getKey(), true, support.encode(v), null, d.millis(), 0,
+            batch.add(new Offers.Encoded(e.getKey(), true, support.encode(v), null, d.millis(), 0, null,
                     Message.Conflict.KEEP));
         }
         return run("offerAll", c -> offers.offerAllOn(c, batch)).stream()
@@ -452,7 +452,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         if (!(done instanceof PostgresDelivery<V> pd) || pd.queue() != this) {
             throw new IllegalArgumentException("done is not a delivery of queue '" + name() + "'");
         }
-        if (rate != null) {
+        if (polls.takesApart()) {
             boolean acked = run("ack", c -> store.ack(c, pd.id(), pd.receipt()));
             List<Delivery<V>> next = List.of();
             try {
@@ -489,7 +489,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         byte[] payload = support.encode(value);
         String id = ids.next();
         return async(() -> {
-            run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0));
+            run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0, null));
             return id;
         });
     }
@@ -501,7 +501,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Delay d = support.delay(delay);
         checkOpen();
         byte[] payload = support.encode(value);
-        return async(() -> run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0)));
+        return async(() -> run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0, null)));
     }
 
     @Override
@@ -514,7 +514,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         for (int i = 0; i < values.size(); i++) {
             int index = i;
             V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
-            batch.add(new Offers.Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0,
+            batch.add(new Offers.Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0, null,
                     Message.Conflict.KEEP));
         }
         return async(() -> {

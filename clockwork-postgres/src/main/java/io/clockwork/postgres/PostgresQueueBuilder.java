@@ -5,8 +5,6 @@ import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.spi.QueueSupport;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -85,20 +83,20 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
      * @throws PostgresQueueException        if the database cannot be reached, is read-only, or the role lacks a
      *                                       privilege (the message names the grant), or the schema is missing and
      *                                       {@code autoCreateSchema(false)} (the message names the SQL files)
-     * @throws UnsupportedOperationException if a per-group option is set
      */
     public PostgresDelayedQueue<V> build() {
         String s = schema != null ? schema : SchemaManager.DEFAULT_SCHEMA;
         boolean create = autoCreateSchema == null || autoCreateSchema;
         QueueOptions<V> o = options(null, null);
-        refuseUnsupported(o);
         QueueSupport<V> support = new QueueSupport<>(o);
         Failures failures = new Failures(support.name(), s);
         String channel = Listener.channel(s, support.name());
-        Store store = new Store(new QueueSql(s), support.name(), channel, o.maxAttempts(), o.deadLetterMaxAge(),
+        QueueSql queueSql = new QueueSql(s);
+        Store store = new Store(queueSql, support.name(), channel, o.maxAttempts(), o.deadLetterMaxAge(),
                 o.deadLetterMaxCount());
         RateSql rateSql = new RateSql(s);
-        RateGate rate = o.rateLimit().map(l -> new RateGate(rateSql, store, support.name(), l)).orElse(null);
+        RateGate rate = o.rateLimit().map(l -> new RateGate(rateSql, support.name(), l)).orElse(null);
+        GroupTake groups = new GroupTake(new GroupSql(s, queueSql), store, o);
         PostgresDelayedQueue.withConnection(dataSource, failures, "build", c -> {
             try {
                 SchemaManager.apply(c, s, create);
@@ -111,6 +109,7 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
             if (rate != null) {
                 rate.open(c);
             }
+            groups.refresh(c);
             return null;
         });
         ExecutorService own = null;
@@ -130,20 +129,6 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return new PostgresDelayedQueue<>(support, dataSource, s, store, listener, failures, own, executor, rateSql, rate);
-    }
-
-    private static void refuseUnsupported(QueueOptions<?> o) {
-        List<String> set = new ArrayList<>();
-        o.groupRateLimit().ifPresent(r -> set.add("groupRateLimit"));
-        o.maxInFlightPerGroup().ifPresent(n -> set.add("maxInFlightPerGroup"));
-        if (!o.groupWeights().isEmpty()) {
-            set.add("groupWeight");
-        }
-        if (!set.isEmpty()) {
-            throw new UnsupportedOperationException("queue '" + o.name() + "': " + String.join(", ", set)
-                    + (set.size() == 1 ? " is" : " are") + " not supported by the PostgreSQL backend; build the queue"
-                    + " without it, or use the in-process queue");
-        }
+        return new PostgresDelayedQueue<>(support, dataSource, s, store, listener, failures, own, executor, rateSql, rate, groups);
     }
 }

@@ -12,9 +12,10 @@ import java.util.Map;
 
 /**
  * The queue-wide rate limit of a {@link PostgresDelayedQueue}: a limited poll runs in one transaction that locks the
- * limit's row ({@link RateSql#permits}), takes at most the free permits with the queue's {@code poll} unit and writes
+ * limit's row ({@link RateSql#permits}), takes at most the free permits (a {@link Taker}) and writes
  * what it took to the sliding log ({@link RateSql#spend}). The lock makes the takes of one limited queue decide their
- * permits one at a time, in every process, on the database's clock; it is held for one take's statements only.
+ * permits one at a time, in every process, on the database's clock; it is held for one take's statements only. With
+ * groups the take is the grouped one ({@link GroupTake}), within the same free permits.
  * Immutable and thread-safe.
  */
 final class RateGate {
@@ -23,14 +24,17 @@ final class RateGate {
     record Gated(Store.Take take, boolean held) {
     }
 
+    /** A take of up to n within the permits: the plain poll or the grouped one. */
+    interface Taker {
+        Gated take(Connection c, int n, long visibilityMillis) throws SQLException;
+    }
+
     private final RateSql sql;
-    private final Store store;
     private final String queue;
     private final RateLimit limit;
 
-    RateGate(RateSql sql, Store store, String queue, RateLimit limit) {
+    RateGate(RateSql sql, String queue, RateLimit limit) {
         this.sql = sql;
-        this.store = store;
         this.queue = queue;
         this.limit = limit;
     }
@@ -64,18 +68,19 @@ final class RateGate {
      *
      * @param count whether a poll held back is counted ({@code rateLimited}): once per waiting poll
      */
-    Gated poll(Connection c, int n, long visibilityMillis, boolean count) throws SQLException {
+    Gated poll(Connection c, int n, long visibilityMillis, boolean count, Taker taker) throws SQLException {
         c.setAutoCommit(false);
         try {
             Object[] p = last(c, sql.permits, args());
             int free = ((Number) p[0]).intValue();
             Gated out;
             if (free > 0) {
-                Store.Take t = store.poll(c, Math.min(n, free), visibilityMillis);
-                if (!t.taken().isEmpty()) {
-                    execute(c, sql.spend, args("n", t.taken().size()));
+                out = taker.take(c, Math.min(n, free), visibilityMillis);
+                if (!out.take().taken().isEmpty()) {
+                    execute(c, sql.spend, args("n", out.take().taken().size()));
+                } else if (out.held() && count) {
+                    execute(c, sql.hold, args());
                 }
-                out = new Gated(t, false);
             } else {
                 boolean held = Boolean.TRUE.equals(p[2]);
                 if (held && count) {

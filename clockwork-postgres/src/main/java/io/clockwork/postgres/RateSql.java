@@ -23,7 +23,10 @@ final class RateSql {
     final Unit permits;
     /** spend: remembers :n deliveries now. */
     final Unit spend;
-    /** hold: counts a poll that a limit held back from due messages. */
+    /**
+     * hold: counts a poll that a limit (the queue's or a group's) held back from due messages, in the queue's row
+     * (made without permits if the queue has no limit of its own: a limited client's open sets them).
+     */
     final Unit hold;
     /** held: the polls held back, for the queue's counters. */
     final Unit held;
@@ -63,7 +66,8 @@ final class RateSql {
                 UPDATE %1$s SET used = used + :n WHERE queue = :queue AND grp = :grp
                 """.formatted(L, G));
         hold = Unit.of("hold a poll", s, """
-                UPDATE %1$s SET held = held + 1 WHERE queue = :queue AND grp = ''
+                INSERT INTO %1$s AS r (queue, grp, permits, interval_ms, held) VALUES (:queue, '', 0, 0, 1)
+                ON CONFLICT (queue, grp) DO UPDATE SET held = r.held + 1
                 """.formatted(L));
         held = Unit.of("polls held", s, """
                 SELECT coalesce(sum(held), 0) FROM %1$s WHERE queue = :queue
