@@ -52,10 +52,10 @@ import javax.sql.DataSource;
  * {@link PostgresQueueBuilder#asyncExecutor}), each using a pooled connection.
  *
  * <p><b>Priorities</b> ({@link Message#priority(int)}) are kept in a column: among due messages the highest priority
- * goes first, then the earliest due time, then offer order. A <b>rate limit</b>
- * ({@link PostgresQueueBuilder#rateLimit}) is kept in the database, one sliding log per queue, for every client built
- * with it. <b>Not supported</b>, refused rather than ignored: groups of messages and the per-group options; {@code QueueStats.lost()} is always 0 (PostgreSQL never
- * drops part of a message).
+ * goes first, then the earliest due time, then offer order. <b>Flow control</b> is kept in the database for every
+ * client: a rate limit ({@link PostgresQueueBuilder#rateLimit}) as a sliding log per queue; groups of messages
+ * ({@link Message#group}) go round robin (weighted by {@code groupWeight}), within {@code maxInFlightPerGroup} and
+ * {@code groupRateLimit}. {@code QueueStats.lost()} is always 0 (PostgreSQL never drops part of a message).
  *
  * <p>docs/postgres-queue.md describes the tables, the units, waiting, schema management and the privileges needed.
  *

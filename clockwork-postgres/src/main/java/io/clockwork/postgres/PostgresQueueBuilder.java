@@ -16,7 +16,9 @@ import javax.sql.DataSource;
  * Builds a {@link PostgresDelayedQueue}; {@code PostgresDelayedQueue.builder(...)} makes one. Not thread-safe. Each
  * option may be set once; bad values fail at once, naming the option and its range. Besides the options every
  * backend shares ({@code visibilityTimeout}, {@code maxAttempts}, {@code maxPayloadBytes},
- * {@code deadLetterRetention}): the schema, whether {@link #build()} creates it, and the async calls' executor.
+ * {@code deadLetterRetention}, and the flow control ones: {@code rateLimit}, {@code groupRateLimit},
+ * {@code maxInFlightPerGroup}, {@code groupWeight}): the schema, whether {@link #build()} creates it, and the async
+ * calls' executor.
  *
  * @param <V> the value type
  */
@@ -129,6 +131,7 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return new PostgresDelayedQueue<>(support, dataSource, s, store, listener, failures, own, executor, rateSql, rate, groups);
+        return new PostgresDelayedQueue<>(support, dataSource, s, store, listener, failures, own, executor, rateSql,
+                rate, groups);
     }
 }
