@@ -69,13 +69,25 @@ final class GroupSql {
                       CASE WHEN :gpermits::int > 0 AND g <> '' THEN :gpermits::int - used ELSE :n::int END) AS room,
                     :gpermits::int > 0 AND g <> '' AND used >= :gpermits::int AS no_permit
                   FROM s0),
-                cg AS (
+                ga AS (
                   SELECT s.g, x.id, x.priority, x.due, x.seq FROM s, LATERAL (
                     SELECT m.id, m.priority, m.due, m.seq FROM %1$s m
                     WHERE m.queue = :queue AND m.grp = s.g AND m.state = 0 AND m.due <= now()
+                    ORDER BY m.due, m.seq LIMIT s.room
+                    FOR UPDATE OF m SKIP LOCKED) x
+                  WHERE s.g <> '' AND s.room > 0),
+                gb AS (
+                  SELECT s.g, x.id, x.priority, x.due, x.seq FROM s, LATERAL (
+                    SELECT m.id, m.priority, m.due, m.seq FROM %1$s m
+                    WHERE m.queue = :queue AND m.grp = s.g AND m.state = 0 AND m.priority <> 0 AND m.due <= now()
                     ORDER BY m.priority DESC, m.due, m.seq LIMIT s.room
                     FOR UPDATE OF m SKIP LOCKED) x
                   WHERE s.g <> '' AND s.room > 0),
+                cg AS (
+                  SELECT y.g, y.id, y.priority, y.due, y.seq FROM (
+                    SELECT z.*, row_number() OVER (PARTITION BY z.g ORDER BY z.priority DESC, z.due, z.seq) AS i
+                    FROM (SELECT * FROM ga UNION SELECT * FROM gb) z) y
+                  JOIN s ON s.g = y.g WHERE y.i <= s.room),
                 cp AS (
                   SELECT ''::text AS g, m.id, m.priority, m.due, m.seq FROM %1$s m, (SELECT 1 FROM s WHERE g = '') z
                   WHERE m.queue = :queue AND m.state = 0 AND m.priority <> 0 AND m.grp IS NULL AND m.due <= now()

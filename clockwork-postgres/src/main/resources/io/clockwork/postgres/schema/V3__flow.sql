@@ -6,10 +6,14 @@
 
 -- A message's group (Message.group; NULL for none). Adding a nullable column rewrites nothing.
 ALTER TABLE ${schema}.clockwork_messages ADD COLUMN grp text;
--- The grouped take: each group's due messages by priority, due time and offer order, and the groups themselves (a
--- loose index scan over grp). Only messages with a group are in it.
-CREATE INDEX clockwork_messages_grouped ON ${schema}.clockwork_messages (queue, grp, priority DESC, due, seq)
+-- The grouped take: each group's due messages in due order (a range scan that stops at the first message not due),
+-- and the groups themselves (a loose index scan over grp). Only messages with a group are in it.
+CREATE INDEX clockwork_messages_grouped ON ${schema}.clockwork_messages (queue, grp, due, seq)
     WHERE state = 0 AND grp IS NOT NULL;
+-- A group's messages with a priority other than the default, by priority: the grouped take reads them beside the
+-- group's first messages by due time, so a later message of a higher priority goes first.
+CREATE INDEX clockwork_messages_grouped_prioritized ON ${schema}.clockwork_messages
+    (queue, grp, priority DESC, due, seq) WHERE state = 0 AND grp IS NOT NULL AND priority <> 0;
 -- A group's messages in flight, counted for maxInFlightPerGroup: a delivery holds its group's slot while its row is
 -- in flight (until acked, nacked, released, dead, cancelled, or its lease expired and a sweep took it back).
 CREATE INDEX clockwork_messages_group_flight ON ${schema}.clockwork_messages (queue, grp)
