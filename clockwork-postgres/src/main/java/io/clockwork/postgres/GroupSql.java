@@ -24,7 +24,8 @@ final class GroupSql {
     /**
      * take: sweep, then lock the queue's row (grouped takes of one queue run one at a time, so a group's in-flight
      * count and rate log are read after the previous take committed), then take up to :n due messages by priority,
-     * then by the groups' passes, then by which group was served longest ago; or read the next due time, the next
+     * then by the groups' passes, then by which group was served longest ago (each group offering at most its
+     * weight's share of :n plus one, within its limits); or read the next due time, the next
      * lease end, the pause, and whether a group's rate limit holds back its due messages (counted as a held poll
      * if :count).
      */
@@ -64,7 +65,7 @@ final class GroupSql {
                   LEFT JOIN unnest(:wg::text[], :ww::int[]) AS w(g, w) ON w.g = e.g),
                 s AS (
                   SELECT g, pass, last, w,
-                    least(:n::int,
+                    least(ceil(:n::int * w / (SELECT sum(w) FROM s0))::int + 1,
                       CASE WHEN :max_flight::int > 0 AND g <> '' THEN :max_flight::int - flight ELSE :n::int END,
                       CASE WHEN :gpermits::int > 0 AND g <> '' THEN :gpermits::int - used ELSE :n::int END) AS room,
                     :gpermits::int > 0 AND g <> '' AND used >= :gpermits::int AS no_permit
@@ -91,12 +92,12 @@ final class GroupSql {
                 cp AS (
                   SELECT ''::text AS g, m.id, m.priority, m.due, m.seq FROM %1$s m, (SELECT 1 FROM s WHERE g = '') z
                   WHERE m.queue = :queue AND m.state = 0 AND m.priority <> 0 AND m.grp IS NULL AND m.due <= now()
-                  ORDER BY m.priority DESC, m.due, m.seq LIMIT :n
+                  ORDER BY m.priority DESC, m.due, m.seq LIMIT (SELECT room FROM s WHERE g = '')
                   FOR UPDATE OF m SKIP LOCKED),
                 c0 AS (
                   SELECT ''::text AS g, m.id, m.priority, m.due, m.seq FROM %1$s m, (SELECT 1 FROM s WHERE g = '') z
                   WHERE m.queue = :queue AND m.state = 0 AND m.priority = 0 AND m.grp IS NULL AND m.due <= now()
-                  ORDER BY m.due, m.seq LIMIT :n
+                  ORDER BY m.due, m.seq LIMIT (SELECT room FROM s WHERE g = '')
                   FOR UPDATE OF m SKIP LOCKED),
                 c AS (SELECT * FROM cg UNION ALL SELECT * FROM cp UNION ALL SELECT * FROM c0),
                 r AS (
