@@ -27,7 +27,8 @@ final class GroupSql {
      * then by the groups' passes, then by which group was served longest ago (each group offering at most its
      * weight's share of :n plus one, within its limits); or read the next due time, the next
      * lease end, the pause, and whether a group's rate limit holds back its due messages (counted as a held poll
-     * if :count).
+     * if :count). A lease starts when its row is updated, at the end of the statement, so that a long statement
+     * does not shorten it.
      */
     final Unit take;
 
@@ -110,9 +111,9 @@ final class GroupSql {
                   FROM r ORDER BY r.priority DESC, r.vpass, r.last, r.g LIMIT :n),
                 sq AS (SELECT nextval('${schema}.clockwork_seq') AS v),
                 k AS (
-                  UPDATE %1$s m SET state = 1, due = t.now + :visibility%2$s, attempts = m.attempts + 1,
+                  UPDATE %1$s m SET state = 1, due = clock_timestamp() + :visibility%2$s, attempts = m.attempts + 1,
                     seq = nextval('${schema}.clockwork_seq')
-                  FROM p, t WHERE m.queue = :queue AND m.id = p.id
+                  FROM p WHERE m.queue = :queue AND m.id = p.id
                   RETURNING m.id, m.seq, m.attempts, m.payload, m.headers, p.g, p.w, p.vpass, p.ord),
                 u AS (
                   INSERT INTO ${schema}.clockwork_groups AS x (queue, grp, pass, last_seq)
