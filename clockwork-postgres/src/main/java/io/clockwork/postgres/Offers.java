@@ -27,29 +27,26 @@ final class Offers<V> {
     private final QueueSupport<V> support;
     private final Store store;
     private final Ids ids;
+    private final GroupTake groups;
 
-    Offers(QueueSupport<V> support, Store store, Ids ids) {
+    Offers(QueueSupport<V> support, Store store, Ids ids, GroupTake groups) {
         this.support = support;
         this.store = store;
         this.ids = ids;
+        this.groups = groups;
     }
 
     /** A message checked and encoded, ready for a unit. */
     record Encoded(String id, boolean ownId, byte[] payload, byte[] headers, long delayMillis,
-                   int priority, Message.Conflict conflict) {
+                   int priority, String group, Message.Conflict conflict) {
     }
 
     Encoded encode(Message<? extends V> m) {
         Map<String, String> headers = m.headers();
-        if (headers.containsKey(Message.GROUP_HEADER)) {
-            throw new UnsupportedOperationException("message groups (header " + Message.GROUP_HEADER + ") are not"
-                    + " supported by the PostgreSQL backend; offer the message without a group, or use the"
-                    + " in-process queue");
-        }
         byte[] payload = support.encode(m.value());
         long delay = support.delay(m.delay()).millis();
         return new Encoded(m.id().orElseGet(ids::next), m.id().isPresent(), payload, Headers.encode(headers), delay,
-                m.priority(), m.onConflict());
+                m.priority(), headers.get(Message.GROUP_HEADER), m.onConflict());
     }
 
     List<Encoded> encodeAll(List<? extends Message<? extends V>> messages) {
@@ -64,12 +61,16 @@ final class Offers<V> {
     }
 
     Offered offerOn(Connection c, Encoded e) throws SQLException {
+        if (e.group() != null) {
+            groups.markGrouped(c);
+        }
         if (!e.ownId() || e.conflict() == Message.Conflict.KEEP) {
-            boolean added = store.offer(c, e.id(), e.payload(), e.headers(), e.delayMillis(), e.priority());
+            boolean added = store.offer(c, e.id(), e.payload(), e.headers(), e.delayMillis(), e.priority(),
+                    e.group());
             return new Offered(e.id(), added ? Offered.Outcome.ADDED : Offered.Outcome.KEPT);
         }
         return new Offered(e.id(), store.offer(c, e.id(), e.payload(), e.headers(), e.delayMillis(), e.priority(),
-                e.conflict() == Message.Conflict.REPLACE));
+                e.group(), e.conflict() == Message.Conflict.REPLACE));
     }
 
     /** Offers a checked batch: in one statement if every element keeps a known id, else one by one. */
@@ -90,14 +91,20 @@ final class Offers<V> {
         List<byte[]> headers = new ArrayList<>(batch.size());
         List<Long> delays = new ArrayList<>(batch.size());
         List<Short> priorities = new ArrayList<>(batch.size());
+        List<String> groupKeys = new ArrayList<>(batch.size());
         for (Encoded e : batch) {
+            groupKeys.add(e.group());
             idList.add(e.id());
             payloads.add(e.payload());
             headers.add(e.headers());
             delays.add(e.delayMillis());
             priorities.add((short) e.priority());
         }
-        Set<String> added = new HashSet<>(store.offerAll(c, idList, payloads, headers, delays, priorities));
+        if (groupKeys.stream().anyMatch(Objects::nonNull)) {
+            groups.markGrouped(c);
+        }
+        Set<String> added = new HashSet<>(store.offerAll(c, idList, payloads, headers, delays, priorities,
+                groupKeys));
         List<Offered> out = new ArrayList<>(batch.size());
         for (Encoded e : batch) {
             // Only the first element of an id can have been inserted: the statement inserts in list order.

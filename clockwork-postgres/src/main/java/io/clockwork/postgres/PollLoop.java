@@ -32,14 +32,43 @@ final class PollLoop<V> {
     private final Store store;
     private final Listener listener;
     private final long visibilityMillis;
+    /** The queue's rate limit; null without one. */
+    private final RateGate rate;
+    private final GroupTake groups;
 
     PollLoop(PostgresDelayedQueue<V> queue, QueueSupport<V> support, Store store, Listener listener,
-             long visibilityMillis) {
+             long visibilityMillis, RateGate rate, GroupTake groups) {
+        this.groups = groups;
         this.queue = queue;
         this.support = support;
         this.store = store;
         this.listener = listener;
         this.visibilityMillis = visibilityMillis;
+        this.rate = rate;
+    }
+
+    /**
+     * One take of up to {@code n}: the {@code poll} unit, or within the rate limit if the queue has one.
+     *
+     * @param count whether a take the limit holds back from due messages counts as a rate-limited poll
+     */
+    RateGate.Gated takeOnce(int n, boolean count) {
+        boolean grouped = groups.active();
+        RateGate.Taker taker = grouped ? (c, k, visibility) -> groups.take(c, k, visibility, count && rate == null)
+                : (c, k, visibility) -> new RateGate.Gated(store.poll(c, k, visibility), false);
+        RateGate.Gated g = rate == null ? queue.run("poll", c -> taker.take(c, n, visibilityMillis))
+                : queue.run("poll", c -> rate.poll(c, n, visibilityMillis, count, taker));
+        Store.Take t = g.take();
+        if (!grouped && t.taken().isEmpty() && !t.paused() && t.nextDueMillis() != null && t.nextDueMillis() <= 0
+                && queue.run("poll", groups::refresh)) {
+            return takeOnce(n, count); // due messages the plain poll leaves alone: the queue's messages name groups
+        }
+        return g;
+    }
+
+    /** @return whether an ack and a poll go as two units (a rate limit or groups), not as {@code ackPoll} */
+    boolean takesApart() {
+        return rate != null || groups.active();
     }
 
     /** @return the lease of a delivery, in whole milliseconds */
@@ -56,12 +85,15 @@ final class PollLoop<V> {
         queue.checkOpen();
         long waitNanos = wait.isNegative() ? 0 : saturatedNanos(wait);
         long deadline = System.nanoTime() + waitNanos;
+        boolean held = false;
         while (true) {
             if (queue.isClosed()) {
                 return List.of();
             }
             long seen = listener.generation();
-            Store.Take t = queue.run("poll", c -> store.poll(c, n, visibilityMillis));
+            RateGate.Gated g = takeOnce(n, !held);
+            held |= g.held();
+            Store.Take t = g.take();
             List<Delivery<V>> out = decode(t.taken());
             if (!out.isEmpty()) {
                 return out;

@@ -52,9 +52,10 @@ import javax.sql.DataSource;
  * {@link PostgresQueueBuilder#asyncExecutor}), each using a pooled connection.
  *
  * <p><b>Priorities</b> ({@link Message#priority(int)}) are kept in a column: among due messages the highest priority
- * goes first, then the earliest due time, then offer order. <b>Not supported</b>, refused rather than ignored:
- * groups of messages, rate limits and the per-group options; {@code QueueStats.lost()} is always 0 (PostgreSQL never
- * drops part of a message).
+ * goes first, then the earliest due time, then offer order. <b>Flow control</b> is kept in the database for every
+ * client: a rate limit ({@link PostgresQueueBuilder#rateLimit}) as a sliding log per queue; groups of messages
+ * ({@link Message#group}) go round robin (weighted by {@code groupWeight}), within {@code maxInFlightPerGroup} and
+ * {@code groupRateLimit}. {@code QueueStats.lost()} is always 0 (PostgreSQL never drops part of a message).
  *
  * <p>docs/postgres-queue.md describes the tables, the units, waiting, schema management and the privileges needed.
  *
@@ -73,11 +74,14 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     private final Ids ids = new Ids();
     private final Offers<V> offers;
     private final PollLoop<V> polls;
+    /** The queue's rate limit; null without one. */
+    private final RateGate rate;
+    private final RateSql rateSql;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     PostgresDelayedQueue(QueueSupport<V> support, DataSource dataSource, String schema, Store store,
                          Listener listener, Failures failures, ExecutorService ownExecutor,
-                         Executor asyncExecutor) {
+                         Executor asyncExecutor, RateSql rateSql, RateGate rate, GroupTake groups) {
         this.support = support;
         this.dataSource = dataSource;
         this.schema = schema;
@@ -86,9 +90,11 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         this.failures = failures;
         this.ownExecutor = ownExecutor;
         this.asyncExecutor = asyncExecutor;
-        this.offers = new Offers<>(support, store, ids);
+        this.offers = new Offers<>(support, store, ids, groups);
         this.polls = new PollLoop<>(this, support, store, listener,
-                Math.max(1, support.options().visibilityTimeout().toMillis()));
+                Math.max(1, support.options().visibilityTimeout().toMillis()), rate, groups);
+        this.rate = rate;
+        this.rateSql = rateSql;
     }
 
     /**
@@ -205,7 +211,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         byte[] payload = support.encode(value);
         String id = ids.next();
-        run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0));
+        run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0, null));
         return id;
     }
 
@@ -216,7 +222,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Delay d = support.delay(delay);
         checkOpen();
         byte[] payload = support.encode(value);
-        return run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0));
+        return run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0, null));
     }
 
     @Override
@@ -247,7 +253,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         for (int i = 0; i < values.size(); i++) {
             int index = i;
             V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
-            batch.add(new Offers.Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0,
+            batch.add(new Offers.Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0, null,
                     Message.Conflict.KEEP));
         }
         run("offerAll", c -> offers.offerAllOn(c, batch));
@@ -264,7 +270,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         for (Map.Entry<String, ? extends V> e : messages.entrySet()) {
             support.checkId(e.getKey());
             V v = Objects.requireNonNull(e.getValue(), () -> "messages[" + e.getKey() + "]");
-            batch.add(new Offers.Encoded(e.getKey(), true, support.encode(v), null, d.millis(), 0,
+            batch.add(new Offers.Encoded(e.getKey(), true, support.encode(v), null, d.millis(), 0, null,
                     Message.Conflict.KEEP));
         }
         return run("offerAll", c -> offers.offerAllOn(c, batch)).stream()
@@ -446,6 +452,16 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         if (!(done instanceof PostgresDelivery<V> pd) || pd.queue() != this) {
             throw new IllegalArgumentException("done is not a delivery of queue '" + name() + "'");
         }
+        if (polls.takesApart()) {
+            boolean acked = run("ack", c -> store.ack(c, pd.id(), pd.receipt()));
+            List<Delivery<V>> next = List.of();
+            try {
+                next = polls.take(1, Duration.ZERO);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // a zero wait never blocks; keep the flag for the caller
+            }
+            return new AckAndPoll<>(acked, next.isEmpty() ? null : next.get(0));
+        }
         Store.AckTake r = run("ackAndPoll", c -> store.ackAndPoll(c, pd.id(), pd.receipt(), polls.visibilityMillis()));
         List<Delivery<V>> next = polls.decode(r.take().taken());
         if (next.isEmpty() && !r.take().taken().isEmpty()) {
@@ -473,7 +489,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         byte[] payload = support.encode(value);
         String id = ids.next();
         return async(() -> {
-            run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0));
+            run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0, null));
             return id;
         });
     }
@@ -485,7 +501,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Delay d = support.delay(delay);
         checkOpen();
         byte[] payload = support.encode(value);
-        return async(() -> run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0)));
+        return async(() -> run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0, null)));
     }
 
     @Override
@@ -498,7 +514,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         for (int i = 0; i < values.size(); i++) {
             int index = i;
             V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
-            batch.add(new Offers.Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0,
+            batch.add(new Offers.Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0, null,
                     Message.Conflict.KEEP));
         }
         return async(() -> {
@@ -537,7 +553,10 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
 
     @Override
     public Optional<QueueCounters> counters() {
-        return Optional.of(run("counters", store::counters));
+        return Optional.of(run("counters", c -> {
+            QueueCounters counts = store.counters(c);
+            return counts.plus(new QueueCounters(0, 0, 0, 0, 0, RateGate.held(c, rateSql, name())));
+        }));
     }
 
     @Override

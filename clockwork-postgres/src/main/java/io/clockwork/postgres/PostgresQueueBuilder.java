@@ -5,8 +5,6 @@ import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.spi.QueueSupport;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -18,7 +16,9 @@ import javax.sql.DataSource;
  * Builds a {@link PostgresDelayedQueue}; {@code PostgresDelayedQueue.builder(...)} makes one. Not thread-safe. Each
  * option may be set once; bad values fail at once, naming the option and its range. Besides the options every
  * backend shares ({@code visibilityTimeout}, {@code maxAttempts}, {@code maxPayloadBytes},
- * {@code deadLetterRetention}): the schema, whether {@link #build()} creates it, and the async calls' executor.
+ * {@code deadLetterRetention}, and the flow control ones: {@code rateLimit}, {@code groupRateLimit},
+ * {@code maxInFlightPerGroup}, {@code groupWeight}): the schema, whether {@link #build()} creates it, and the async
+ * calls' executor.
  *
  * @param <V> the value type
  */
@@ -85,18 +85,20 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
      * @throws PostgresQueueException        if the database cannot be reached, is read-only, or the role lacks a
      *                                       privilege (the message names the grant), or the schema is missing and
      *                                       {@code autoCreateSchema(false)} (the message names the SQL files)
-     * @throws UnsupportedOperationException if a rate limit or a per-group option is set
      */
     public PostgresDelayedQueue<V> build() {
         String s = schema != null ? schema : SchemaManager.DEFAULT_SCHEMA;
         boolean create = autoCreateSchema == null || autoCreateSchema;
         QueueOptions<V> o = options(null, null);
-        refuseUnsupported(o);
         QueueSupport<V> support = new QueueSupport<>(o);
         Failures failures = new Failures(support.name(), s);
         String channel = Listener.channel(s, support.name());
-        Store store = new Store(new QueueSql(s), support.name(), channel, o.maxAttempts(), o.deadLetterMaxAge(),
+        QueueSql queueSql = new QueueSql(s);
+        Store store = new Store(queueSql, support.name(), channel, o.maxAttempts(), o.deadLetterMaxAge(),
                 o.deadLetterMaxCount());
+        RateSql rateSql = new RateSql(s);
+        RateGate rate = o.rateLimit().map(l -> new RateGate(rateSql, support.name(), l)).orElse(null);
+        GroupTake groups = new GroupTake(new GroupSql(s, queueSql), store, o);
         PostgresDelayedQueue.withConnection(dataSource, failures, "build", c -> {
             try {
                 SchemaManager.apply(c, s, create);
@@ -106,6 +108,10 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
                 throw new PostgresQueueException("queue '" + support.name() + "': " + e.getMessage(), null);
             }
             store.open(c);
+            if (rate != null) {
+                rate.open(c);
+            }
+            groups.refresh(c);
             return null;
         });
         ExecutorService own = null;
@@ -125,21 +131,7 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return new PostgresDelayedQueue<>(support, dataSource, s, store, listener, failures, own, executor);
-    }
-
-    private static void refuseUnsupported(QueueOptions<?> o) {
-        List<String> set = new ArrayList<>();
-        o.rateLimit().ifPresent(r -> set.add("rateLimit"));
-        o.groupRateLimit().ifPresent(r -> set.add("groupRateLimit"));
-        o.maxInFlightPerGroup().ifPresent(n -> set.add("maxInFlightPerGroup"));
-        if (!o.groupWeights().isEmpty()) {
-            set.add("groupWeight");
-        }
-        if (!set.isEmpty()) {
-            throw new UnsupportedOperationException("queue '" + o.name() + "': " + String.join(", ", set)
-                    + (set.size() == 1 ? " is" : " are") + " not supported by the PostgreSQL backend; build the queue"
-                    + " without it, or use the in-process queue");
-        }
+        return new PostgresDelayedQueue<>(support, dataSource, s, store, listener, failures, own, executor, rateSql,
+                rate, groups);
     }
 }

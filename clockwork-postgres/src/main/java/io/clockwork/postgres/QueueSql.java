@@ -29,8 +29,9 @@ final class QueueSql {
     /** sweep: expired leases come back scheduled (retried) or die after the last attempt (dead-lettered). */
     final Unit sweep;
     /**
-     * poll: sweep, then take up to :n due messages unless paused, by priority, due time and offer order, or read
-     * the next due time and the pause. Messages of the default priority come from the scheduled index, a range
+     * poll: sweep, then take up to :n due messages unless paused or grouped (a queue whose messages name groups is
+     * taken by {@link GroupSql#take}), by priority, due time and offer order, or read the next due time and the
+     * pause. Messages of the default priority come from the scheduled index, a range
      * scan up to now; the others from the prioritized index, one range scan per priority present (the priorities are
      * found by a loose index scan), so neither reads a backlog of messages not yet due.
      */
@@ -75,8 +76,9 @@ final class QueueSql {
         String s = "\"" + schema + "\"";
         offer = Unit.of("offer", s, """
                 WITH i AS (
-                  INSERT INTO %1$s (queue, id, state, due, seq, priority, payload, headers)
-                  VALUES (:queue, :id, 0, clock_timestamp() + :delay%2$s, %3$s, :priority, :payload, :headers::bytea)
+                  INSERT INTO %1$s (queue, id, state, due, seq, priority, payload, headers, grp)
+                  VALUES (:queue, :id, 0, clock_timestamp() + :delay%2$s, %3$s, :priority, :payload, :headers::bytea,
+                          :grp::text)
                   ON CONFLICT (queue, id) DO NOTHING
                   RETURNING 0::smallint AS state, due),
                 %4$s,
@@ -85,11 +87,13 @@ final class QueueSql {
                 """.formatted(M, MS, SEQ, counters("c", "offered", "(SELECT count(*) FROM i)"), wake("i")));
         offerReplace = Unit.of("offer, replace or extend", s, """
                 WITH i AS (
-                  INSERT INTO %1$s AS m (queue, id, state, due, seq, priority, payload, headers)
-                  VALUES (:queue, :id, 0, clock_timestamp() + :delay%2$s, %3$s, :priority, :payload, :headers::bytea)
+                  INSERT INTO %1$s AS m (queue, id, state, due, seq, priority, payload, headers, grp)
+                  VALUES (:queue, :id, 0, clock_timestamp() + :delay%2$s, %3$s, :priority, :payload, :headers::bytea,
+                          :grp::text)
                   ON CONFLICT (queue, id) DO UPDATE SET due = excluded.due, seq = excluded.seq,
                     payload = CASE WHEN :replace THEN excluded.payload ELSE m.payload END,
                     headers = CASE WHEN :replace THEN excluded.headers ELSE m.headers END,
+                    grp = CASE WHEN :replace THEN excluded.grp ELSE m.grp END,
                     priority = CASE WHEN :replace THEN excluded.priority ELSE m.priority END
                   WHERE m.state = 0
                   RETURNING (m.xmax = 0) AS added, 0::smallint AS state, m.due),
@@ -101,11 +105,11 @@ final class QueueSql {
         offerBatch = Unit.of("offer", s, """
                 WITH t AS (SELECT clock_timestamp() AS now),
                 i AS (
-                  INSERT INTO %1$s (queue, id, state, due, seq, priority, payload, headers)
-                  SELECT :queue, u.id, 0, t.now + u.delay%2$s, %3$s, u.priority, u.payload, u.headers
+                  INSERT INTO %1$s (queue, id, state, due, seq, priority, payload, headers, grp)
+                  SELECT :queue, u.id, 0, t.now + u.delay%2$s, %3$s, u.priority, u.payload, u.headers, u.grp
                   FROM t, unnest(:ids::text[], :payloads::bytea[], :headers::bytea[], :delays::int8[],
-                                 :priorities::int2[])
-                       WITH ORDINALITY AS u(id, payload, headers, delay, priority, ord)
+                                 :priorities::int2[], :groups::text[])
+                       WITH ORDINALITY AS u(id, payload, headers, delay, priority, grp, ord)
                   ORDER BY u.ord
                   ON CONFLICT (queue, id) DO NOTHING
                   RETURNING id, 0::smallint AS state, due),
@@ -117,7 +121,8 @@ final class QueueSql {
         poll = Unit.of("poll", s, sweepSql() + ";\n" + """
                 WITH RECURSIVE t AS (SELECT clock_timestamp() AS now),
                 go AS (
-                  SELECT NOT EXISTS (SELECT 1 FROM ${schema}.clockwork_queues WHERE name = :queue AND paused) AS go),
+                  SELECT NOT EXISTS (SELECT 1 FROM ${schema}.clockwork_queues WHERE name = :queue
+                                     AND (paused OR grouped)) AS go),
                 lv AS (
                   SELECT (SELECT priority FROM %1$s WHERE queue = :queue AND state = 0 AND priority <> 0
                           ORDER BY priority DESC LIMIT 1) AS p

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 final class SchemaManager {
 
     /** The files, in version order: version n is the n-th. */
-    static final List<String> FILES = List.of("V1__queue.sql", "V2__schedules.sql");
+    static final List<String> FILES = List.of("V1__queue.sql", "V2__schedules.sql", "V3__flow.sql");
     /** The version this client needs. */
     static final int VERSION = FILES.size();
     /** The default schema. */

@@ -60,7 +60,7 @@ final class Store {
         this.deadMaxCount = deadMaxCount;
     }
 
-    private Map<String, Object> args(Object... namesAndValues) {
+    Map<String, Object> args(Object... namesAndValues) {
         Map<String, Object> m = new HashMap<>();
         m.put("queue", queue);
         m.put("channel", channel);
@@ -135,17 +135,17 @@ final class Store {
     }
 
     /** offer under KEEP: whether the message was added. */
-    boolean offer(Connection c, String id, byte[] payload, byte[] headers, long delayMillis, int priority)
-            throws SQLException {
+    boolean offer(Connection c, String id, byte[] payload, byte[] headers, long delayMillis, int priority,
+                  String group) throws SQLException {
         return count(rows(c, sql.offer, args("id", id, "payload", payload, "headers", headers,
-                "delay", delayMillis, "priority", priority)), 0) == 1;
+                "delay", delayMillis, "priority", priority, "grp", group)), 0) == 1;
     }
 
     /** offer under REPLACE ({@code replace}) or EXTEND: what happened. */
     Offered.Outcome offer(Connection c, String id, byte[] payload, byte[] headers, long delayMillis, int priority,
-                          boolean replace) throws SQLException {
+                          String group, boolean replace) throws SQLException {
         Object[] row = rows(c, sql.offerReplace, args("id", id, "payload", payload, "headers", headers,
-                "delay", delayMillis, "priority", priority, "replace", replace)).get(0);
+                "delay", delayMillis, "priority", priority, "grp", group, "replace", replace)).get(0);
         if (((Number) row[0]).longValue() == 1) {
             return Boolean.TRUE.equals(row[1]) ? Offered.Outcome.ADDED
                     : replace ? Offered.Outcome.REPLACED : Offered.Outcome.EXTENDED;
@@ -156,15 +156,17 @@ final class Store {
 
     /** offer of a batch under KEEP, in list order: the ids added. */
     Set<String> offerAll(Connection c, List<String> ids, List<byte[]> payloads, List<byte[]> headers,
-                         List<Long> delaysMillis, List<Short> priorities) throws SQLException {
+                         List<Long> delaysMillis, List<Short> priorities, List<String> groups)
+            throws SQLException {
         Array idArray = c.createArrayOf("text", ids.toArray());
         Array payloadArray = c.createArrayOf("bytea", payloads.toArray(new byte[0][]));
         Array headerArray = c.createArrayOf("bytea", headers.toArray(new byte[0][]));
         Array delayArray = c.createArrayOf("int8", delaysMillis.toArray());
         Array priorityArray = c.createArrayOf("int2", priorities.toArray());
+        Array groupArray = c.createArrayOf("text", groups.toArray());
         Set<String> added = new HashSet<>();
         for (Object[] row : rows(c, sql.offerBatch, args("ids", idArray, "payloads", payloadArray,
-                "headers", headerArray, "delays", delayArray, "priorities", priorityArray))) {
+                "headers", headerArray, "delays", delayArray, "priorities", priorityArray, "groups", groupArray))) {
             added.add((String) row[0]);
         }
         return added;

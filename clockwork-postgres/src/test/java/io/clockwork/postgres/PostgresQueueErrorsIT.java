@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.clockwork.postgres.fixture.PostgresExtension;
 import io.clockwork.postgres.fixture.PostgresServerProcess;
 import io.clockwork.queue.Codec;
-import io.clockwork.queue.Message;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -132,23 +131,6 @@ class PostgresQueueErrorsIT {
                 .isInstanceOf(PostgresQueueException.class).hasMessageContaining("permission denied")
                 .hasMessageContaining("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA for_reader")
                 .hasMessageContaining("GRANT USAGE ON ALL SEQUENCES IN SCHEMA for_reader");
-    }
-
-    @Test
-    void groupsAndRateLimitsAreRefusedNotIgnored() throws Exception {
-        assertThatThrownBy(() -> PostgresDelayedQueue.builder(ContractQueues.dataSource(), "limited", Codec.string())
-                .rateLimit(10, Duration.ofSeconds(1)).build())
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("rateLimit");
-        PostgresDelayedQueue<String> q = PostgresDelayedQueue.builder(ContractQueues.dataSource(), "plain",
-                Codec.string()).build();
-        closeables.add(q);
-        q.purgeDead();
-        long before = q.stats().total();
-        assertThatThrownBy(() -> q.offer(Message.of("grouped").group("tenant-0")))
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("group");
-        assertThatThrownBy(() -> q.offerAll(List.of(Message.of("a"), Message.of("b").group("tenant-1"))))
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("group");
-        assertThat(q.stats().total()).as("nothing stored").isEqualTo(before);
     }
 
     @Test

@@ -1,0 +1,34 @@
+package io.clockwork.postgres;
+
+import io.clockwork.postgres.fixture.PostgresExtension;
+import io.clockwork.queue.Codec;
+import io.clockwork.queue.DelayedQueue;
+import io.clockwork.queue.DelayedQueueBuilder;
+import io.clockwork.testing.queue.GroupRateLimitContract;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/** The {@link GroupRateLimitContract} on a real PostgreSQL server: the grouped take (GroupSql). */
+@ExtendWith(PostgresExtension.class)
+class PostgresGroupRateLimitIT extends GroupRateLimitContract {
+
+    private final ContractQueues queues = new ContractQueues("groupratelimit-");
+
+    @Override
+    protected <V> DelayedQueue<V> newQueue(Codec<V> codec, Consumer<DelayedQueueBuilder<V, ?>> options) {
+        return queues.fresh(codec, options);
+    }
+
+    @Override
+    protected void passTime(Duration amount) {
+        ContractQueues.passTime(amount);
+    }
+
+    @AfterEach
+    void closeQueues() {
+        queues.close();
+    }
+}
