@@ -6,6 +6,7 @@ import io.clockwork.postgres.PostgresDelayedQueue;
 import io.clockwork.postgres.PostgresQueueException;
 import io.clockwork.postgres.PostgresSchedules;
 import io.clockwork.queue.Codec;
+import io.clockwork.queue.GroupBacklog;
 import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.QueueStats;
@@ -307,6 +308,11 @@ public final class PostgresQueueSource implements QueueSource {
         @Override
         public Optional<QueueCounters> counters() {
             return queue.counters();
+        }
+
+        @Override
+        public List<GroupBacklog> largestGroups(int limit) {
+            return queue.largestGroups(limit);
         }
 
         @Override

@@ -32,6 +32,12 @@ final class GroupSql {
      */
     final Unit take;
 
+    /**
+     * largest groups: the named groups with the most ready messages (due, not taken), then the most in flight, then
+     * by name, up to :limit; one pass over the queue's grouped messages, for dashboards and tools.
+     */
+    final Unit largest;
+
     /** @param sql the queue's units in the same schema (for the sweep) */
     GroupSql(String schema, QueueSql sql) {
         String s = "\"" + schema + "\"";
@@ -41,6 +47,16 @@ final class GroupSql {
         grouped = Unit.of("grouped", s, """
                 SELECT EXISTS (SELECT 1 FROM ${schema}.clockwork_queues WHERE name = :queue AND grouped)
                 """);
+        largest = Unit.of("largest groups", s, """
+                WITH t AS (SELECT clock_timestamp() AS now),
+                g AS (
+                  SELECT m.grp, count(*) FILTER (WHERE m.state = 0 AND m.due <= t.now) AS ready,
+                    count(*) FILTER (WHERE m.state = 1) AS flight
+                  FROM %1$s m, t WHERE m.queue = :queue AND m.state IN (0, 1) AND m.grp IS NOT NULL AND m.grp <> ''
+                  GROUP BY m.grp)
+                SELECT grp, ready, flight FROM g WHERE ready > 0 OR flight > 0
+                ORDER BY ready DESC, flight DESC, grp LIMIT :limit
+                """.formatted(M));
         take = Unit.of("grouped poll", s, sql.sweep.sourceText() + ";\n"
                 + "SELECT 1 FROM ${schema}.clockwork_queues WHERE name = :queue FOR UPDATE;\n" + """
                 WITH RECURSIVE t AS (SELECT clock_timestamp() AS now),

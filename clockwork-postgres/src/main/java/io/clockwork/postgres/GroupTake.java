@@ -1,5 +1,6 @@
 package io.clockwork.postgres;
 
+import io.clockwork.queue.GroupBacklog;
 import io.clockwork.queue.QueueOptions;
 
 import java.sql.Array;
@@ -39,6 +40,18 @@ final class GroupTake {
             weights[i] = options.groupWeights().get(weightKeys[i]);
         }
         this.active = maxInFlight > 0 || groupPermits > 0 || weightKeys.length > 0;
+    }
+
+    /** @return the named groups with the most ready messages, then the most in flight, up to {@code limit} */
+    List<GroupBacklog> largest(Connection c, int limit) throws SQLException {
+        List<GroupBacklog> out = new ArrayList<>();
+        try (PreparedStatement ps = sql.largest.prepare(c, store.args("limit", limit));
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(new GroupBacklog(rs.getString(1), rs.getLong(2), rs.getLong(3)));
+            }
+        }
+        return out;
     }
 
     /** @return whether this client takes with the grouped take */

@@ -49,6 +49,19 @@ final class Offers<V> {
                 m.priority(), headers.get(Message.GROUP_HEADER), m.onConflict());
     }
 
+    /** @return the values of an {@code offerAll(values, delay)}, each under a new id, checked and encoded */
+    List<Encoded> encodeValues(List<? extends V> values, long delayMillis) {
+        QueueSupport.checkBatch("values", values.size());
+        List<Encoded> batch = new ArrayList<>(values.size());
+        for (int i = 0; i < values.size(); i++) {
+            int index = i;
+            V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
+            batch.add(new Encoded(ids.next(), false, support.encode(v), null, delayMillis, 0, null,
+                    Message.Conflict.KEEP));
+        }
+        return batch;
+    }
+
     List<Encoded> encodeAll(List<? extends Message<? extends V>> messages) {
         Objects.requireNonNull(messages, "messages");
         QueueSupport.checkBatch("messages", messages.size());

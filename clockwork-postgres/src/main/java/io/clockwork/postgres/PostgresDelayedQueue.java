@@ -5,6 +5,7 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.DeadLetter;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.Delivery;
+import io.clockwork.queue.GroupBacklog;
 import io.clockwork.queue.Message;
 import io.clockwork.queue.Offered;
 import io.clockwork.queue.QueueCounters;
@@ -76,12 +77,14 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     private final PollLoop<V> polls;
     /** The queue's rate limit; null without one. */
     private final RateGate rate;
+    private final GroupTake groups;
     private final RateSql rateSql;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     PostgresDelayedQueue(QueueSupport<V> support, DataSource dataSource, String schema, Store store,
                          Listener listener, Failures failures, ExecutorService ownExecutor,
                          Executor asyncExecutor, RateSql rateSql, RateGate rate, GroupTake groups) {
+        this.groups = groups;
         this.support = support;
         this.dataSource = dataSource;
         this.schema = schema;
@@ -116,61 +119,17 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
 
     // ---- connections ----
 
-    /** Work on a connection. */
-    @FunctionalInterface
-    interface SqlWork<T> {
-        T apply(Connection c) throws SQLException;
-    }
-
     /** Runs work on a connection of the queue's pool in autocommit mode, after checking the queue is open. */
-    <T> T run(String operation, SqlWork<T> work) {
+    <T> T run(String operation, Jdbc.SqlWork<T> work) {
         checkOpen();
-        return withConnection(dataSource, failures, operation, work);
+        return Jdbc.withConnection(dataSource, failures, operation, work);
     }
 
-    /** Runs work on a connection of {@code dataSource} in autocommit mode; connect errors say so. */
-    static <T> T withConnection(DataSource dataSource, Failures failures, String operation, SqlWork<T> work) {
-        Connection c;
-        try {
-            c = dataSource.getConnection();
-        } catch (SQLException e) {
-            throw failures.of("connect (for " + operation + ")", e);
-        }
-        try (c) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
-            return work.apply(c);
-        } catch (SQLException e) {
-            throw failures.of(operation, e);
-        }
+    private <T> T transaction(String operation, Jdbc.SqlWork<T> work) {
+        return run(operation, c -> Jdbc.inTransaction(c, work));
     }
 
-    private <T> T transaction(String operation, SqlWork<T> work) {
-        return run(operation, c -> {
-            c.setAutoCommit(false);
-            try {
-                T result = work.apply(c);
-                c.commit();
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    c.rollback();
-                } catch (SQLException ignored) {
-                    // the connection is broken: its transaction is gone with it
-                }
-                throw e;
-            } finally {
-                try {
-                    c.setAutoCommit(true);
-                } catch (SQLException ignored) {
-                    // as above
-                }
-            }
-        });
-    }
-
-    private <T> T onCallers(Connection connection, String operation, SqlWork<T> work) {
+    private <T> T onCallers(Connection connection, String operation, Jdbc.SqlWork<T> work) {
         Objects.requireNonNull(connection, "connection");
         checkOpen();
         try {
@@ -246,16 +205,9 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public List<String> offerAll(List<? extends V> values, Duration delay) {
         Objects.requireNonNull(values, "values");
-        QueueSupport.checkBatch("values", values.size());
         Delay d = support.delay(delay);
         checkOpen();
-        List<Offers.Encoded> batch = new ArrayList<>(values.size());
-        for (int i = 0; i < values.size(); i++) {
-            int index = i;
-            V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
-            batch.add(new Offers.Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0, null,
-                    Message.Conflict.KEEP));
-        }
+        List<Offers.Encoded> batch = offers.encodeValues(values, d.millis());
         run("offerAll", c -> offers.offerAllOn(c, batch));
         return batch.stream().map(Offers.Encoded::id).toList();
     }
@@ -507,16 +459,9 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     @Override
     public CompletionStage<List<String>> offerAllAsync(List<? extends V> values, Duration delay) {
         Objects.requireNonNull(values, "values");
-        QueueSupport.checkBatch("values", values.size());
         Delay d = support.delay(delay);
         checkOpen();
-        List<Offers.Encoded> batch = new ArrayList<>(values.size());
-        for (int i = 0; i < values.size(); i++) {
-            int index = i;
-            V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
-            batch.add(new Offers.Encoded(ids.next(), false, support.encode(v), null, d.millis(), 0, null,
-                    Message.Conflict.KEEP));
-        }
+        List<Offers.Encoded> batch = offers.encodeValues(values, d.millis());
         return async(() -> {
             run("offerAll", c -> offers.offerAllOn(c, batch));
             return batch.stream().map(Offers.Encoded::id).toList();
@@ -557,6 +502,13 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
             QueueCounters counts = store.counters(c);
             return counts.plus(new QueueCounters(0, 0, 0, 0, 0, RateGate.held(c, rateSql, name())));
         }));
+    }
+
+    /** {@inheritDoc} One pass over the queue's grouped messages. */
+    @Override
+    public List<GroupBacklog> largestGroups(int limit) {
+        QueueSupport.checkGroupsListed(limit);
+        return run("largestGroups", c -> groups.largest(c, limit));
     }
 
     @Override

@@ -99,7 +99,7 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
         RateSql rateSql = new RateSql(s);
         RateGate rate = o.rateLimit().map(l -> new RateGate(rateSql, support.name(), l)).orElse(null);
         GroupTake groups = new GroupTake(new GroupSql(s, queueSql), store, o);
-        PostgresDelayedQueue.withConnection(dataSource, failures, "build", c -> {
+        Jdbc.withConnection(dataSource, failures, "build", c -> {
             try {
                 SchemaManager.apply(c, s, create);
             } catch (SchemaManager.CreateDenied e) {

@@ -442,32 +442,12 @@ public final class PostgresSchedules<V> implements Schedules<V> {
     // ---- reading and writing rows ----
 
     /** Work on a connection. */
-    private <T> T run(String operation, PostgresDelayedQueue.SqlWork<T> work) {
-        return PostgresDelayedQueue.withConnection(queue.dataSource(), failures, operation, work);
+    private <T> T run(String operation, Jdbc.SqlWork<T> work) {
+        return Jdbc.withConnection(queue.dataSource(), failures, operation, work);
     }
 
-    private <T> T transaction(String operation, PostgresDelayedQueue.SqlWork<T> work) {
-        return run(operation, c -> {
-            c.setAutoCommit(false);
-            try {
-                T result = work.apply(c);
-                c.commit();
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    c.rollback();
-                } catch (SQLException ignored) {
-                    // the connection is broken: its transaction is gone with it
-                }
-                throw e;
-            } finally {
-                try {
-                    c.setAutoCommit(true);
-                } catch (SQLException ignored) {
-                    // as above
-                }
-            }
-        });
+    private <T> T transaction(String operation, Jdbc.SqlWork<T> work) {
+        return run(operation, c -> Jdbc.inTransaction(c, work));
     }
 
     private ScheduleRule rule(String spec) {
