@@ -1,5 +1,6 @@
 package io.clockwork.spring;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.clockwork.postgres.fixture.PostgresServerProcess;
 import io.clockwork.queue.DelayedQueue;
 import io.clockwork.queue.QueueStats;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -23,8 +25,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -77,9 +78,32 @@ class ClockworkPostgresIT {
         }
     }
 
+    /**
+     * The application: its pool, transaction manager and JdbcTemplate are the beans Spring Boot's JDBC starter would
+     * give it, declared here so that the starter's other tests run without a database.
+     */
     @SpringBootConfiguration
     @EnableAutoConfiguration
+    @EnableTransactionManagement
     static class App {
+        @Bean(destroyMethod = "close")
+        HikariDataSource dataSource() {
+            HikariDataSource ds = new HikariDataSource();
+            ds.setJdbcUrl(PostgresServerProcess.shared().jdbcUrl());
+            ds.setMaximumPoolSize(8);
+            return ds;
+        }
+
+        @Bean
+        DataSourceTransactionManager transactionManager(DataSource dataSource) {
+            return new DataSourceTransactionManager(dataSource);
+        }
+
+        @Bean
+        JdbcTemplate jdbcTemplate(DataSource dataSource) {
+            return new JdbcTemplate(dataSource);
+        }
+
         @Bean
         Orders orders(JdbcTemplate jdbc, ClockworkQueues queues) {
             jdbc.execute("CREATE TABLE IF NOT EXISTS spring_it_orders (id text PRIMARY KEY)");
@@ -90,11 +114,6 @@ class ClockworkPostgresIT {
         Listeners listeners() {
             return new Listeners();
         }
-    }
-
-    @DynamicPropertySource
-    static void postgres(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", () -> PostgresServerProcess.shared().jdbcUrl());
     }
 
     @Autowired
