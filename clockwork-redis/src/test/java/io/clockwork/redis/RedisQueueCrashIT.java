@@ -34,7 +34,7 @@ import static io.clockwork.redis.Reliability.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * 100,000 messages through 4 consumers; one of them, a JVM of its own ({@link CrashingConsumerMain}), is killed
+ * 30,000 messages through 4 consumers; one of them, a JVM of its own ({@link CrashingConsumerMain}), is killed
  * with {@code SIGKILL} in the middle of a batch, holding deliveries it never acked. Every message is acked exactly
  * once in the end, exactly the killed consumer's unacked deliveries are redelivered (after the visibility
  * timeout), and none is lost. Redisson's {@code RDelayedQueue} has no ack: the killed consumer's batch would be gone.
@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(RedisExtension.class)
 class RedisQueueCrashIT {
 
-    private static final int TOTAL = 100_000;
+    private static final int TOTAL = 30_000;
     private static final int SURVIVORS = 3;
     private static final int BATCH = 100;
     private static final Duration VISIBILITY = Duration.ofSeconds(3);
@@ -60,7 +60,7 @@ class RedisQueueCrashIT {
         List<RedisDelayedQueue<String>> clients = new ArrayList<>();
         Process child = null;
         try {
-            // Offer 100,000 (4 threads pipelining over one client).
+            // Offer 30,000 (4 threads pipelining over one client).
             RedisDelayedQueue<String> producer = RedisDelayedQueue.builder(redis.uri(), name, Codec.string())
                     .visibilityTimeout(VISIBILITY).build();
             clients.add(producer);
