@@ -11,6 +11,12 @@ package io.clockwork.postgres;
  * commit and never for a rolled-back change. Counts go to the queue's counter row of the backend's shard. Immutable and
  * thread-safe.
  *
+ * <p>A unit that finds messages by id tests their state as {@code state + 0}, an expression that no partial index's
+ * predicate matches, so that the planner reaches each row through the primary key. Tested as {@code state = 1}, the
+ * leases index (estimated to hold a few rows, as few messages are in flight at a time) looks cheaper to the planner,
+ * yet it still holds an entry for every lease since the table's last vacuum, and a bitmap scan of it reads them all
+ * and their heap pages, where the primary key reads one entry per id.
+ *
  * <p>Parameters: {@code :queue} the queue's name, {@code :channel} its notification channel, delays and visibility
  * timeouts in whole milliseconds ({@code :delay}, {@code :visibility}), {@code :seq} a delivery's receipt.
  */
@@ -169,7 +175,7 @@ final class QueueSql {
                 """.formatted(M, MS, SEQ, counters("c", "delivered", "(SELECT count(*) FROM k)")));
         ack = Unit.of("ack", s, """
                 WITH d AS (
-                  DELETE FROM %1$s WHERE queue = :queue AND id = :id AND seq = :seq AND state = 1 RETURNING 1),
+                  DELETE FROM %1$s WHERE queue = :queue AND id = :id AND seq = :seq AND state + 0 = 1 RETURNING 1),
                 %2$s
                 SELECT count(*) FROM d
                 """.formatted(M, counters("c", "acked", "(SELECT count(*) FROM d)")));
@@ -177,7 +183,7 @@ final class QueueSql {
         ackBatch = Unit.of("ack", s, """
                 WITH d AS (
                   DELETE FROM %1$s m USING unnest(:ids::text[], :seqs::int8[]) AS u(id, seq)
-                  WHERE m.queue = :queue AND m.id = u.id AND m.seq = u.seq AND m.state = 1
+                  WHERE m.queue = :queue AND m.id = u.id AND m.seq = u.seq AND m.state + 0 = 1
                   RETURNING m.id, m.seq),
                 %2$s
                 SELECT id, seq FROM d
@@ -192,7 +198,7 @@ final class QueueSql {
                     last_error = CASE WHEN m.attempts >= :max_attempts
                       THEN coalesce(:reason::text, m.last_error, :exhausted::text)
                       ELSE coalesce(:reason::text, m.last_error) END
-                  FROM t WHERE m.queue = :queue AND m.id = :id AND m.seq = :seq AND m.state = 1
+                  FROM t WHERE m.queue = :queue AND m.id = :id AND m.seq = :seq AND m.state + 0 = 1
                   RETURNING m.state, m.due),
                 %4$s,
                 %5$s
@@ -201,12 +207,12 @@ final class QueueSql {
                 "dead_lettered", "(SELECT count(*) FROM i WHERE state = 2)"), wake("i")));
         extend = Unit.of("extend", s, """
                 UPDATE %1$s SET due = clock_timestamp() + :visibility%2$s
-                WHERE queue = :queue AND id = :id AND seq = :seq AND state = 1
+                WHERE queue = :queue AND id = :id AND seq = :seq AND state + 0 = 1
                 """.formatted(M, MS));
         release = Unit.of("release", s, """
                 WITH i AS (
                   UPDATE %1$s m SET state = 0, due = clock_timestamp(), seq = %2$s, attempts = m.attempts - 1
-                  WHERE m.queue = :queue AND m.id = :id AND m.seq = :seq AND m.state = 1
+                  WHERE m.queue = :queue AND m.id = :id AND m.seq = :seq AND m.state + 0 = 1
                   RETURNING m.state, m.due),
                 %3$s
                 SELECT (SELECT count(*) FROM i), (SELECT count(*) FROM w)
@@ -214,7 +220,7 @@ final class QueueSql {
         kill = Unit.of("kill", s, """
                 WITH d AS (
                   UPDATE %1$s SET state = 2, due = clock_timestamp(), seq = %2$s, last_error = :reason::text
-                  WHERE queue = :queue AND id = :id AND seq = :seq AND state = 1
+                  WHERE queue = :queue AND id = :id AND seq = :seq AND state + 0 = 1
                   RETURNING 1),
                 %3$s
                 SELECT count(*) FROM d
@@ -250,7 +256,7 @@ final class QueueSql {
         deadRequeue = Unit.of("requeue a dead letter", s, """
                 WITH i AS (
                   UPDATE %1$s SET state = 0, due = clock_timestamp(), seq = %2$s, attempts = 0, last_error = NULL
-                  WHERE queue = :queue AND id = :id AND state = 2
+                  WHERE queue = :queue AND id = :id AND state + 0 = 2
                   RETURNING state, due),
                 %3$s
                 SELECT (SELECT count(*) FROM i), (SELECT count(*) FROM w)

@@ -56,6 +56,12 @@ class PostgresSchedulesIT extends SchedulesContract {
         ContractQueues.passTime(d);
     }
 
+    /** On the server's real clock a pass may start seconds late on a loaded machine: that is not a misfire here. */
+    @Override
+    protected Duration onTimeThreshold() {
+        return Duration.ofSeconds(10);
+    }
+
     @Override
     protected Duration period() {
         return Duration.ofMillis(60);

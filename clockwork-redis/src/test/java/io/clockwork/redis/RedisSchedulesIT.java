@@ -69,6 +69,12 @@ class RedisSchedulesIT extends SchedulesContract {
         clock.await(d);
     }
 
+    /** On the server's real clock a pass may start seconds late on a loaded machine: that is not a misfire here. */
+    @Override
+    protected Duration onTimeThreshold() {
+        return Duration.ofSeconds(10);
+    }
+
     @Override
     protected Duration period() {
         return Duration.ofMillis(100);

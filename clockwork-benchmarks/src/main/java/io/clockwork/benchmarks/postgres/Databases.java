@@ -103,6 +103,22 @@ final class Databases {
         }
     }
 
+    /** @return the server settings a figure depends on, e.g. {@code fsync off, shared_buffers 128MB} */
+    String settings() {
+        List<String> shown = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(url(ADMIN)); Statement s = c.createStatement()) {
+            for (String name : List.of("fsync", "synchronous_commit", "full_page_writes", "shared_buffers")) {
+                try (ResultSet r = s.executeQuery("SHOW " + name)) {
+                    r.next();
+                    shown.add(name + " " + r.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        return String.join(", ", shown);
+    }
+
     /** @return whether {@code pg_stat_statements} is installed in {@link #ADMIN} and loaded by the server */
     boolean hasStatements() {
         try {

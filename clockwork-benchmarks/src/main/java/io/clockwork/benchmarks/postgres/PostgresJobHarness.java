@@ -21,7 +21,9 @@ import java.util.Map;
  * {@code Worker} ({@link ClockworkRival}), db-scheduler ({@link DbSchedulerRival}) and JobRunr ({@link JobRunrRival}),
  * each configured as its documentation recommends for throughput, each in a JVM of its own ({@link PostgresJobRun}),
  * one after the other, each phase on a database of its own. The server is the test fixture's
- * ({@link PostgresServerProcess}), started with {@code pg_stat_statements} loaded when the server has the library.
+ * ({@link PostgresServerProcess}) with {@code --server-settings} over the fixture's (by default PostgreSQL's own
+ * {@code shared_buffers} of 128MB, where tests keep 16MB), started with {@code pg_stat_statements} loaded when the
+ * server has the library.
  * Figures, per rival: one-message offers per second from {@code --threads} threads (each its own transaction),
  * end-to-end jobs per second ({@code --jobs} due jobs offered so, then drained by the worker with {@code --threads}
  * no-op handler threads) and the drain alone; the drain of {@code --due} due jobs beside {@code --small-pending} and
@@ -30,7 +32,8 @@ import java.util.Map;
  * a {@code main}.
  *
  * <pre>{@code java -cp clockwork-benchmarks/target/benchmarks.jar io.clockwork.benchmarks.postgres.PostgresJobHarness
- * [--rivals clockwork,db-scheduler,jobrunr] [--jobs 100000] [--pending 1000000] [--threads 4] [--rounds 1]}</pre>
+ * [--rivals clockwork,db-scheduler,jobrunr] [--jobs 100000] [--pending 1000000] [--threads 4] [--rounds 1]
+ * [--server-settings shared_buffers=128MB,...]}</pre>
  */
 public final class PostgresJobHarness {
 
@@ -48,6 +51,7 @@ public final class PostgresJobHarness {
         DEFAULTS.put("rounds", "1");
         DEFAULTS.put("lateness-rate", "50");
         DEFAULTS.put("lateness-seconds", "20");
+        DEFAULTS.put("server-settings", "shared_buffers=128MB");
         DEFAULTS.put("rival", "");
         DEFAULTS.put("port", "0");
     }
@@ -87,11 +91,12 @@ public final class PostgresJobHarness {
             }
         }
         String startLoad = PostgresJobReport.loadAverage();
-        try (PostgresServerProcess server = PostgresServerProcess.start()) {
+        try (PostgresServerProcess server = PostgresServerProcess.start(opts.list("server-settings"))) {
             String noStatements = loadStatements(server);
             if (noStatements != null) {
                 System.out.println("Top statements skipped: " + noStatements);
             }
+            Databases dbs = new Databases(server.port());
             Map<String, List<String[]>> rows = new LinkedHashMap<>();
             for (String rival : rivals) {
                 System.out.println("# " + rival);
@@ -99,8 +104,7 @@ public final class PostgresJobHarness {
                 child.addAll(List.of("--rival", rival, "--port", Integer.toString(server.port())));
                 rows.put(rival, Harness.fork(PostgresJobRun.class, child));
             }
-            String report = new PostgresJobReport(opts, new Databases(server.port()).version(), startLoad,
-                    rows).render();
+            String report = new PostgresJobReport(opts, dbs.version(), dbs.settings(), startLoad, rows).render();
             System.out.println();
             System.out.print(report);
             return report;

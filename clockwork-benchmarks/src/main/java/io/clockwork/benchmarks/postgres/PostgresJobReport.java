@@ -25,20 +25,23 @@ final class PostgresJobReport {
 
     private final Harness opts;
     private final String serverVersion;
+    private final String serverSettings;
     private final String startLoad;
     private final Map<String, List<String[]>> rows;
     private final StringBuilder md = new StringBuilder();
 
-    PostgresJobReport(Harness opts, String serverVersion, String startLoad, Map<String, List<String[]>> rows) {
+    PostgresJobReport(Harness opts, String serverVersion, String serverSettings, String startLoad,
+                      Map<String, List<String[]>> rows) {
         this.opts = opts;
         this.serverVersion = serverVersion;
+        this.serverSettings = serverSettings;
         this.startLoad = startLoad;
         this.rows = rows;
     }
 
     String render() {
         line("Run " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "; PostgreSQL " + serverVersion
-                + " (the test fixture's server: fsync off, synchronous_commit on, shared_buffers 16MB); JDK "
+                + " (" + serverSettings + "); JDK "
                 + System.getProperty("java.runtime.version") + "; nproc " + Runtime.getRuntime().availableProcessors()
                 + "; " + String.join(", ", versions()) + "; /proc/loadavg at the start " + startLoad + ", at the end "
                 + loadAverage());
