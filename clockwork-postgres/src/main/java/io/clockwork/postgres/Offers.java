@@ -49,6 +49,11 @@ final class Offers<V> {
                 m.priority(), headers.get(Message.GROUP_HEADER), m.onConflict());
     }
 
+    /** @return a value checked and encoded, under {@code id} (the caller's if {@code ownId}), to keep a taken id */
+    Encoded encode(String id, boolean ownId, V value, long delayMillis) {
+        return new Encoded(id, ownId, support.encode(value), null, delayMillis, 0, null, Message.Conflict.KEEP);
+    }
+
     /** @return the values of an {@code offerAll(values, delay)}, each under a new id, checked and encoded */
     List<Encoded> encodeValues(List<? extends V> values, long delayMillis) {
         QueueSupport.checkBatch("values", values.size());
@@ -56,8 +61,7 @@ final class Offers<V> {
         for (int i = 0; i < values.size(); i++) {
             int index = i;
             V v = Objects.requireNonNull(values.get(i), () -> "values[" + index + "]");
-            batch.add(new Encoded(ids.next(), false, support.encode(v), null, delayMillis, 0, null,
-                    Message.Conflict.KEEP));
+            batch.add(encode(ids.next(), false, v, delayMillis));
         }
         return batch;
     }

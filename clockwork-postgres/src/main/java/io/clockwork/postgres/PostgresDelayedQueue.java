@@ -41,7 +41,8 @@ import javax.sql.DataSource;
  * {@code FOR UPDATE SKIP LOCKED}, so they never wait on each other; a consumer that finds nothing due sleeps until
  * the next due time it read in the same round trip, or until a {@code NOTIFY} on the queue's channel, which an offer
  * of a message due before every scheduled one sends in its own transaction (a rolled-back offer wakes nobody). Each
- * client holds one connection of the pool for its {@code LISTEN}.
+ * client holds one connection of the pool for its {@code LISTEN}. One-message offers that keep a taken id are a group
+ * commit ({@link #OFFER_STATEMENTS} statements at once; offers made meanwhile go together in the next one).
  *
  * <p><b>Transactional enqueue.</b> {@link #offer(Connection, Message)}, {@link #offerAll(Connection, List)},
  * {@link #cancel(Connection, String)} and {@link #reschedule(Connection, String, Duration)} run on the caller's
@@ -64,6 +65,10 @@ import javax.sql.DataSource;
  */
 public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
 
+    /** Most one-message offer statements a client runs at once; offers beyond them go together in the next one. */
+    static final int OFFER_STATEMENTS = 2;
+    private static final int OFFER_GROUP_MAX = 1000;
+
     private final QueueSupport<V> support;
     private final DataSource dataSource;
     private final String schema;
@@ -74,6 +79,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     private final Executor asyncExecutor;
     private final Ids ids = new Ids();
     private final Offers<V> offers;
+    /** One-message offers under KEEP, stored together when they come at once (see {@link GroupCommit}). */
+    private final GroupCommit<Offers.Encoded, Offered> commits;
     private final PollLoop<V> polls;
     /** The queue's rate limit; null without one. */
     private final RateGate rate;
@@ -94,6 +101,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         this.ownExecutor = ownExecutor;
         this.asyncExecutor = asyncExecutor;
         this.offers = new Offers<>(support, store, ids, groups);
+        this.commits = new GroupCommit<>(OFFER_STATEMENTS, OFFER_GROUP_MAX, batch -> run("offer",
+                c -> batch.size() == 1 ? List.of(offers.offerOn(c, batch.get(0))) : offers.offerAllOn(c, batch)));
         this.polls = new PollLoop<>(this, support, store, listener,
                 Math.max(1, support.options().visibilityTimeout().toMillis()), rate, groups);
         this.rate = rate;
@@ -168,10 +177,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Objects.requireNonNull(value, "value");
         Delay d = support.delay(delay);
         checkOpen();
-        byte[] payload = support.encode(value);
-        String id = ids.next();
-        run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0, null));
-        return id;
+        return commits.submit(offers.encode(ids.next(), false, value, d.millis())).id();
     }
 
     @Override
@@ -180,8 +186,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Objects.requireNonNull(value, "value");
         Delay d = support.delay(delay);
         checkOpen();
-        byte[] payload = support.encode(value);
-        return run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0, null));
+        return commits.submit(offers.encode(id, true, value, d.millis())).outcome() == Offered.Outcome.ADDED;
     }
 
     @Override
@@ -189,7 +194,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Objects.requireNonNull(message, "message");
         checkOpen();
         Offers.Encoded e = offers.encode(message);
-        return run("offer", c -> offers.offerOn(c, e));
+        return e.ownId() && e.conflict() != Message.Conflict.KEEP ? run("offer", c -> offers.offerOn(c, e))
+                : commits.submit(e);
     }
 
     @Override
@@ -438,12 +444,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Objects.requireNonNull(value, "value");
         Delay d = support.delay(delay);
         checkOpen();
-        byte[] payload = support.encode(value);
-        String id = ids.next();
-        return async(() -> {
-            run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0, null));
-            return id;
-        });
+        Offers.Encoded e = offers.encode(ids.next(), false, value, d.millis());
+        return async(() -> commits.submit(e).id());
     }
 
     @Override
@@ -452,8 +454,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Objects.requireNonNull(value, "value");
         Delay d = support.delay(delay);
         checkOpen();
-        byte[] payload = support.encode(value);
-        return async(() -> run("offer", c -> store.offer(c, id, payload, null, d.millis(), 0, null)));
+        Offers.Encoded e = offers.encode(id, true, value, d.millis());
+        return async(() -> commits.submit(e).outcome() == Offered.Outcome.ADDED);
     }
 
     @Override
@@ -473,7 +475,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Objects.requireNonNull(message, "message");
         checkOpen();
         Offers.Encoded e = offers.encode(message);
-        return async(() -> run("offer", c -> offers.offerOn(c, e)));
+        return async(() -> e.ownId() && e.conflict() != Message.Conflict.KEEP ? run("offer", c -> offers.offerOn(c, e))
+                : commits.submit(e));
     }
 
     @Override
