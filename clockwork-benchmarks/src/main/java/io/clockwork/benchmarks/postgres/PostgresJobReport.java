@@ -177,16 +177,20 @@ final class PostgresJobReport {
     }
 
     private void statements() {
-        if (!has("statement")) {
+        statements("statement", "the end-to-end phase (first round)");
+        statements("statement-lateness", "the lateness phase (low load: what idle consumers cost)");
+    }
+
+    private void statements(String key, String phase) {
+        if (!has(key)) {
             return;
         }
-        line("Top statements of the end-to-end phase (first round) by server execution time (`pg_stat_statements`),"
-                + " per job:");
+        line("Top statements of " + phase + " by server execution time (`pg_stat_statements`), per job:");
         line("");
         line("| rival | calls/job | µs/job | statement |");
         line("|---|---:|---:|---|");
         for (String rival : rows.keySet()) {
-            for (String[] r : all(rival, "statement")) {
+            for (String[] r : all(rival, key)) {
                 line("| " + rival + " | " + fmt(Double.parseDouble(r[2]), "%.2f") + " | "
                         + fmt(Double.parseDouble(r[3]), "%.1f") + " | `" + r[4] + "` |");
             }

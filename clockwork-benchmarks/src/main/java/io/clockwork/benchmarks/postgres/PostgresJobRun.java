@@ -111,14 +111,21 @@ final class PostgresJobRun {
             row("e2e", round, jobs, sink.count(), sink.repeats(), perSecond(jobs, offers, drain),
                     perSecond(jobs, offers, end), perSecond(jobs, drain, end), cost(offers, drain, jobs),
                     cost(drain, end, jobs));
-            if (round == 0 && statements) {
-                for (String[] s : dbs.topStatements(db, STATEMENTS)) {
-                    row("statement", Long.parseLong(s[0]) / (double) jobs, Double.parseDouble(s[1]) * 1000 / jobs,
-                            oneLine(s[2]));
-                }
+            if (round == 0) {
+                topStatements("statement", db, jobs);
             }
         } finally {
             dbs.drop(db);
+        }
+    }
+
+    /** Rows of {@code key}: the database's top statements since its reset, per job, if the server tracks them. */
+    private void topStatements(String key, String db, int jobs) {
+        if (!statements) {
+            return;
+        }
+        for (String[] s : dbs.topStatements(db, STATEMENTS)) {
+            row(key, Long.parseLong(s[0]) / (double) jobs, Double.parseDouble(s[1]) * 1000 / jobs, oneLine(s[2]));
         }
     }
 
@@ -191,6 +198,9 @@ final class PostgresJobRun {
         dbs.create(db);
         try (HikariDataSource pool = dbs.pool(db, poolSize());
              JobRival r = JobRival.open(rival, pool, threads, sink)) {
+            if (statements) {
+                dbs.resetStatements(db);
+            }
             sink.expect(jobs);
             r.start();
             Thread.sleep(1000); // the worker settles (a server announcing itself, a first poll) before the clock runs
@@ -221,6 +231,7 @@ final class PostgresJobRun {
             Arrays.sort(late);
             row("lateness", jobs, sink.count(), ms(percentile(late, 0.50)), ms(percentile(late, 0.99)),
                     ms(late[jobs - 1]), early, cost(start, end, jobs));
+            topStatements("statement-lateness", db, jobs);
         } finally {
             dbs.drop(db);
         }
