@@ -15,8 +15,9 @@ import java.util.function.Function;
  * <p>A caller adds its request to a queue, then, while at most {@code statements} batches run, becomes a leader: it
  * takes what waits (at most {@code max}, its own among them unless another leader has it already) and runs it as one
  * batch on its own thread. Callers that find every slot taken park until a leader hands them their result, or until
- * a slot frees (a leader that gives its slot back wakes the request at the head of the queue, which then leads the
- * next batch). A caller alone finds a free slot and runs at once: there is no linger delay, and batches grow only
+ * a slot frees (a leader that gives its slot back wakes the owner of the request at the head of the queue, which
+ * then leads the next batch); a caller whose request is in another leader's batch has nothing to lead and parks
+ * until it is done. A caller alone finds a free slot and runs at once: there is no linger delay, and batches grow only
  * while {@code statements} batches are already running, i.e. exactly when callers would otherwise wait for a
  * connection or for the database anyway.
  *
@@ -65,7 +66,8 @@ final class GroupCommit<T, R> {
         boolean interrupted = false;
         try {
             while (!request.done) {
-                if (slots.tryAcquire()) {
+                // A caller whose request another leader runs has nothing to lead: it parks until handed its result.
+                if (!waiting.isEmpty() && slots.tryAcquire()) {
                     try {
                         lead();
                     } finally {
@@ -124,9 +126,12 @@ final class GroupCommit<T, R> {
                 r.error = e;
             }
         }
+        Thread self = Thread.currentThread();
         for (Request<T, R> r : batch) {
             r.done = true;
-            LockSupport.unpark(r.owner);
+            if (r.owner != self) {
+                LockSupport.unpark(r.owner);
+            }
         }
     }
 
