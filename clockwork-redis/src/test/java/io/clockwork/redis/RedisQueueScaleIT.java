@@ -37,8 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * lose half its speed here, because a 1,000,000-member sorted set no longer fits in the CPU's caches and each level
  * of its skip list can miss (offers measured 51% to 90% in full builds once the scripts got cheaper). The benchmark
  * checks the 80% delivery target.
- * The backlog is filled by running {@code offer.lua} itself 1,000 times per script call, so it is exactly what a
- * million offers leave. The 1k rates come from two queues (before and after the fill) and the rounds interleave.
+ * The backlog is filled by {@code offer.lua} itself, 1,000 messages per script call, so it is exactly what a million
+ * offers leave. The 1k rates come from two queues (before and after the fill) and the rounds interleave.
  */
 @ExtendWith(RedisExtension.class)
 class RedisQueueScaleIT {
@@ -91,8 +91,8 @@ class RedisQueueScaleIT {
             }
             assertThat(q.stats().delayed()).isEqualTo(LARGE);
 
-            report("RedisQueueScaleIT", "backlog filled to %,d in %d ms (%.0f offers/s, offer.lua run 1,000 "
-                    + "times per call)",
+            report("RedisQueueScaleIT", "backlog filled to %,d in %d ms (%.0f offers/s, offer.lua with 1,000 "
+                    + "messages per call)",
                     LARGE, millis(fillNanos), perSecond(LARGE - SMALL, fillNanos));
             report("RedisQueueScaleIT", "offer    %,8.0f/s at 1k pending, %,8.0f/s at 1M pending: %3.0f%%",
                     at1k.offer, at1M.offer, 100 * at1M.offer / at1k.offer);
@@ -159,37 +159,35 @@ class RedisQueueScaleIT {
     }
 
     /**
-     * Offers backlog messages {@code from..to-1}, due within an hour after the next hour, 1,000 per script call: the
-     * call runs {@code offer.lua}'s own text once per message (wrapped in a function that receives its ARGV), so
-     * the data is exactly what single offers leave, without a million round trips.
+     * Offers backlog messages {@code from..to-1}, due within an hour after the next hour, with {@code offer.lua}
+     * itself, 1,000 messages per call (the shape of an {@code offerAll} batch, each message with its own delay), so
+     * the data is exactly what offers leave, without a million round trips. The settings argument carries no
+     * compactAfter, so every message is filed in the pending set, not the compact store.
      */
     private void fill(String name, int from, int to) throws Exception {
-        String offer = new String(Script.OFFER.body(), StandardCharsets.UTF_8); // with the helpers it includes
-        String bulk = "local function offer_one(ARGV)\n" + offer + "\nend\n"
-                + "local first, last = tonumber(ARGV[2]), tonumber(ARGV[3])\n"
-                + "local added = 0\n"
-                + "for i = first, last do\n"
-                + "    local delay = " + HOUR_MS + " + (i * 7919) % " + HOUR_MS + "\n"
-                + "    added = added + offer_one({ARGV[1], tostring(delay), '', 'b-' .. i, 'backlog'})[1]\n"
-                + "end\n"
-                + "return added\n";
         byte[][] keys = new KeyLayout(name, 1, false).keys(Script.OFFER, 0);
         RedisClient client = RedisClient.create(redis.uri());
         try (StatefulRedisConnection<byte[], byte[]> c = client.connect(ByteArrayCodec.INSTANCE)) {
             RedisAsyncCommands<byte[], byte[]> async = c.async();
-            String sha = async.scriptLoad(bulk.getBytes(StandardCharsets.UTF_8)).get(10, TimeUnit.SECONDS);
+            String sha = async.scriptLoad(Script.OFFER.body()).get(10, TimeUnit.SECONDS);
             int chunk = 1_000;
-            List<RedisFuture<Long>> calls = new ArrayList<>();
+            List<RedisFuture<List<Long>>> calls = new ArrayList<>();
             for (int first = from; first < to; first += chunk) {
                 int last = Math.min(to, first + chunk) - 1;
-                calls.add(async.evalsha(sha, ScriptOutputType.INTEGER, keys, bytes("5"), bytes(first),
-                        bytes(last)));
+                // settings (maxAttempts only), '' (each message carries its delay), '' (every id checked: keep)
+                List<byte[]> args = new ArrayList<>(List.of(bytes("5"), bytes(""), bytes("")));
+                for (int i = first; i <= last; i++) {
+                    args.add(bytes("b-" + i));
+                    args.add(bytes("backlog"));
+                    args.add(bytes(HOUR_MS + (i * 7919L) % HOUR_MS));
+                }
+                calls.add(async.evalsha(sha, ScriptOutputType.MULTI, keys, args.toArray(new byte[0][])));
                 if (calls.size() == 8) { // a few calls in flight keep Redis busy
-                    await(calls.remove(0), chunk);
+                    await(calls.remove(0));
                 }
             }
-            for (RedisFuture<Long> f : calls) {
-                f.get(60, TimeUnit.SECONDS);
+            for (RedisFuture<List<Long>> f : calls) {
+                await(f);
             }
         } finally {
             client.shutdown();
@@ -197,8 +195,10 @@ class RedisQueueScaleIT {
         assertThat(new ServerCount(redis.uri(), name).pending()).isEqualTo(to);
     }
 
-    private static void await(RedisFuture<Long> call, int chunk) throws Exception {
-        assertThat(call.get(60, TimeUnit.SECONDS)).isBetween(1L, (long) chunk);
+    /** Waits for one fill call: every message it carried was added (code 1; the last element is the signal flag). */
+    private static void await(RedisFuture<List<Long>> call) throws Exception {
+        List<Long> codes = call.get(60, TimeUnit.SECONDS);
+        assertThat(codes.subList(0, codes.size() - 1)).containsOnly(1L);
     }
 
     private static byte[] bytes(Object o) {

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Exactly one occurrence per fire time across processes: four scheduler JVMs ({@link SchedulerMain}) run passes
  * back to back on one Redis against two fast fixed-rate schedules for several seconds, racing for every fire time,
  * while this test consumes and acks. Every fire time from the first to the last must be delivered exactly once, none
- * skipped, and the occurrences the four processes say they stored must add up to what was delivered.
+ * skipped, and the occurrences the four processes say they stored must add up to what was delivered. The schedules
+ * are stored before the schedulers start, so the first fire time is the one put returned.
  */
 @ExtendWith(RedisExtension.class)
 class RedisSchedulesMultiProcessIT {
@@ -66,10 +68,16 @@ class RedisSchedulesMultiProcessIT {
             for (BufferedReader out : outs) {
                 assertThat(out.readLine()).isEqualTo("READY");
             }
+            // The schedules are stored before any scheduler runs, so what put returns is what it stored: a pass that
+            // ran in between would already have moved the next fire time on.
             Map<String, Long> first = new HashMap<>();
             for (Map.Entry<String, Duration> e : RATES.entrySet()) {
                 ScheduleInfo info = admin.put(Schedule.of(e.getKey(), ScheduleRule.fixedRate(e.getValue()), "x"));
+                assertThat(info.lastFire()).as("%s fired before the schedulers started", e.getKey()).isEmpty();
                 first.put(e.getKey(), info.nextFire().orElseThrow().toEpochMilli());
+            }
+            for (Process p : children) {
+                send(p, "GO");
             }
 
             Map<String, TreeMap<Long, Integer>> delivered = new HashMap<>();
@@ -84,10 +92,8 @@ class RedisSchedulesMultiProcessIT {
                 last.put(schedule, admin.get(schedule).orElseThrow().lastFire().orElseThrow().toEpochMilli());
             }
             long stored = 0;
-            for (int i = 0; i < PROCESSES; i++) {
-                OutputStream in = children.get(i).getOutputStream();
-                in.write("STOP\n".getBytes(StandardCharsets.UTF_8));
-                in.flush();
+            for (Process p : children) {
+                send(p, "STOP");
             }
             List<Long> perProcess = new ArrayList<>();
             for (int i = 0; i < PROCESSES; i++) {
@@ -128,6 +134,12 @@ class RedisSchedulesMultiProcessIT {
                 p.destroyForcibly();
             }
         }
+    }
+
+    private static void send(Process child, String line) throws IOException {
+        OutputStream in = child.getOutputStream();
+        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
     }
 
     private static int consume(RedisDelayedQueue<String> queue, Map<String, TreeMap<Long, Integer>> delivered,

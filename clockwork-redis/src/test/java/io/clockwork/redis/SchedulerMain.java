@@ -11,10 +11,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A scheduler process for {@link RedisSchedulesMultiProcessIT}: it opens the queue, prints {@code READY}, and runs
- * {@link RedisSchedules#fireDue()} passes back to back (a 1 ms pause between them) until a line arrives on its stdin;
- * then it prints {@code STORED <n>}, the occurrences its own passes stored, and exits. Not thread-safe: a process of
- * its own.
+ * A scheduler process for {@link RedisSchedulesMultiProcessIT}: it opens the queue, prints {@code READY}, waits for a
+ * first line on its stdin (the test has stored its schedules), then runs {@link RedisSchedules#fireDue()} passes back
+ * to back (a 1 ms pause between them) until a second line arrives; then it prints {@code STORED <n>}, the occurrences
+ * its own passes stored, and exits. Not thread-safe: a process of its own.
  */
 public final class SchedulerMain {
 
@@ -30,9 +30,14 @@ public final class SchedulerMain {
         AtomicBoolean stop = new AtomicBoolean();
         try (RedisDelayedQueue<String> queue = RedisDelayedQueue.builder(args[0], args[1], Codec.string()).build();
              RedisSchedules<String> schedules = RedisSchedules.builder(queue).build()) {
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            out.println("READY");
+            if (in.readLine() == null) {
+                return; // stdin closed before the go: the test gave up
+            }
             Thread control = new Thread(() -> {
                 try {
-                    new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+                    in.readLine();
                 } catch (Exception e) {
                     // stdin closed: stop as well
                 }
@@ -40,7 +45,6 @@ public final class SchedulerMain {
             });
             control.setDaemon(true);
             control.start();
-            out.println("READY");
             long stored = 0;
             while (!stop.get()) {
                 stored += schedules.fireDue();
