@@ -41,7 +41,8 @@ public interface Schedules<V> extends AutoCloseable {
      * Creates or updates a schedule (see "Administration").
      *
      * @param schedule the schedule
-     * @return what the backend holds for it now
+     * @return what the backend holds for it now, read after the write: with schedulers running, a pass between the
+     *         two may already have fired its first fire time and moved {@code nextFire} on
      * @throws IllegalArgumentException if, with a codec, the encoded value exceeds the queue's payload limit
      *                                  (nothing is stored)
      */
