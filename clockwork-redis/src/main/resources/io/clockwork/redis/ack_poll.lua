@@ -21,8 +21,9 @@
   ARGV[2]           sweep limit: at most this many expired deliveries are handled
   ARGV[3]           visibility ms of the taken messages
   ARGV[4]           n: at most this many messages are taken
-  ARGV[3 + 2j]      id of acked delivery j, for j = 1..m
-  ARGV[4 + 2j]      its in-flight member <receipt as 16 hex digits><id>
+  ARGV[2 + 3j]      id of acked delivery j, for j = 1..m
+  ARGV[3 + 3j]      its in-flight member <receipt as 16 hex digits><id>
+  ARGV[4 + 3j]      its message's group as the delivery read it, '' for none (ack.lua)
 
   Reply: {code1, ..., codem, <poll.lua's reply>}: ack.lua's code per delivery, then poll.lua's reply for n.
   Cost: ack.lua's plus poll.lua's, in one round trip.
