@@ -356,4 +356,44 @@ class RedisGroupIT extends GroupContract {
         assertThat(empty.get()).as("polls that found nothing while messages were ready").isZero();
         assertThat(q.stats().ready()).isZero();
     }
+
+    @Test
+    void aPollOfManyTakesWhatPollsOfOneWouldInTheSameOrder() throws Exception {
+        // A poll of n reads the turns of n groups at once and writes them back at once: the order must be that of n
+        // polls of one, through weights, priorities, a group whose next message is at another level, a group whose
+        // messages were all cancelled and messages without a group.
+        List<List<String>> orders = new ArrayList<>();
+        for (int size : new int[] {1, 2, 3, 7, 50}) {
+            RedisDelayedQueue<String> q = open("group-batch-" + size, b -> b.groupWeight("w", 2));
+            List<String> cancelled = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                for (String g : List.of("g0", "g1", "g2", "g3", "w")) {
+                    String id = q.offer(Message.of(g + "-" + i).group(g)).id();
+                    if (g.equals("g2")) {
+                        cancelled.add(id);
+                    }
+                }
+                q.offer(Message.of("hi-" + i).group("hi").priority(i < 2 ? 1 : 0));
+                if (i < 4) {
+                    q.offer(Message.of("lo-" + i).group("lo").priority(-1));
+                }
+                q.offer(Message.of("u-" + i).priority(i % 3 == 0 ? 2 : 0));
+            }
+            for (String id : cancelled) {
+                assertThat(q.cancel(id)).isTrue();
+            }
+            List<String> order = new ArrayList<>();
+            for (List<Delivery<String>> got = q.poll(size, Duration.ZERO); !got.isEmpty();
+                 got = q.poll(size, Duration.ZERO)) {
+                assertThat(got.size()).as("a poll of %d", size).isLessThanOrEqualTo(size);
+                order.addAll(values(got));
+            }
+            assertThat(order).as("a poll of %d", size).hasSize(6 * 6 + 4);
+            orders.add(order);
+        }
+        assertThat(orders.get(0).subList(0, 4)).as("priority first").containsExactly("u-0", "u-3", "hi-0", "hi-1");
+        for (int i = 1; i < orders.size(); i++) {
+            assertThat(orders.get(i)).isEqualTo(orders.get(0));
+        }
+    }
 }

@@ -31,8 +31,9 @@ end
 -- Sweeps at most sweep_limit (a string, as ARGV carries it) expired deliveries, promotes the cold chunks whose
 -- earliest message is due (cold.lua, at least PROMOTE_LIMIT messages when there are as many), then takes up to n due
 -- messages, each visible again after visibility_ms unless settled; returns poll.lua's reply. at: nil, or the server's
--- clock in ms as the caller read it (poll_rate.lua, which records the deliveries at that time).
-local function take_due(n, sweep_limit, visibility_ms, at)
+-- clock in ms as the caller read it (poll_rate.lua, which records the deliveries at that time). flags: nil, or the
+-- values of PAUSED, ORDERED and GROUPED as the caller read them (ack_poll.lua, whose acks read the group settings).
+local function take_due(n, sweep_limit, visibility_ms, at, flags)
     local now = now_ms()
     if at then
         now = at
@@ -44,7 +45,7 @@ local function take_due(n, sweep_limit, visibility_ms, at)
         cold_store(lose).promote(now, PROMOTE_LIMIT)
         first = cold_head()
     end
-    local flags = redis.call('MGET', PAUSED, ORDERED, GROUPED)
+    flags = flags or redis.call('MGET', PAUSED, ORDERED, GROUPED)
     if flags[1] then
         -- Paused: nothing is taken, and the pollers wait for the wake-up of resume (pause.lua), not for a due time.
         return {0, -1, 0, lost_now}
@@ -53,7 +54,7 @@ local function take_due(n, sweep_limit, visibility_ms, at)
     local k = 0
     if flags[3] then
         -- Fair groups (groups.lua): what fell due joins its group, and the take goes round the groups.
-        heads, metas, more, groups = take_groups(n, now, now_s)
+        heads, metas, more, groups = take_groups(n, now, now_s, flags[3])
         k = #heads
     elseif flags[2] then
         -- Priorities (ready.lua): what fell due joins READY, and the take is READY's head.
