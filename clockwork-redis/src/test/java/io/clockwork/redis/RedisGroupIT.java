@@ -396,4 +396,58 @@ class RedisGroupIT extends GroupContract {
             assertThat(orders.get(i)).isEqualTo(orders.get(0));
         }
     }
+
+    @Test
+    void turnsKeepTheirOrderWhenTheTicketCounterIsLostOrNearsItsSpan() throws Exception {
+        // The round robin's tickets come from the partition's gturn: a lost counter (or a partition whose RING
+        // was written without one) and a counter near the span of a level's scores both renumber RING in its order.
+        List<List<String>> orders = new ArrayList<>();
+        for (String change : List.of("none", "lost", "near the span")) {
+            String name = "group-turns-" + orders.size();
+            RedisDelayedQueue<String> q = open(name, b -> { });
+            for (int i = 0; i < 3; i++) {
+                for (String g : List.of("a", "b", "c", "d")) {
+                    q.offer(Message.of(g + i).group(g).priority(g.equals("d") ? 1 : 0));
+                }
+            }
+            List<String> order = new ArrayList<>(values(q.poll(3, Duration.ZERO)));
+            String turn = KeyLayout.prefix(name, 0) + "gturn";
+            if (change.equals("lost")) {
+                redis.call("DEL", turn);
+            } else if (change.equals("near the span")) {
+                redis.call("SET", turn, String.valueOf((1L << 32) - 3));
+            }
+            for (Delivery<String> d = q.poll(Duration.ZERO); d != null; d = q.poll(Duration.ZERO)) {
+                order.add(d.value());
+            }
+            assertThat(order).as(change).hasSize(12);
+            orders.add(order);
+        }
+        assertThat(orders.get(0)).containsExactly("d0", "d1", "d2", "a0", "b0", "c0", "a1", "b1", "c1", "a2", "b2",
+                "c2");
+        assertThat(orders.get(1)).isEqualTo(orders.get(0));
+        assertThat(orders.get(2)).isEqualTo(orders.get(0));
+        assertThat(Long.parseLong((String) redis.call("GET", KeyLayout.prefix("group-turns-2", 0) + "gturn")))
+                .as("renumbered from 0").isLessThan(100);
+    }
+
+    @Test
+    void aPartitionMarkedBeforeTheSettingsCopyReadsThemFromGconf() throws Exception {
+        // GROUPED's value carries a copy of max, rate and weighted; a partition marked "1" (without the copy) is
+        // served by the settings stored in gconf.
+        RedisDelayedQueue<String> q = open("group-marked", b -> { });
+        q.offer(Message.of("first").group("a"));
+        String prefix = KeyLayout.prefix("group-marked", 0);
+        assertThat(redis.call("GET", prefix + "grouped")).as("marked without settings").isEqualTo("2");
+        redis.call("SET", prefix + "grouped", "1");
+        redis.call("HSET", prefix + "gconf", "max", "1");
+        for (int i = 0; i < 3; i++) {
+            q.offer(Message.of("a" + i).group("a"));
+            q.offer(Message.of("b" + i).group("b"));
+        }
+        List<Delivery<String>> got = q.poll(10, Duration.ZERO);
+        assertThat(values(got)).as("one per group: gconf's max").containsExactlyInAnyOrder("first", "b0");
+        assertThat(got.get(0).ack()).isTrue();
+        assertThat(values(q.poll(10, Duration.ZERO))).as("a's slot freed by the ack").containsExactly("a0");
+    }
 }

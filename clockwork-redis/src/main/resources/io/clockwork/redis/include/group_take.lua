@@ -200,21 +200,26 @@ local function take_groups(n, now, now_s, grouped)
         end
     end
     local metas = {}
-    local missing, at
-    for i = 1, #heads do
-        metas[i] = read[heads[i]]
-        if not metas[i] then
-            if not missing then
-                missing, at = {}, {}
-            end
-            missing[#missing + 1] = id_of(heads[i])
-            at[#missing] = i
+    if #moved == 0 and #heads > 0 then -- none read yet (the usual: offered due at once): one HMGET of them all
+        local ids = {}
+        for i = 1, #heads do
+            ids[i] = id_of(heads[i])
         end
-    end
-    if missing then
-        local found = redis.call('HMGET', META, unpack(missing))
-        for j = 1, #missing do
-            metas[at[j]] = found[j]
+        metas = redis.call('HMGET', META, unpack(ids))
+    elseif #heads > 0 then
+        local missing, where = {}, {}
+        for i = 1, #heads do
+            metas[i] = read[heads[i]]
+            if not metas[i] then
+                missing[#missing + 1] = id_of(heads[i])
+                where[#missing] = i
+            end
+        end
+        if #missing > 0 then
+            local found = redis.call('HMGET', META, unpack(missing))
+            for j = 1, #missing do
+                metas[where[j]] = found[j]
+            end
         end
     end
     if named > 0 then

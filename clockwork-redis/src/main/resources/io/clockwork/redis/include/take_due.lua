@@ -94,12 +94,13 @@ local function take_due(n, sweep_limit, visibility_ms, at, flags)
     local taken = 0
     if k > 0 then
         local visible_until = string.format('%d', now + visibility_ms) -- one conversion for all k scores
+        local visible_half = groups and visible_until .. HALF
         local scored = {'+inf', KEEP_MEMBER}
         for i = 1, k do
             local v = metas[i]
             if v then
                 taken = taken + 1
-                scored[2 * taken + 1] = groups and groups[i] ~= '' and visible_until .. HALF or visible_until
+                scored[2 * taken + 1] = groups and groups[i] ~= '' and visible_half or visible_until
                 scored[2 * taken + 2] = heads[i]
                 result[2 * taken + 3] = heads[i]
                 result[2 * taken + 4] = v
