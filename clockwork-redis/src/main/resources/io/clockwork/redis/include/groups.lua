@@ -7,8 +7,8 @@
   level * 2^42 + ticket * TURN + used: level is 1000 - the priority of the group's first ready message, ticket the
   group's place in its level's line (deficit round robin), used its deliveries in its current turn (fewer than its
   weight). A take takes the first group's first message; the group keeps its turn (used + 1) until it used its
-  weight, then goes to the back of its level's line (the last ticket there + 1) with a full turn, as does a group
-  that joins the ring, so it neither starves the others nor is starved. Messages that fall due (move_due, or an
+  weight, then goes to the back of its level's line (a new ticket: next_turn) with a full turn, as does a group that
+  joins the ring, so it neither starves the others nor is starved. Messages that fall due (move_due, or an
   offer due at once) join their group's set; a group whose first message's priority rises moves to that level.
   A named group leaves the ring while it has no ready message, while it has maxInFlightPerGroup deliveries in flight
   (GFLIGHT, incremented by a take, decremented when the delivery ends: group_release) and while it waits for a permit
