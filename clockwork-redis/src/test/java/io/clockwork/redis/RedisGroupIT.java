@@ -450,4 +450,27 @@ class RedisGroupIT extends GroupContract {
         assertThat(got.get(0).ack()).isTrue();
         assertThat(values(q.poll(10, Duration.ZERO))).as("a's slot freed by the ack").containsExactly("a0");
     }
+
+    @Test
+    void aPollOfManyKeepsThePriorityOrderWhenItReservesTicketsMidway() throws Exception {
+        // Five groups whose entry in the ring is at priority 0 but whose first ready message is at -1 (their priority-0
+        // message was cancelled) each take a ticket and take nothing, so a poll of 4 runs out of its reserved tickets
+        // in its second read of the ring, after u's turn ended at priority 0 and before f's at -1: u comes first.
+        RedisDelayedQueue<String> q = open("group-reserve", b -> { });
+        q.offer(Message.of("f0").group("f").priority(-1));
+        List<String> cancelled = new ArrayList<>();
+        for (String g : List.of("a", "b", "c", "e")) {
+            cancelled.add(q.offer(Message.of(g + "-gone").group(g)).id());
+            q.offer(Message.of(g + "-low").group(g).priority(-1));
+        }
+        for (int i = 0; i < 5; i++) {
+            q.offer(Message.of("u" + i).group("u"));
+        }
+        cancelled.add(q.offer(Message.of("d-gone").group("d")).id());
+        q.offer(Message.of("d-low").group("d").priority(-1));
+        for (String id : cancelled) {
+            assertThat(q.cancel(id)).isTrue();
+        }
+        assertThat(values(q.poll(4, Duration.ZERO))).containsExactly("u0", "u1", "u2", "u3");
+    }
 }

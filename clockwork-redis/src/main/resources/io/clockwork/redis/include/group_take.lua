@@ -89,9 +89,9 @@ local function take_groups(n, now, now_s, grouped)
     local named = 0
     -- RING is read a batch of entries at a time and written once per batch: `batch` holds its first entries as one
     -- read gave them ({group, score, ...}) and `at` the next one's index; `writes` the entries held back until RING is
-    -- read again ({score, group, ...}) and `write_level` the least level among them. A batch's next entry is still
-    -- RING's first while no held-back entry goes to a lower level: a group whose turn ends goes behind every group at
-    -- its level. g is the group whose turn it is, s its score as this call left it (written when its turn ends, when
+    -- read again ({score, group, ...}), and `write_level` the least level of those written since the read. A batch's
+    -- next entry is still RING's first while none of them goes to a lower level: a group whose turn ends goes behind
+    -- every group at its level. g is the group whose turn it is, s its score as this call left it (written when its turn ends, when
     -- it leaves RING, or at the end).
     local batch, at = {}, 1
     local writes, write_level = {}, math.huge
@@ -99,7 +99,7 @@ local function take_groups(n, now, now_s, grouped)
     local function flush()
         if #writes > 0 then
             redis.call('ZADD', RING, unpack(writes))
-            writes, write_level = {}, math.huge
+            writes = {}
         end
     end
     -- Holds back g's entry at the back of a level's line (its turn ends, or its first message is at that level).
@@ -125,6 +125,7 @@ local function take_groups(n, now, now_s, grouped)
             if at > #batch or level_of(tonumber(batch[at + 1])) > write_level then
                 flush()
                 batch, at = redis.call('ZRANGE', RING, '0', string.format('%d', n - #heads - 1), 'WITHSCORES'), 1
+                write_level = math.huge
                 if not batch[1] then
                     break
                 end
