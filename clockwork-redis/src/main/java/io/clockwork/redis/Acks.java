@@ -40,6 +40,7 @@ final class Acks<V> {
         QueueSupport.checkBatch("deliveries", given.length);
         String[] ids = new String[given.length];
         long[] receipts = new long[given.length];
+        String[] groups = new String[given.length];
         for (int i = 0; i < given.length; i++) {
             int index = i;
             Objects.requireNonNull(given[i], () -> "deliveries[" + index + "]");
@@ -49,13 +50,14 @@ final class Acks<V> {
             }
             ids[i] = d.id();
             receipts[i] = d.receipt();
+            groups[i] = Groups.groupOf(d.headers());
         }
         if (ids.length == 0) {
             return List.of();
         }
         long[] codes;
         try {
-            codes = scripts.ackAll(ids, receipts);
+            codes = scripts.ackAll(ids, receipts, groups);
         } catch (RuntimeException e) {
             for (Object d : given) {
                 ((RedisDelivery<?>) d).ackFailed();
@@ -90,7 +92,7 @@ final class Acks<V> {
         long sent = System.nanoTime();
         ScriptReplies.AckPolled r;
         try {
-            r = scripts.ackPoll(d.partition(), d.id(), d.receipt());
+            r = scripts.ackPoll(d.partition(), d.id(), d.receipt(), Groups.groupOf(d.headers()));
         } catch (RuntimeException e) {
             d.ackFailed();
             throw e;
@@ -101,7 +103,7 @@ final class Acks<V> {
     boolean ack(RedisDelivery<V> d) {
         ScriptReplies.AckCode code;
         try {
-            code = scripts.ack(d.partition(), d.id(), d.receipt());
+            code = scripts.ack(d.partition(), d.id(), d.receipt(), Groups.groupOf(d.headers()));
         } catch (RuntimeException e) {
             d.ackFailed();
             throw e;
@@ -111,7 +113,8 @@ final class Acks<V> {
     }
 
     CompletionStage<Boolean> ackAsync(RedisDelivery<V> d) {
-        return scripts.ackAsync(d.partition(), d.id(), d.receipt()).whenComplete((code, e) -> {
+        String group = Groups.groupOf(d.headers());
+        return scripts.ackAsync(d.partition(), d.id(), d.receipt(), group).whenComplete((code, e) -> {
             if (e != null) {
                 d.ackFailed();
             } else {

@@ -103,9 +103,9 @@ final class GroupCommit {
      * @return DELETED, NOT_HELD, GONE, or GONE_AFTER_RETRY when a retry of this call found the message gone (its
      *         first attempt, whose reply was lost, may have deleted it)
      */
-    AckCode ack(int p, String id, long receipt) {
-        Call call = new Call(null, KEEP, ScriptArgs.ackArgs(id, receipt));
-        byte[][] alone = {maxAttemptsArg, call.args[0], call.args[1]};
+    AckCode ack(int p, String id, long receipt, String group) {
+        Call call = new Call(null, KEEP, ScriptArgs.ackArgs(id, receipt, group));
+        byte[][] alone = {maxAttemptsArg, call.args[0], call.args[1], call.args[2]};
         ScriptRunner.Reply<List<Object>> r = grouped("ack", runner.retryNanos(), acks[p], call, Script.ACK, p, alone);
         return AckCode.of((Long) r.value().get(0), r.uncertain());
     }
@@ -128,10 +128,10 @@ final class GroupCommit {
      * failure: the receipt makes the ack's retry harmless, and a message the lost attempt took comes back after the
      * visibility timeout.
      */
-    AckPolled ackPoll(int p, String id, long receipt) {
-        Call call = new Call(null, KEEP, ScriptArgs.ackArgs(id, receipt));
+    AckPolled ackPoll(int p, String id, long receipt, String group) {
+        Call call = new Call(null, KEEP, ScriptArgs.ackArgs(id, receipt, group));
         byte[][] alone = {maxAttemptsArg, arg(QueueScripts.SWEEP_LIMIT), visibilityArg, ScriptArgs.ONE, call.args[0],
-                call.args[1]};
+                call.args[1], call.args[2]};
         ScriptRunner.Reply<List<Object>> r = grouped("ackAndPoll", runner.retryNanos(), ackPolls[p], call,
                 Script.ACK_POLL, p, alone);
         return new AckPolled(AckCode.of((Long) r.value().get(0), r.uncertain()), Polled.of(r.value(), 1));
@@ -149,9 +149,9 @@ final class GroupCommit {
     }
 
     /** {@link #ack} without waiting, as {@link #offerAsync}. */
-    CompletableFuture<AckCode> ackAsync(int p, String id, long receipt) {
-        Call call = new Call(null, KEEP, ScriptArgs.ackArgs(id, receipt));
-        byte[][] alone = {maxAttemptsArg, call.args[0], call.args[1]};
+    CompletableFuture<AckCode> ackAsync(int p, String id, long receipt, String group) {
+        Call call = new Call(null, KEEP, ScriptArgs.ackArgs(id, receipt, group));
+        byte[][] alone = {maxAttemptsArg, call.args[0], call.args[1], call.args[2]};
         acks[p].submit(call);
         return retries.settled("ack", call, Script.ACK, p, alone).thenApply(r -> AckCode.of((Long) r.value().get(0),
                 r.uncertain()));
@@ -218,25 +218,28 @@ final class GroupCommit {
         return args;
     }
 
-    /** ack_poll.lua's arguments: poll.lua's for as many messages as calls, then (id, member) per call. */
+    /** ack_poll.lua's arguments: poll.lua's for as many messages as calls, then (id, member, group) per call. */
     private byte[][] ackPollArgs(List<Call> batch) {
-        byte[][] args = new byte[4 + 2 * batch.size()][];
+        byte[][] args = new byte[4 + 3 * batch.size()][];
         System.arraycopy(pollArgs(batch.size()), 0, args, 0, 4);
         int at = 4;
         for (Call c : batch) {
             args[at++] = c.args[0];
             args[at++] = c.args[1];
+            args[at++] = c.args[2];
         }
         return args;
     }
 
+    /** ack.lua's arguments: maxAttempts, then (id, member, group) per call. */
     private byte[][] ackGroupArgs(List<Call> batch) {
-        byte[][] args = new byte[1 + 2 * batch.size()][];
+        byte[][] args = new byte[1 + 3 * batch.size()][];
         args[0] = maxAttemptsArg;
         int at = 1;
         for (Call c : batch) {
             args[at++] = c.args[0];
             args[at++] = c.args[1];
+            args[at++] = c.args[2];
         }
         return args;
     }

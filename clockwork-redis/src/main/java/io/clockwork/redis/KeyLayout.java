@@ -106,7 +106,7 @@ final class KeyLayout {
      * index shards are named as the store creates them) and the revoked deliveries'.
      */
     private static final String[] NAMED_PARTS = {"cold", "chunks", "open", "placed", "revoked", "ready", "ordered",
-        "grouped", "ring", "gflight", "gwait", "gconf", "gready"};
+        "grouped", "ring", "gflight", "gwait", "gconf", "gready", "gturn"};
 
     private final String name;
     /** Per partition, per script ({@link Script#ordinal()}), the keys it takes. */

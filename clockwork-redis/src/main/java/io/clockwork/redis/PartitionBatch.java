@@ -106,10 +106,10 @@ final class PartitionBatch {
      *
      * @return per delivery, its {@link AckCode} ordinal, GONE found by a retry reported as GONE_AFTER_RETRY
      */
-    long[] ackAll(String[] ids, long[] receipts) {
+    long[] ackAll(String[] ids, long[] receipts, String[] groups) {
         byte[][] head = {maxAttemptsArg};
         return perPartition("ackAll", Script.ACK, ids, members -> head, members -> head,
-                i -> ScriptArgs.ackArgs(ids[i], receipts[i]), null);
+                i -> ScriptArgs.ackArgs(ids[i], receipts[i], groups[i]), null);
     }
 
     /** {@link #offerAll} without waiting: completes when every partition's call has answered (or was retried). */

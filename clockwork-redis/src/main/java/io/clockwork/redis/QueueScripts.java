@@ -100,8 +100,8 @@ final class QueueScripts {
     }
 
     /** {@link GroupCommit#ack}. */
-    AckCode ack(int p, String id, long receipt) {
-        return groups.ack(p, id, receipt);
+    AckCode ack(int p, String id, long receipt, String group) {
+        return groups.ack(p, id, receipt, group);
     }
 
     /** {@link GroupCommit#pollOne}. */
@@ -110,8 +110,8 @@ final class QueueScripts {
     }
 
     /** {@link GroupCommit#ackPoll}. */
-    AckPolled ackPoll(int p, String id, long receipt) {
-        return groups.ackPoll(p, id, receipt);
+    AckPolled ackPoll(int p, String id, long receipt, String group) {
+        return groups.ackPoll(p, id, receipt, group);
     }
 
     /** {@link GroupCommit#offerAsync}. */
@@ -120,8 +120,8 @@ final class QueueScripts {
     }
 
     /** {@link GroupCommit#ackAsync}. */
-    CompletableFuture<AckCode> ackAsync(int p, String id, long receipt) {
-        return groups.ackAsync(p, id, receipt);
+    CompletableFuture<AckCode> ackAsync(int p, String id, long receipt, String group) {
+        return groups.ackAsync(p, id, receipt, group);
     }
 
     /** {@link PartitionBatch#offerAll}. */
@@ -147,8 +147,8 @@ final class QueueScripts {
     }
 
     /** {@link PartitionBatch#ackAll}. */
-    long[] ackAll(String[] ids, long[] receipts) {
-        return batches.ackAll(ids, receipts);
+    long[] ackAll(String[] ids, long[] receipts, String[] groups) {
+        return batches.ackAll(ids, receipts, groups);
     }
 
     /** Takes up to n messages in one call of its own. */

@@ -18,6 +18,8 @@ final class ScriptArgs {
     /** offer.lua's fresh flags: every id needs the dedup check / none does (see offer.lua). Also "no shared delay". */
     static final byte[] CHECK_ALL = new byte[0];
     static final byte[] FRESH_ALL = {'*'};
+    /** ack.lua's group of a delivery whose message has none. */
+    static final byte[] NO_GROUP = new byte[0];
 
     /** offer.lua's per-message flags (see its header): a fresh id, or the conflict policy of a checked one. */
     static final byte FRESH = '1';
@@ -71,9 +73,14 @@ final class ScriptArgs {
         return allFresh ? FRESH_ALL : allKeep ? CHECK_ALL : f;
     }
 
-    /** ack.lua's arguments for one delivery: id, and its in-flight member (which proves it holds the message). */
-    static byte[][] ackArgs(String id, long receipt) {
-        return new byte[][] {arg(id), member(receipt, id)};
+    /**
+     * ack.lua's arguments for one delivery: id, its in-flight member (which proves it holds the message) and its
+     * message's group, empty for none (a delivery of a named group's message frees the group's slot).
+     *
+     * @param group the group the delivery read from its message's headers, or null
+     */
+    static byte[][] ackArgs(String id, long receipt, String group) {
+        return new byte[][] {arg(id), member(receipt, id), group == null ? NO_GROUP : arg(group)};
     }
 
     /** @return {@code <seq as 16 lowercase hex digits><id>}, the member of a message in the sorted sets */

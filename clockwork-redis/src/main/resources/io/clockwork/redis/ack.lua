@@ -15,8 +15,9 @@
   visibility deadline ends in a half millisecond, frees its group's slot)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
-  ARGV[2j]          id of delivery j, for j = 1..m
-  ARGV[2j+1]        its in-flight member <receipt as 16 hex digits><id>
+  ARGV[3j-1]        id of delivery j, for j = 1..m
+  ARGV[3j]          its in-flight member <receipt as 16 hex digits><id>
+  ARGV[3j+1]        its message's group as the delivery read it (the header clockwork-group), '' for none
 
   Reply: {code1, ..., codem}, per delivery 1 if its message is deleted now, 2 if the message no longer exists and
          the delivery's hold was never revoked (REVOKED: revoked.lua), so that only its own ack can have deleted it (a
@@ -24,7 +25,7 @@
          was revoked (its visibility deadline passed, or it was cancelled) or the queue was deleted.
   Cost: O(m log n); commands: ZMSCORE, and if any is deleted one ZREM, one HDEL and one HINCRBY; for those not held
         one HMGET (gone, or held by another delivery?), and for those gone one EXISTS and one ZMSCORE of REVOKED;
-        for deliveries of named groups one HMGET of their META values and an HINCRBY per delivery (groups.lua).
+        for deliveries of named groups an HINCRBY per delivery and one HMGET of the group settings (groups.lua).
 ]]
 local PENDING = KEYS[1]
 local INFLIGHT = KEYS[2]

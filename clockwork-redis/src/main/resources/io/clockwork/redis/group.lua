@@ -2,7 +2,8 @@
   group: marks the partition grouped (groups.lua): from then on its polls file due messages in their groups' ready
   sets and take them round robin between groups. A client runs it before its first offer of a message with a group to
   the partition; a client built with group options runs it on every partition when it is built, with the options,
-  which replace the ones stored (the last client built with options sets them for every client). Idempotent.
+  which replace the ones stored (the last client built with options sets them for every client), in GCONF and in
+  GROUPED's value (group_settings). Idempotent.
 
   KEYS[1] pending   ZSET   names GROUPED, GCONF, GFLIGHT, GWAIT, RING, READY and the groups' sets (group_keys.lua)
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
@@ -17,7 +18,24 @@
 ]]
 local PENDING = KEYS[1]
 -- include: group_keys, groups
-if redis.call('SET', GROUPED, '1', 'GET') == false then
+local first
+if ARGV[2] == '1' then
+    -- GROUPED's value copies max, rate and weighted (group_settings): "2 <max> <permits> <interval ms> <weighted>".
+    local given = {max = '0', rate = '0 0', weighted = '0'}
+    for i = 3, #ARGV, 2 do
+        if given[ARGV[i]] then
+            given[ARGV[i]] = ARGV[i + 1]
+        end
+    end
+    local copy = NO_SETTINGS
+    if #ARGV > 2 then
+        copy = NO_SETTINGS .. ' ' .. given.max .. ' ' .. given.rate .. ' ' .. given.weighted
+    end
+    first = redis.call('SET', GROUPED, copy, 'GET') == false
+else
+    first = redis.call('SET', GROUPED, NO_SETTINGS, 'NX')
+end
+if first then
     group_sync('') -- messages without a group in READY before the mark take their turn from now on
 end
 if ARGV[2] == '1' then

@@ -108,11 +108,14 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
         local due_s = string.format('%d', due)
         if m == 1 then -- the usual call: no tables to build and unpack
             local hex = string.format('%016x', base + 1)
-            local headed = due <= floor and string.byte(ARGV[5], 1) == 35 -- due now, with headers
-            local priority = headed and tail_priority(ARGV[5], 1) or 0
-            local g = headed and tail_group(ARGV[5], 1)
+            local g, priority = nil, 0
+            if due <= floor and string.byte(ARGV[5], 1) == 35 then -- due now, with headers
+                g, priority = tail_group(ARGV[5], 1)
+            end
             if g then -- due now with a group: straight into its ready set (groups.lua)
-                group_add({[g] = {string.format('%d', ready_score(priority, due)), hex .. ARGV[4]}})
+                if group_file(g, {string.format('%d', ready_score(priority, due)), hex .. ARGV[4]}) > 0 then
+                    redis.call('INCRBY', GCOUNT, '1')
+                end
             elseif priority ~= 0 then -- due now with a priority: straight into READY (ready.lua)
                 ready_now({string.format('%d', ready_score(priority, due)), hex .. ARGV[4]})
             else
@@ -131,9 +134,10 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
             local id = ARGV[2 * j + 2]
             local tail = ARGV[2 * j + 3]
             local hex = string.format('%016x', base + j)
-            local headed = due <= floor and string.byte(tail, 1) == 35 -- due now, with headers
-            local priority = headed and tail_priority(tail, 1) or 0
-            local g = headed and tail_group(tail, 1)
+            local g, priority = nil, 0
+            if due <= floor and string.byte(tail, 1) == 35 then -- due now, with headers
+                g, priority = tail_group(tail, 1)
+            end
             if g then
                 local t = grouped[g] or {}
                 grouped[g] = t
@@ -461,8 +465,10 @@ for j = 1, m do
             end
         else
             local hex = string.format('%016x', base + j) -- the member's prefix and the META seq: formatted once
-            local priority = due <= floor and string.byte(tail, 1) ~= 58 and tail_priority(tail, 1) or 0 -- 58: ':'
-            local g = due <= floor and string.byte(tail, 1) ~= 58 and tail_group(tail, 1)
+            local g, priority = nil, 0
+            if due <= floor and string.byte(tail, 1) ~= 58 then -- 58: ':'
+                g, priority = tail_group(tail, 1)
+            end
             if g then
                 local t = grouped[g] or {}
                 grouped[g] = t

@@ -356,4 +356,121 @@ class RedisGroupIT extends GroupContract {
         assertThat(empty.get()).as("polls that found nothing while messages were ready").isZero();
         assertThat(q.stats().ready()).isZero();
     }
+
+    @Test
+    void aPollOfManyTakesWhatPollsOfOneWouldInTheSameOrder() throws Exception {
+        // A poll of n reads the turns of n groups at once and writes them back at once: the order must be that of n
+        // polls of one, through weights, priorities, a group whose next message is at another level, a group whose
+        // messages were all cancelled and messages without a group.
+        List<List<String>> orders = new ArrayList<>();
+        for (int size : new int[] {1, 2, 3, 7, 50}) {
+            RedisDelayedQueue<String> q = open("group-batch-" + size, b -> b.groupWeight("w", 2));
+            List<String> cancelled = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                for (String g : List.of("g0", "g1", "g2", "g3", "w")) {
+                    String id = q.offer(Message.of(g + "-" + i).group(g)).id();
+                    if (g.equals("g2")) {
+                        cancelled.add(id);
+                    }
+                }
+                q.offer(Message.of("hi-" + i).group("hi").priority(i < 2 ? 1 : 0));
+                if (i < 4) {
+                    q.offer(Message.of("lo-" + i).group("lo").priority(-1));
+                }
+                q.offer(Message.of("u-" + i).priority(i % 3 == 0 ? 2 : 0));
+            }
+            for (String id : cancelled) {
+                assertThat(q.cancel(id)).isTrue();
+            }
+            List<String> order = new ArrayList<>();
+            for (List<Delivery<String>> got = q.poll(size, Duration.ZERO); !got.isEmpty();
+                 got = q.poll(size, Duration.ZERO)) {
+                assertThat(got.size()).as("a poll of %d", size).isLessThanOrEqualTo(size);
+                order.addAll(values(got));
+            }
+            assertThat(order).as("a poll of %d", size).hasSize(6 * 6 + 4);
+            orders.add(order);
+        }
+        assertThat(orders.get(0).subList(0, 4)).as("priority first").containsExactly("u-0", "u-3", "hi-0", "hi-1");
+        for (int i = 1; i < orders.size(); i++) {
+            assertThat(orders.get(i)).isEqualTo(orders.get(0));
+        }
+    }
+
+    @Test
+    void turnsKeepTheirOrderWhenTheTicketCounterIsLostOrNearsItsSpan() throws Exception {
+        // The round robin's tickets come from the partition's gturn: a lost counter (or a partition whose RING
+        // was written without one) and a counter near the span of a level's scores both renumber RING in its order.
+        List<List<String>> orders = new ArrayList<>();
+        for (String change : List.of("none", "lost", "near the span")) {
+            String name = "group-turns-" + orders.size();
+            RedisDelayedQueue<String> q = open(name, b -> { });
+            for (int i = 0; i < 3; i++) {
+                for (String g : List.of("a", "b", "c", "d")) {
+                    q.offer(Message.of(g + i).group(g).priority(g.equals("d") ? 1 : 0));
+                }
+            }
+            List<String> order = new ArrayList<>(values(q.poll(3, Duration.ZERO)));
+            String turn = KeyLayout.prefix(name, 0) + "gturn";
+            if (change.equals("lost")) {
+                redis.call("DEL", turn);
+            } else if (change.equals("near the span")) {
+                redis.call("SET", turn, String.valueOf((1L << 32) - 3));
+            }
+            for (Delivery<String> d = q.poll(Duration.ZERO); d != null; d = q.poll(Duration.ZERO)) {
+                order.add(d.value());
+            }
+            assertThat(order).as(change).hasSize(12);
+            orders.add(order);
+        }
+        assertThat(orders.get(0)).containsExactly("d0", "d1", "d2", "a0", "b0", "c0", "a1", "b1", "c1", "a2", "b2",
+                "c2");
+        assertThat(orders.get(1)).isEqualTo(orders.get(0));
+        assertThat(orders.get(2)).isEqualTo(orders.get(0));
+        assertThat(Long.parseLong((String) redis.call("GET", KeyLayout.prefix("group-turns-2", 0) + "gturn")))
+                .as("renumbered from 0").isLessThan(100);
+    }
+
+    @Test
+    void aPartitionMarkedBeforeTheSettingsCopyReadsThemFromGconf() throws Exception {
+        // GROUPED's value carries a copy of max, rate and weighted; a partition marked "1" (without the copy) is
+        // served by the settings stored in gconf.
+        RedisDelayedQueue<String> q = open("group-marked", b -> { });
+        q.offer(Message.of("first").group("a"));
+        String prefix = KeyLayout.prefix("group-marked", 0);
+        assertThat(redis.call("GET", prefix + "grouped")).as("marked without settings").isEqualTo("2");
+        redis.call("SET", prefix + "grouped", "1");
+        redis.call("HSET", prefix + "gconf", "max", "1");
+        for (int i = 0; i < 3; i++) {
+            q.offer(Message.of("a" + i).group("a"));
+            q.offer(Message.of("b" + i).group("b"));
+        }
+        List<Delivery<String>> got = q.poll(10, Duration.ZERO);
+        assertThat(values(got)).as("one per group: gconf's max").containsExactlyInAnyOrder("first", "b0");
+        assertThat(got.get(0).ack()).isTrue();
+        assertThat(values(q.poll(10, Duration.ZERO))).as("a's slot freed by the ack").containsExactly("a0");
+    }
+
+    @Test
+    void aPollOfManyKeepsThePriorityOrderWhenItReservesTicketsMidway() throws Exception {
+        // Five groups whose entry in the ring is at priority 0 but whose first ready message is at -1 (their priority-0
+        // message was cancelled) each take a ticket and take nothing, so a poll of 4 runs out of its reserved tickets
+        // in its second read of the ring, after u's turn ended at priority 0 and before f's at -1: u comes first.
+        RedisDelayedQueue<String> q = open("group-reserve", b -> { });
+        q.offer(Message.of("f0").group("f").priority(-1));
+        List<String> cancelled = new ArrayList<>();
+        for (String g : List.of("a", "b", "c", "e")) {
+            cancelled.add(q.offer(Message.of(g + "-gone").group(g)).id());
+            q.offer(Message.of(g + "-low").group(g).priority(-1));
+        }
+        for (int i = 0; i < 5; i++) {
+            q.offer(Message.of("u" + i).group("u"));
+        }
+        cancelled.add(q.offer(Message.of("d-gone").group("d")).id());
+        q.offer(Message.of("d-low").group("d").priority(-1));
+        for (String id : cancelled) {
+            assertThat(q.cancel(id)).isTrue();
+        }
+        assertThat(values(q.poll(4, Duration.ZERO))).containsExactly("u0", "u1", "u2", "u3");
+    }
 }

@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@code EVALSHA}), as on Redis 6.2. {@code --commands} also prints, per phase, each command's calls and
  * microseconds per message (the commands a script calls are counted too), to show where a script's time goes.
  * {@code --groups} adds the priority phases with message groups too (100 groups, a partition grouped: {@code
- * include/groups.lua}), for comparing with the plain and the priority rows of the same run.
+ * include/groups.lua}), each run right beside its plain counterpart (first in one round, second in the next, so
+ * that both meet the same load), and a table of their ratios, round by round.
  */
 public final class ScriptCostHarness {
 
@@ -53,6 +54,13 @@ public final class ScriptCostHarness {
             + "    return 0\n"
             + "end)\n";
 
+    /** The grouped phases (--groups), each beside its plain counterpart of the same index in {@link #PLAIN}. */
+    private static final String[] GROUPED = {"offer, due now, with priorities and groups",
+        "poll, one message, with priorities and groups", "ack, with priorities and groups",
+        "ackAndPoll, with priorities and groups"};
+    private static final String[] PLAIN = {"offer, due now", "poll, one message", "ack",
+        "ackAndPoll (a handler's turnover)"};
+
     private final RedisServers.Server server;
     private final String uri;
     /** Per phase name, in run order: {script µs per call, per message, server CPU µs per message} per round. */
@@ -61,6 +69,8 @@ public final class ScriptCostHarness {
     private final List<double[]> perCall = new ArrayList<>();
     private boolean commands;
     private boolean groups;
+    /** How many times {@link #run} ran: a grouped phase goes first in odd runs. */
+    private int runs;
 
     private ScriptCostHarness(RedisServers.Server server, String uri) {
         this.server = server;
@@ -152,6 +162,32 @@ public final class ScriptCostHarness {
             System.out.println(String.format(Locale.ROOT, "%s: one redis.call costs a function or script %.2f µs"
                     + " besides its command's own time (median)", e.getKey(), median(e.getValue().perCall, 0)));
         }
+        if (first.groups) {
+            printRatios(harnesses);
+        }
+    }
+
+    /** Per grouped phase and code form: script µs per message against its plain counterpart's, round by round. */
+    private static void printRatios(Map<String, ScriptCostHarness> harnesses) {
+        System.out.println();
+        System.out.println("| grouped against plain, script µs per message | form | median of the rounds' ratios"
+                + " | each round |");
+        System.out.println("|---|---|---:|---|");
+        for (int i = 0; i < GROUPED.length; i++) {
+            for (Map.Entry<String, ScriptCostHarness> e : harnesses.entrySet()) {
+                List<double[]> plain = e.getValue().results.get(PLAIN[i]);
+                List<double[]> grouped = e.getValue().results.get(GROUPED[i]);
+                List<double[]> ratios = new ArrayList<>();
+                StringBuilder each = new StringBuilder();
+                for (int r = 0; r < Math.min(plain.size(), grouped.size()); r++) {
+                    double ratio = grouped.get(r)[1] / plain.get(r)[1];
+                    ratios.add(new double[] {ratio});
+                    each.append(String.format(Locale.ROOT, "%s%.2f", r == 0 ? "" : ", ", ratio));
+                }
+                System.out.println(String.format(Locale.ROOT, "| %s | %s | %.2fx | %s |", GROUPED[i], e.getKey(),
+                        median(ratios, 0), each));
+            }
+        }
     }
 
     private static double median(List<double[]> rows, int column) {
@@ -165,19 +201,37 @@ public final class ScriptCostHarness {
              RedisDelayedQueue<String> flat = RedisDelayedQueue.builder(uri, "cost-flat-" + suffix,
                      Codec.string()).compactAfter(QueueRival.PER_MESSAGE).build();
              RedisDelayedQueue<String> prio = RedisDelayedQueue.builder(uri, "cost-prio-" + suffix, Codec.string())
+                     .build();
+             RedisDelayedQueue<String> g = RedisDelayedQueue.builder(uri, "cost-groups-" + suffix, Codec.string())
                      .build()) {
+            // With --groups each grouped phase runs beside its plain counterpart, first in one round and second in
+            // the next, so that both meet the same load of a shared machine.
+            boolean groupedFirst = groups && runs++ % 2 == 1;
             phase("offer, due in 1 h (compact store)", n, measured, (i, s) -> q.offer(PAYLOAD, HOUR));
             phase("offer, due in 1 h (per-message layout)", n, measured, (i, s) -> flat.offer(PAYLOAD, HOUR));
-            phase("offer, due now", n, measured, (i, s) -> q.offer(PAYLOAD, Duration.ZERO));
+            paired(groupedFirst,
+                    () -> phase("offer, due now", n, measured, (i, s) -> q.offer(PAYLOAD, Duration.ZERO)),
+                    () -> phase(GROUPED[0], n, measured, (i, s) -> g.offer(inGroup(i))));
             ConcurrentLinkedQueue<Delivery<String>> held = new ConcurrentLinkedQueue<>();
-            phase("poll, one message", n, measured, (i, s) -> held.add(q.poll(Duration.ZERO)));
+            ConcurrentLinkedQueue<Delivery<String>> groupHeld = new ConcurrentLinkedQueue<>();
+            paired(groupedFirst,
+                    () -> phase("poll, one message", n, measured, (i, s) -> held.add(q.poll(Duration.ZERO))),
+                    () -> phase(GROUPED[1], n, measured, (i, s) -> groupHeld.add(g.poll(Duration.ZERO))));
             List<Delivery<String>> all = new ArrayList<>(held);
+            List<Delivery<String>> groupAll = new ArrayList<>(groupHeld);
             phase("extend", n, measured, (i, s) -> all.get(i).extend(Duration.ofMinutes(5)));
-            phase("ack", n, measured, (i, s) -> all.get(i).ack());
+            paired(groupedFirst,
+                    () -> phase("ack", n, measured, (i, s) -> all.get(i).ack()),
+                    () -> phase(GROUPED[2], n, measured, (i, s) -> groupAll.get(i).ack()));
             for (int i = 0; i < n; i++) {
                 q.offer(PAYLOAD, Duration.ZERO);
+                if (groups) {
+                    g.offer(inGroup(i));
+                }
             }
-            phase("ackAndPoll (a handler's turnover)", n, measured, turnover(q));
+            paired(groupedFirst,
+                    () -> phase("ackAndPoll (a handler's turnover)", n, measured, turnover(q)),
+                    () -> phase(GROUPED[3], n, measured, turnover(g)));
             String[] ids = new String[n];
             for (int i = 0; i < n; i++) {
                 ids[i] = "job-" + suffix + "-" + i;
@@ -193,26 +247,24 @@ public final class ScriptCostHarness {
                 prio.offer(prioritized(i));
             }
             phase("ackAndPoll, with priorities", n, measured, turnover(prio));
-            if (groups) {
-                grouped(n, suffix, measured);
-            }
         }
     }
 
-    /** The priority phases with message groups: priority i mod 4, group i mod 100. */
-    private void grouped(int n, String suffix, boolean measured) throws Exception {
-        try (RedisDelayedQueue<String> g = RedisDelayedQueue.builder(uri, "cost-groups-" + suffix, Codec.string())
-                .build()) {
-            phase("offer, due now, with priorities and groups", n, measured, (i, s) -> g.offer(inGroup(i)));
-            ConcurrentLinkedQueue<Delivery<String>> held = new ConcurrentLinkedQueue<>();
-            phase("poll, one message, with priorities and groups", n, measured,
-                    (i, s) -> held.add(g.poll(Duration.ZERO)));
-            List<Delivery<String>> all = new ArrayList<>(held);
-            phase("ack, with priorities and groups", n, measured, (i, s) -> all.get(i).ack());
-            for (int i = 0; i < n; i++) {
-                g.offer(inGroup(i));
-            }
-            phase("ackAndPoll, with priorities and groups", n, measured, turnover(g));
+    /** A phase that may throw. */
+    private interface Phase {
+        void run() throws Exception;
+    }
+
+    /** Runs a plain phase and, with --groups, its grouped counterpart, in the order given. */
+    private void paired(boolean groupedFirst, Phase plain, Phase grouped) throws Exception {
+        if (!groups) {
+            plain.run();
+        } else if (groupedFirst) {
+            grouped.run();
+            plain.run();
+        } else {
+            plain.run();
+            grouped.run();
         }
     }
 

@@ -3,13 +3,14 @@
 ]]
 -- include: counters, revoked, groups, group_tail, wake
 
--- Acks the deliveries given as (id, member <receipt><id>) pairs in ARGV from index `from` on; returns per delivery
--- 1 (deleted now), 2 (the message no longer exists and this delivery's hold was never revoked: only its own ack can
--- have deleted it) or 0 (another delivery holds it, or this delivery's hold was revoked, or the queue was deleted).
+-- Acks the deliveries given as (id, member <receipt><id>, group) triples in ARGV from index `from` on (group: the
+-- message's group as its delivery read it, '' for none); returns per delivery 1 (deleted now), 2 (the message no
+-- longer exists and this delivery's hold was never revoked: only its own ack can have deleted it) or 0 (another
+-- delivery holds it, or this delivery's hold was revoked, or the queue was deleted).
 local function ack_held(from)
     local ids = {}
     local members = {}
-    for i = from, #ARGV, 2 do
+    for i = from, #ARGV, 3 do
         ids[#ids + 1] = ARGV[i]
         members[#members + 1] = ARGV[i + 1]
     end
@@ -29,7 +30,7 @@ local function ack_held(from)
             removed[#removed + 1] = members[j]
             deleted[#deleted + 1] = id
             if string.byte(held[j], -2) == 46 then -- '.': a named group's delivery
-                grouped[#grouped + 1] = id
+                grouped[#grouped + 1] = from + 3 * j - 1 -- its group's index in ARGV
             end
             result[j] = 1
         else
@@ -67,10 +68,15 @@ local function ack_held(from)
         end
     end
     if #grouped > 0 then
-        local metas = redis.call('HMGET', META, unpack(grouped))
+        -- The group comes with the ack: a message in flight keeps its tail (only a delivery's end rewrites it), so
+        -- the group its delivery read is the one whose slot it holds; without one, META tells.
         local freed = false
         for i = 1, #grouped do
-            local g = metas[i] and meta_group(metas[i])
+            local g = ARGV[grouped[i]]
+            if g == '' then
+                local v = redis.call('HGET', META, ARGV[grouped[i] - 2])
+                g = v and meta_group(v)
+            end
             if g and group_release(g) then
                 freed = true
             end

@@ -3,7 +3,8 @@
   suffix for "pending", like ready_keys.lua. GROUPED marks the partition; RING holds the groups whose turn may come;
   GFLIGHT counts each named group's deliveries in flight; GWAIT holds the groups waiting for a permit of their rate
   limit, scored by when it frees; GCONF holds the group settings; GCOUNT counts the messages in the named groups' ready
-  sets, each GROUP_PREFIX .. <group> (the unnamed group's is READY); a named group's rate log is GROUP_LOG .. <group>.
+  sets, each GROUP_PREFIX .. <group> (the unnamed group's is READY); GTURN is the last ticket a turn in RING was given;
+  a named group's rate log is GROUP_LOG .. <group>.
 ]]
 local GROUPED
 local RING
@@ -11,6 +12,7 @@ local GFLIGHT
 local GWAIT
 local GCONF
 local GCOUNT
+local GTURN
 local GROUP_PREFIX
 local GROUP_LOG
 local groups_of -- the PENDING key the names were built for: a function library builds them when it changes
@@ -24,6 +26,7 @@ if PENDING ~= groups_of then
     GWAIT = prefix .. 'gwait'
     GCONF = prefix .. 'gconf'
     GCOUNT = prefix .. 'gready'
+    GTURN = prefix .. 'gturn'
     GROUP_PREFIX = prefix .. 'g:'
     GROUP_LOG = prefix .. 'l:'
 end

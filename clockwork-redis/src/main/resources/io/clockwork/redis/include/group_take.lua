@@ -54,10 +54,12 @@ end
 -- Takes up to n ready messages of a grouped partition: by priority, then round robin between groups, then in due
 -- order within a group, after filing what fell due (move_due) and bringing back the groups whose permit freed.
 -- Returns the members taken, their META values (nil where gone), whether more may be ready, and each one's group
--- ('' for none). Counts the named groups' deliveries in GFLIGHT.
-local function take_groups(n, now, now_s)
-    local conf = group_settings()
+-- ('' for none). Counts the named groups' deliveries in GFLIGHT. grouped: GROUPED's value, as the caller read it.
+local function take_groups(n, now, now_s, grouped)
+    local conf = group_settings(grouped)
+    local permits, waits, order -- with a group rate limit: per group its permits (group_permit), groups sent to wait
     if conf.permits then
+        permits, waits, order = {}, {}, {n = 0}
         local back = redis.call('ZRANGEBYSCORE', GWAIT, '-inf', now_s)
         if #back > 0 then
             redis.call('ZREMRANGEBYSCORE', GWAIT, '-inf', now_s)
@@ -67,35 +69,75 @@ local function take_groups(n, now, now_s)
         end
     end
     local count, read, moved = move_due(now_s)
-    local by_group = {}
-    for i = 1, #moved do
-        local m = moved[i][1]
-        local g = meta_group(read[m]) or ''
-        local t = by_group[g]
-        if not t then
-            t = {}
-            by_group[g] = t
+    if #moved > 0 then
+        local by_group = {}
+        for i = 1, #moved do
+            local m = moved[i][1]
+            local g = meta_group(read[m]) or ''
+            local t = by_group[g]
+            if not t then
+                t = {}
+                by_group[g] = t
+            end
+            t[#t + 1] = string.format('%d', moved[i][2])
+            t[#t + 1] = m
         end
-        t[#t + 1] = string.format('%d', moved[i][2])
-        t[#t + 1] = m
+        group_add(by_group)
     end
-    group_add(by_group)
-    local heads, groups, flight, permits, waits, order = {}, {}, {}, {}, {}, {n = 0}
+    local heads, groups = {}, {}
+    local flight = conf.max and {} -- with maxInFlightPerGroup: per group its deliveries in flight
     local named = 0
+    -- RING is read a batch of entries at a time and written once per batch: `batch` holds its first entries as one
+    -- read gave them ({group, score, ...}) and `at` the next one's index; `writes` the entries held back until RING is
+    -- read again ({score, group, ...}), and `write_level` the least level of those written since the read. A batch's
+    -- next entry is still RING's first while none of them goes to a lower level: a group whose turn ends goes behind
+    -- every group at its level. g is the group whose turn it is, s its score as this call left it (written when its turn ends, when
+    -- it leaves RING, or at the end).
+    local batch, at = {}, 1
+    local writes, write_level = {}, math.huge
+    local g, s
+    local function flush()
+        if #writes > 0 then
+            redis.call('ZADD', RING, unpack(writes))
+            writes = {}
+        end
+    end
+    -- Holds back g's entry at the back of a level's line (its turn ends, or its first message is at that level).
+    local function rejoin(level)
+        if turn_next > turn_last then -- no ticket reserved: write what waits first, as renumbering rewrites RING
+            flush()
+            if reserve_turns(n - #heads + 1) then
+                at = #batch + 1 -- the batch's scores are stale
+            end
+        end
+        writes[#writes + 1] = next_turn(level)
+        writes[#writes + 1] = g
+        write_level = math.min(write_level, level)
+        g = nil
+    end
     -- Every turn that takes nothing sets an entry right for good (a group found empty leaves RING, one at another
     -- level moves there, one without a permit waits), so the loop ends; the guard bounds one call's work when a
     -- level just drained and many groups' entries are left to clear (the next call clears the rest).
     local guard = n + 10000
     while #heads < n and guard > 0 do
         guard = guard - 1
-        local first = redis.call('ZRANGE', RING, '0', '0', 'WITHSCORES')
-        if not first[1] then
-            break
+        if not g then
+            if at > #batch or level_of(tonumber(batch[at + 1])) > write_level then
+                flush()
+                batch, at = redis.call('ZRANGE', RING, '0', string.format('%d', n - #heads - 1), 'WITHSCORES'), 1
+                write_level = math.huge
+                if not batch[1] then
+                    break
+                end
+            end
+            g, s = batch[at], tonumber(batch[at + 1])
+            at = at + 2
         end
-        local g, s = first[1], tonumber(first[2])
         local set = group_set(g)
         local level = level_of(s)
-        if g == '' or group_permit(g, now, permits, order) then
+        if g ~= '' and permits and not group_permit(g, now, permits, order) then
+            g = nil -- sent to GWAIT, out of RING
+        else
             -- The group's first message; a set found empty, or whose first message is at another level (a removal
             -- left RING as it was), sets the group's entry right instead.
             local h = redis.call('ZPOPMIN', set)
@@ -104,22 +146,22 @@ local function take_groups(n, now, now_s)
                     redis.call('ZADD', set, h[2], h[1])
                 end
                 redis.call('ZREM', RING, g)
+                g = nil
             elseif level_of(tonumber(h[2])) ~= level then
                 redis.call('ZADD', set, h[2], h[1])
-                ring_join(g, level_of(tonumber(h[2])))
+                rejoin(level_of(tonumber(h[2])))
             else
                 heads[#heads + 1] = h[1]
                 groups[#heads] = g
-                local used = s % TURN + 1
                 local out = false
                 local weight = 1
                 if g ~= '' then
                     named = named + 1
-                    if conf.max then
+                    if flight then
                         flight[g] = (flight[g] or tonumber(redis.call('HGET', GFLIGHT, g)) or 0) + 1
                         out = flight[g] >= conf.max
                     end
-                    local st = permits[g]
+                    local st = permits and permits[g]
                     if st then
                         st[1], st[2] = st[1] - 1, st[2] + 1
                         if st[1] == 0 then
@@ -133,50 +175,69 @@ local function take_groups(n, now, now_s)
                 end
                 if out then
                     redis.call('ZREM', RING, g)
-                elseif used >= weight then
-                    ring_join(g, level) -- its turn ends: to the back of its level's line
+                    g = nil
+                elseif s % TURN + 1 >= weight then
+                    rejoin(level) -- its turn ends: to the back of its level's line
                 else
-                    redis.call('ZADD', RING, string.format('%d', s + 1), g)
+                    s = s + 1 -- it keeps its turn
                 end
             end
         end
     end
-    for g, st in pairs(permits) do
-        if st[2] > 0 and st[1] > 0 then
-            group_grant(g, now, st, order)
+    if g then
+        writes[#writes + 1] = string.format('%d', s)
+        writes[#writes + 1] = g
+    end
+    local in_ring = #writes > 0 or at <= #batch -- RING is not empty
+    flush()
+    if permits then
+        for g, st in pairs(permits) do
+            if st[2] > 0 and st[1] > 0 then
+                group_grant(g, now, st, order)
+            end
+        end
+        for i = 1, #waits do
+            group_grant(waits[i], now, permits[waits[i]], order)
         end
     end
-    for i = 1, #waits do
-        group_grant(waits[i], now, permits[waits[i]], order)
-    end
-    local metas, missing, at = {}, {}, {}
-    for i = 1, #heads do
-        metas[i] = read[heads[i]]
-        if not metas[i] then
-            missing[#missing + 1] = id_of(heads[i])
-            at[#missing] = i
+    local metas = {}
+    if #moved == 0 and #heads > 0 then -- none read yet (the usual: offered due at once): one HMGET of them all
+        local ids = {}
+        for i = 1, #heads do
+            ids[i] = id_of(heads[i])
         end
-    end
-    if #missing > 0 then
-        local found = redis.call('HMGET', META, unpack(missing))
-        for j = 1, #missing do
-            metas[at[j]] = found[j]
+        metas = redis.call('HMGET', META, unpack(ids))
+    elseif #heads > 0 then
+        local missing, where = {}, {}
+        for i = 1, #heads do
+            metas[i] = read[heads[i]]
+            if not metas[i] then
+                missing[#missing + 1] = id_of(heads[i])
+                where[#missing] = i
+            end
         end
-    end
-    local counts = {}
-    for i = 1, #heads do
-        local g = groups[i]
-        if g ~= '' and metas[i] then
-            counts[g] = (counts[g] or 0) + 1
+        if #missing > 0 then
+            local found = redis.call('HMGET', META, unpack(missing))
+            for j = 1, #missing do
+                metas[where[j]] = found[j]
+            end
         end
-    end
-    for g, c in pairs(counts) do
-        redis.call('HINCRBY', GFLIGHT, g, c)
     end
     if named > 0 then
-        redis.call('DECRBY', GCOUNT, named)
+        local counts = {}
+        for i = 1, #heads do
+            local g = groups[i]
+            if g ~= '' and metas[i] then
+                counts[g] = (counts[g] or 0) + 1
+            end
+        end
+        for g, c in pairs(counts) do
+            redis.call('HINCRBY', GFLIGHT, g, c == 1 and '1' or c)
+        end
+        redis.call('DECRBY', GCOUNT, named == 1 and '1' or named)
     end
-    return heads, metas, count == tonumber(MOVE_LIMIT) or #heads == n and redis.call('EXISTS', RING) == 1, groups
+    return heads, metas, count == tonumber(MOVE_LIMIT) or #heads == n and (in_ring or redis.call('EXISTS', RING) == 1),
+        groups
 end
 
 -- Whether a group waiting for a permit has ready messages (a poll the group rate limit held back), looking at the

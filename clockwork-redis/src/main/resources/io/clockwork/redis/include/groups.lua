@@ -7,8 +7,8 @@
   level * 2^42 + ticket * TURN + used: level is 1000 - the priority of the group's first ready message, ticket the
   group's place in its level's line (deficit round robin), used its deliveries in its current turn (fewer than its
   weight). A take takes the first group's first message; the group keeps its turn (used + 1) until it used its
-  weight, then goes to the back of its level's line (the last ticket there + 1) with a full turn, as does a group
-  that joins the ring, so it neither starves the others nor is starved. Messages that fall due (move_due, or an
+  weight, then goes to the back of its level's line (a new ticket: next_turn) with a full turn, as does a group that
+  joins the ring, so it neither starves the others nor is starved. Messages that fall due (move_due, or an
   offer due at once) join their group's set; a group whose first message's priority rises moves to that level.
   A named group leaves the ring while it has no ready message, while it has maxInFlightPerGroup deliveries in flight
   (GFLIGHT, incremented by a take, decremented when the delivery ends: group_release) and while it waits for a permit
@@ -17,26 +17,46 @@
   take that meets a group whose set is empty or whose first message is at another level sets it right. A take of a
   named group's message scores its delivery's visibility deadline with a half millisecond (HALF), so that an ack knows
   without a read whether the delivery holds a group's slot. GCONF holds the settings: max (maxInFlightPerGroup), rate
-  ("<permits> <interval ms>"), weighted (set when some group's weight is not 1) and w:<group> (its weight).
+  ("<permits> <interval ms>"), weighted (set when some group's weight is not 1) and w:<group> (its weight); GROUPED's
+  value carries a copy of the first three (group_settings).
 ]]
 -- include: group_keys, ready_keys
 
 -- per call {
 local group_conf = false
-local last_tickets = {} -- by level: the last ticket this call read or gave there (next_turn)
+local turn_next = 0 -- the next of the tickets this call reserved (reserve_turns), while at most turn_last
+local turn_last = -1
 -- per call }
 local TURN = 1024 -- a turn's span in a RING score: a weight is at most 1000
 local TICKET_CAP = 4294967295 -- 2^32 - 1 turns fit in a level's span (PRIORITY_SPAN / TURN)
+local RENUMBER_CHUNK = 1000 -- RING entries rewritten per ZADD when renumbering (unpack's stack stays small)
 local HALF = '.5' -- appended to a named group's delivery's visibility deadline in INFLIGHT
+local NO_SETTINGS = '2' -- GROUPED's value without group settings (group_settings)
 
--- The group settings (GCONF), read once per call.
-local function group_settings()
+-- The group settings, read once per call from GROUPED's value v (the caller's read of it, else read here): "2" when
+-- there are none, else "2 <max> <permits> <interval ms> <weighted>" (0 for an option not set), the copy of GCONF's
+-- max, rate and weighted that group.lua writes with them, so that a poll reads them in the MGET it makes anyway. A
+-- partition marked without the copy ("1") reads GCONF.
+local function group_settings(v)
     if not group_conf then
-        local c = redis.call('HMGET', GCONF, 'max', 'rate', 'weighted')
-        group_conf = {max = tonumber(c[1]), weighted = c[3]}
-        if c[2] then
-            local permits, interval = string.match(c[2], '^(%d+) (%d+)$')
-            group_conf.permits, group_conf.interval = tonumber(permits), tonumber(interval)
+        if v == nil then
+            v = redis.call('GET', GROUPED)
+        end
+        if v == NO_SETTINGS then
+            group_conf = {}
+        elseif v and v ~= '1' then
+            local max, permits, interval, weighted = string.match(v, '^2 (%d+) (%d+) (%d+) (%d)$')
+            group_conf = {max = max ~= '0' and tonumber(max) or nil, weighted = weighted == '1' or nil}
+            if permits ~= '0' then
+                group_conf.permits, group_conf.interval = tonumber(permits), tonumber(interval)
+            end
+        else
+            local c = redis.call('HMGET', GCONF, 'max', 'rate', 'weighted')
+            group_conf = {max = tonumber(c[1]), weighted = c[3]}
+            if c[2] then
+                local permits, interval = string.match(c[2], '^(%d+) (%d+)$')
+                group_conf.permits, group_conf.interval = tonumber(permits), tonumber(interval)
+            end
         end
     end
     return group_conf
@@ -61,31 +81,47 @@ local function head_level(g)
     return head[2] and level_of(tonumber(head[2])) or nil
 end
 
--- The score of the next turn at a level: behind every group there (ticket one past the last one's), or the level's
--- first ticket if it has none; the tickets are renumbered from 0 when they near the score's span.
-local function next_turn(level)
-    local base = level * PRIORITY_SPAN
-    local from, to = '(' .. string.format('%d', base + PRIORITY_SPAN), string.format('%d', base)
-    local ticket = last_tickets[level]
-    if ticket then
-        ticket = ticket + 1 -- only this call gives tickets now: the last one it read or gave is the last
-    else
-        local last = redis.call('ZREVRANGEBYSCORE', RING, from, to, 'WITHSCORES', 'LIMIT', '0', '1')
-        ticket = last[2] and math.floor((tonumber(last[2]) - base) / TURN) + 1 or 0
-    end
-    if ticket >= TICKET_CAP then
-        local all = redis.call('ZRANGEBYSCORE', RING, to, from, 'WITHSCORES')
-        local scored = {}
-        for i = 1, #all, 2 do
-            local s = tonumber(all[i + 1]) - base
-            scored[i] = string.format('%d', base + (i - 1) / 2 * TURN + s % TURN)
-            scored[i + 1] = all[i]
+-- Renumbers RING's tickets 0, 1, ... in RING's order, keeping each entry's level and turns used; returns how many
+-- entries RING holds.
+local function ring_renumber()
+    local all = redis.call('ZRANGE', RING, '0', '-1', 'WITHSCORES')
+    local scored = {}
+    for i = 1, #all, 2 do
+        local s = tonumber(all[i + 1])
+        scored[#scored + 1] = string.format('%d', level_of(s) * PRIORITY_SPAN + (i - 1) / 2 * TURN + s % TURN)
+        scored[#scored + 1] = all[i]
+        if #scored == 2 * RENUMBER_CHUNK or i + 1 == #all then
+            redis.call('ZADD', RING, unpack(scored))
+            scored = {}
         end
-        redis.call('ZADD', RING, unpack(scored))
-        ticket = #all / 2
     end
-    last_tickets[level] = ticket
-    return string.format('%d', base + ticket * TURN)
+    return #all / 2
+end
+
+-- Reserves `want` tickets for this call's turns (next_turn) from GTURN, the last ticket given at any level, so each
+-- is past every one given before; those the call does not give are skipped. A new GTURN (none given yet, or its key
+-- lost while RING holds groups) or one that nears the span of a level's scores renumbers RING from 0 first (O(g),
+-- once per 2^32 turns): returns whether it did, so that a caller holding RING's scores reads them again.
+local function reserve_turns(want)
+    turn_last = redis.call('INCRBY', GTURN, want)
+    local renumbered = turn_last == want or turn_last >= TICKET_CAP
+    if renumbered then
+        turn_last = ring_renumber() + want
+        redis.call('SET', GTURN, string.format('%d', turn_last))
+    end
+    turn_next = turn_last - want + 1
+    return renumbered
+end
+
+-- The score of the next turn at a level: behind every group there, with a full turn; reserves one ticket when this
+-- call has none left.
+local function next_turn(level)
+    if turn_next > turn_last then
+        reserve_turns(1)
+    end
+    local ticket = turn_next
+    turn_next = ticket + 1
+    return string.format('%d', level * PRIORITY_SPAN + ticket * TURN)
 end
 
 -- Puts group g in RING at a level, behind the groups there, with a full turn.
@@ -123,23 +159,27 @@ local function group_sync(g)
     return false
 end
 
--- Files ready messages in their groups' sets: by_group maps a group to {score, member, score, member, ...}, the
--- scores as strings. Brings each group's RING entry in line where a message may have changed it.
+-- Files ready messages of group g in its set ({score, member, score, member, ...}, the scores as strings) and brings
+-- the group's RING entry in line where they may have changed it; returns how many went to a named group's set.
+local function group_file(g, scored)
+    redis.call('ZADD', group_set(g), unpack(scored))
+    local best = level_of(tonumber(scored[1]))
+    for i = 3, #scored, 2 do
+        best = math.min(best, level_of(tonumber(scored[i])))
+    end
+    local s = redis.call('ZSCORE', RING, g)
+    if not s or level_of(tonumber(s)) > best then
+        group_sync(g)
+    end
+    return g ~= '' and #scored / 2 or 0
+end
+
+-- Files ready messages in their groups' sets (group_file): by_group maps a group to {score, member, ...}. Counts the
+-- named groups' in GCOUNT.
 local function group_add(by_group)
     local named = 0
     for g, scored in pairs(by_group) do
-        redis.call('ZADD', group_set(g), unpack(scored))
-        local best = level_of(tonumber(scored[1]))
-        for i = 3, #scored, 2 do
-            best = math.min(best, level_of(tonumber(scored[i])))
-        end
-        if g ~= '' then
-            named = named + #scored / 2
-        end
-        local s = redis.call('ZSCORE', RING, g)
-        if not s or level_of(tonumber(s)) > best then
-            group_sync(g)
-        end
+        named = named + group_file(g, scored)
     end
     if named > 0 then
         redis.call('INCRBY', GCOUNT, named)

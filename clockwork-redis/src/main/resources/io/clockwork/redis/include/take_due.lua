@@ -31,8 +31,9 @@ end
 -- Sweeps at most sweep_limit (a string, as ARGV carries it) expired deliveries, promotes the cold chunks whose
 -- earliest message is due (cold.lua, at least PROMOTE_LIMIT messages when there are as many), then takes up to n due
 -- messages, each visible again after visibility_ms unless settled; returns poll.lua's reply. at: nil, or the server's
--- clock in ms as the caller read it (poll_rate.lua, which records the deliveries at that time).
-local function take_due(n, sweep_limit, visibility_ms, at)
+-- clock in ms as the caller read it (poll_rate.lua, which records the deliveries at that time). flags: nil, or the
+-- values of PAUSED, ORDERED and GROUPED as the caller read them (ack_poll.lua, whose acks read the group settings).
+local function take_due(n, sweep_limit, visibility_ms, at, flags)
     local now = now_ms()
     if at then
         now = at
@@ -44,7 +45,7 @@ local function take_due(n, sweep_limit, visibility_ms, at)
         cold_store(lose).promote(now, PROMOTE_LIMIT)
         first = cold_head()
     end
-    local flags = redis.call('MGET', PAUSED, ORDERED, GROUPED)
+    flags = flags or redis.call('MGET', PAUSED, ORDERED, GROUPED)
     if flags[1] then
         -- Paused: nothing is taken, and the pollers wait for the wake-up of resume (pause.lua), not for a due time.
         return {0, -1, 0, lost_now}
@@ -53,7 +54,7 @@ local function take_due(n, sweep_limit, visibility_ms, at)
     local k = 0
     if flags[3] then
         -- Fair groups (groups.lua): what fell due joins its group, and the take goes round the groups.
-        heads, metas, more, groups = take_groups(n, now, now_s)
+        heads, metas, more, groups = take_groups(n, now, now_s, flags[3])
         k = #heads
     elseif flags[2] then
         -- Priorities (ready.lua): what fell due joins READY, and the take is READY's head.
@@ -93,12 +94,13 @@ local function take_due(n, sweep_limit, visibility_ms, at)
     local taken = 0
     if k > 0 then
         local visible_until = string.format('%d', now + visibility_ms) -- one conversion for all k scores
+        local visible_half = groups and visible_until .. HALF
         local scored = {'+inf', KEEP_MEMBER}
         for i = 1, k do
             local v = metas[i]
             if v then
                 taken = taken + 1
-                scored[2 * taken + 1] = groups and groups[i] ~= '' and visible_until .. HALF or visible_until
+                scored[2 * taken + 1] = groups and groups[i] ~= '' and visible_half or visible_until
                 scored[2 * taken + 2] = heads[i]
                 result[2 * taken + 3] = heads[i]
                 result[2 * taken + 4] = v
