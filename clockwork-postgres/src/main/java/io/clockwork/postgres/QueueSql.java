@@ -344,8 +344,8 @@ final class QueueSql {
      * A CTE {@code w} that notifies the queue's channel if {@code source} (rows with {@code state} and {@code due})
      * made a message scheduled earlier than every message scheduled before the statement, and due within a second:
      * then a consumer may be sleeping past its due time. A later one needs no wake-up, as an idle consumer takes
-     * again at least every second ({@code PollLoop.RECHECK_NANOS}); so a steady stream of delayed offers
-     * sends no notifications, which PostgreSQL serializes at commit.
+     * again at least every second ({@link PostgresQueueBuilder#MAX_RECHECK_INTERVAL}); so a steady stream of delayed
+     * offers sends no notifications, which PostgreSQL serializes at commit.
      */
     private static String wake(String source) {
         return """

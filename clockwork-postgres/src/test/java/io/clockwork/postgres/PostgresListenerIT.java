@@ -24,6 +24,7 @@ class PostgresListenerIT {
         try (HikariDataSource pool = ContractQueues.pool(PostgresServerProcess.shared().jdbcUrl(), 1,
                 Duration.ofSeconds(5))) {
             PostgresDelayedQueue<String> q = PostgresDelayedQueue.builder(pool, "unlisten", Codec.string()).build();
+            assertThat(q.poll(Duration.ofMillis(1))).as("a poll that waits opens the listener").isNull();
             Await.until("listening", q::isListening);
             q.close();
             Await.until("the listener gave its connection back", () -> pool.getHikariPoolMXBean() != null
