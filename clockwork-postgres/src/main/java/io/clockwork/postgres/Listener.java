@@ -72,11 +72,6 @@ final class Listener implements AutoCloseable {
         return this;
     }
 
-    /** @return whether {@link #start()} started the thread */
-    boolean isStarted() {
-        return started;
-    }
-
     /**
      * The channel of a queue: a hash of its schema and name, so that any name fits PostgreSQL's 63-byte limit.
      *
