@@ -115,7 +115,8 @@ abstract class TracingAcrossClients {
         assertThat(process.getAttributes().get(MESSAGE_ID)).isEqualTo(id);
         assertThat(receive.getLinks()).extracting(l -> l.getSpanContext().getSpanId())
                 .containsExactly(send.getSpanId());
-        System.out.println(getClass().getSimpleName() + " span tree (single offer):\n" + SpanTree.render(exporter.getFinishedSpanItems()));
+        System.out.println(getClass().getSimpleName() + " span tree (single offer):\n"
+                + SpanTree.render(exporter.getFinishedSpanItems()));
     }
 
     @Test
@@ -166,7 +167,8 @@ abstract class TracingAcrossClients {
                 .findFirst().orElseThrow();
         assertThat(failed.getEvents()).anyMatch(e -> e.getName().equals("exception"));
         assertThat(processes.stream().filter(p -> p.getStatus().getStatusCode() == StatusCode.ERROR)).hasSize(1);
-        System.out.println(getClass().getSimpleName() + " span tree (batch):\n" + SpanTree.render(exporter.getFinishedSpanItems()));
+        System.out.println(getClass().getSimpleName() + " span tree (batch):\n"
+                + SpanTree.render(exporter.getFinishedSpanItems()));
     }
 
     /** A delivery seen as a job, as a worker hands it to its handler. */

@@ -20,9 +20,9 @@ import javax.sql.DataSource;
  * or its deadline passes, so a notification sent after its take is never missed. When the connection fails the
  * thread wakes every consumer (they take again), and reconnects with a growing pause. Thread-safe.
  *
- * <p>Nothing runs until {@link #start()}: a queue starts its listener at the first poll that waits, so a client that
- * only offers holds no connection. The first {@code LISTEN} advances the generation like a notification, so a consumer
- * whose take ran before it takes again instead of missing what was notified meanwhile.
+ * <p>Nothing runs until {@link #start()}: a queue starts its listener at its first poll that may wait, so a client
+ * that only offers holds no connection. The first {@code LISTEN} advances the generation like a notification, so a
+ * consumer whose take ran before it takes again instead of missing what was notified meanwhile.
  */
 final class Listener implements AutoCloseable {
 
@@ -61,15 +61,47 @@ final class Listener implements AutoCloseable {
      * @return this listener
      */
     Listener start() {
-        if (!started) {
-            synchronized (lock) {
-                if (!started && !closed) {
-                    started = true;
-                    thread.start();
+        startOnce();
+        return this;
+    }
+
+    /**
+     * Starts the thread as {@link #start()} does.
+     *
+     * @return whether this call started it
+     */
+    boolean startOnce() {
+        if (started) {
+            return false;
+        }
+        synchronized (lock) {
+            if (started || closed) {
+                return false;
+            }
+            started = true;
+            thread.start();
+            return true;
+        }
+    }
+
+    /**
+     * Waits until the thread listens, the listener is closed, or {@code limitNanos} passed (a database that does not
+     * answer: the thread keeps trying).
+     *
+     * @param limitNanos how long to wait at most
+     * @throws InterruptedException if interrupted
+     */
+    void awaitListening(long limitNanos) throws InterruptedException {
+        long deadline = System.nanoTime() + limitNanos;
+        synchronized (lock) {
+            while (!listening && !closed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
                 }
+                TimeUnit.NANOSECONDS.timedWait(lock, left);
             }
         }
-        return this;
     }
 
     /**

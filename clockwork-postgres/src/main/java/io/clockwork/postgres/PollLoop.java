@@ -13,7 +13,7 @@ import java.util.Objects;
 /**
  * A consumer's poll of a {@link PostgresDelayedQueue}: the {@code poll} unit, and between two empty takes a sleep
  * until the next due time or lease end the empty take read, a notification ({@link Listener}), the poll's deadline,
- * or at most the recheck interval; never a loop of queries. The first poll that waits starts the queue's listener.
+ * or at most the recheck interval; never a loop of queries. The first poll that may wait starts the queue's listener.
  * Messages the codec cannot decode are killed on the way. The poll's deadline is read on the queue's ticker; due times
  * never are (they come from the database's clock). Thread-safe (stateless between calls).
  *
@@ -32,6 +32,8 @@ final class PollLoop<V> {
     record Timing(Ticker ticker, long recheckNanos) {
     }
 
+    /** The longest the poll that opens the listener waits for its LISTEN before it takes anyway. */
+    private static final long LISTEN_LIMIT_NANOS = 10_000_000_000L;
     /** The pause of a consumer that found due messages all held by other consumers' takes. */
     private static final long LOCKED_NANOS = 10_000_000L;
 
@@ -97,6 +99,12 @@ final class PollLoop<V> {
         queue.checkOpen();
         long waitNanos = wait.isNegative() ? 0 : saturatedNanos(wait);
         long deadline = ticker.read() + waitNanos;
+        if (waitNanos > 0 && listener.startOnce()) {
+            // The client's first poll that may wait opens its listener, and lets it LISTEN before the first take (a
+            // moment, at most the wait), so that no notification after the take is missed. Polls that race this one
+            // may take before the LISTEN: its wake-up makes them take again.
+            listener.awaitListening(Math.min(waitNanos, LISTEN_LIMIT_NANOS));
+        }
         boolean held = false;
         while (true) {
             if (queue.isClosed()) {
@@ -112,12 +120,6 @@ final class PollLoop<V> {
             }
             if (!t.taken().isEmpty()) {
                 continue; // every message taken was undecodable and is dead now: take again
-            }
-            if (waitNanos > 0) {
-                // A consumer, which waits: listening starts here, after this take, and its first LISTEN advances the
-                // generation read before the take, so a wait ends at once and the next take finds what was offered
-                // before the LISTEN.
-                listener.start();
             }
             long left = deadline - ticker.read();
             if (left <= 0) {

@@ -42,7 +42,7 @@ import javax.sql.DataSource;
  * {@code FOR UPDATE SKIP LOCKED}, so they never wait on each other; a consumer that finds nothing due sleeps until
  * the next due time it read in the same round trip, or until a {@code NOTIFY} on the queue's channel, which an offer
  * of a message due before every scheduled one sends in its own transaction (a rolled-back offer wakes nobody). A
- * client holds one connection of the pool for its {@code LISTEN} from its first poll that waits until
+ * client holds one connection of the pool for its {@code LISTEN} from its first poll given a positive wait until
  * {@link #close()}; a client that only offers holds none.
  *
  * <p><b>Transactional enqueue.</b> {@link #offer(Connection, Message)}, {@link #offerAll(Connection, List)},

@@ -128,7 +128,7 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
 
     /**
      * Checks the database (reachable, writable, the schema applied or creatable) and registers the queue. The
-     * queue's listener connection is opened later, by the first poll given a positive wait that finds nothing to take.
+     * queue's listener connection is opened later, by the first poll given a positive wait.
      *
      * @return the queue
      * @throws PostgresQueueException        if the database cannot be reached, is read-only, or the role lacks a

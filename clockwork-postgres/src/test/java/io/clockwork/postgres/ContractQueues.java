@@ -79,8 +79,8 @@ final class ContractQueues implements AutoCloseable {
     }
 
     /**
-     * Opens q's listener, which its first poll that waits does, and waits until it listens: for tests that count
-     * notifications. q must have nothing due (the poll must find nothing to take).
+     * Opens q's listener, which its first poll given a positive wait does, and waits until it listens: for tests that
+     * count notifications. q must have nothing due (the poll must find nothing to take).
      */
     static void listening(PostgresDelayedQueue<?> q) {
         try {
