@@ -34,8 +34,8 @@ final class Failures {
         String message = e.getMessage();
         if (e instanceof SQLTransientConnectionException && state.isEmpty()) {
             return "no connection from the pool in time (" + message + "): the pool is exhausted; size it for the"
-                    + " application's own use plus, per queue client, one connection for its listener, one per"
-                    + " concurrent call and one per async thread";
+                    + " application's own use plus, per queue client that polls with a wait, one connection for its"
+                    + " listener, one per concurrent call and one per async thread";
         }
         if (state.startsWith("08")) {
             return "cannot reach the database (" + message + rootCause(e) + "); the queue reconnects by itself once"

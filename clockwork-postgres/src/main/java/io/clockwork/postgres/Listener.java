@@ -19,6 +19,10 @@ import javax.sql.DataSource;
  * see. A consumer reads the generation before its take, and after an empty take waits until the generation changes
  * or its deadline passes, so a notification sent after its take is never missed. When the connection fails the
  * thread wakes every consumer (they take again), and reconnects with a growing pause. Thread-safe.
+ *
+ * <p>Nothing runs until {@link #start()}: a queue starts its listener at its first poll that may wait, so a client
+ * that only offers holds no connection. The first {@code LISTEN} advances the generation like a notification, so a
+ * consumer whose take ran before it takes again instead of missing what was notified meanwhile.
  */
 final class Listener implements AutoCloseable {
 
@@ -32,11 +36,12 @@ final class Listener implements AutoCloseable {
     private final Thread thread;
     private long generation;
     private volatile long notifications;
+    private volatile boolean started;
     private volatile boolean listening;
     private volatile boolean closed;
 
     /**
-     * Starts the thread; {@link #awaitListening} waits until its first {@code LISTEN} ran.
+     * Makes the listener; {@link #start()} starts its thread.
      *
      * @param dataSource where connections come from
      * @param channel    the queue's channel
@@ -47,7 +52,56 @@ final class Listener implements AutoCloseable {
         this.channel = channel;
         this.thread = new Thread(this::run, "clockwork-postgres-listener-" + queue);
         thread.setDaemon(true);
-        thread.start();
+    }
+
+    /**
+     * Starts the thread, which takes a connection and {@code LISTEN}s, unless it started already or the listener is
+     * closed; returns at once, before the {@code LISTEN} ran. Idempotent.
+     *
+     * @return this listener
+     */
+    Listener start() {
+        startOnce();
+        return this;
+    }
+
+    /**
+     * Starts the thread as {@link #start()} does.
+     *
+     * @return whether this call started it
+     */
+    boolean startOnce() {
+        if (started) {
+            return false;
+        }
+        synchronized (lock) {
+            if (started || closed) {
+                return false;
+            }
+            started = true;
+            thread.start();
+            return true;
+        }
+    }
+
+    /**
+     * Waits until the thread listens, the listener is closed, or {@code limitNanos} passed (a database that does not
+     * answer: the thread keeps trying).
+     *
+     * @param limitNanos how long to wait at most
+     * @throws InterruptedException if interrupted
+     */
+    void awaitListening(long limitNanos) throws InterruptedException {
+        long deadline = System.nanoTime() + limitNanos;
+        synchronized (lock) {
+            while (!listening && !closed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                TimeUnit.NANOSECONDS.timedWait(lock, left);
+            }
+        }
     }
 
     /**
@@ -94,26 +148,6 @@ final class Listener implements AutoCloseable {
         }
     }
 
-    /**
-     * Waits until the first {@code LISTEN} ran, so that a consumer's first wait cannot miss a notification.
-     *
-     * @param limitMillis how long to wait
-     * @return whether it is listening
-     */
-    boolean awaitListening(long limitMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limitMillis);
-        synchronized (lock) {
-            while (!listening && !closed) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.timedWait(lock, left);
-            }
-        }
-        return listening;
-    }
-
     /** @return how many notifications arrived on the channel so far */
     long notifications() {
         return notifications;
@@ -122,6 +156,11 @@ final class Listener implements AutoCloseable {
     /** @return whether the connection is up and listening */
     boolean isListening() {
         return listening;
+    }
+
+    /** Wakes every waiting consumer, which takes again: after its ticker jumped, so that it reads the time again. */
+    void wake() {
+        signal();
     }
 
     private void signal() {
@@ -194,7 +233,9 @@ final class Listener implements AutoCloseable {
      */
     @Override
     public void close() {
-        closed = true;
+        synchronized (lock) {
+            closed = true; // under the lock: a start() after this starts nothing
+        }
         signal();
     }
 }

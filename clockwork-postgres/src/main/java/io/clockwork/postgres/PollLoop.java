@@ -3,6 +3,7 @@ package io.clockwork.postgres;
 import io.clockwork.queue.CodecException;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.spi.QueueSupport;
+import io.clockwork.time.Ticker;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,18 +13,27 @@ import java.util.Objects;
 /**
  * A consumer's poll of a {@link PostgresDelayedQueue}: the {@code poll} unit, and between two empty takes a sleep
  * until the next due time or lease end the empty take read, a notification ({@link Listener}), the poll's deadline,
- * or at most {@link #RECHECK_NANOS}; never a loop of queries. Messages the codec cannot decode are killed on the way.
- * Thread-safe (stateless between calls).
+ * or at most the recheck interval; never a loop of queries. The first poll that may wait starts the queue's listener.
+ * Messages the codec cannot decode are killed on the way. The poll's deadline is read on the queue's ticker; due times
+ * never are (they come from the database's clock). Thread-safe (stateless between calls).
  *
  * @param <V> the value type
  */
 final class PollLoop<V> {
 
     /**
-     * The longest an idle consumer sleeps without a notification before it takes again; the units' wake-ups rely on
-     * it ({@code QueueSql}: a message due later than this needs none).
+     * The timing of a consumer's waits.
+     *
+     * @param ticker       the clock of the poll's deadline
+     * @param recheckNanos the longest an idle consumer sleeps without a notification before it takes again, at most
+     *                     {@link PostgresQueueBuilder#MAX_RECHECK_INTERVAL}: the units' wake-ups rely on it
+     *                     ({@code QueueSql}: a message due later than that needs none)
      */
-    static final long RECHECK_NANOS = 1_000_000_000L;
+    record Timing(Ticker ticker, long recheckNanos) {
+    }
+
+    /** The longest the poll that opens the listener waits for its LISTEN before it takes anyway. */
+    private static final long LISTEN_LIMIT_NANOS = 10_000_000_000L;
     /** The pause of a consumer that found due messages all held by other consumers' takes. */
     private static final long LOCKED_NANOS = 10_000_000L;
 
@@ -35,10 +45,14 @@ final class PollLoop<V> {
     /** The queue's rate limit; null without one. */
     private final RateGate rate;
     private final GroupTake groups;
+    private final Ticker ticker;
+    private final long recheckNanos;
 
     PollLoop(PostgresDelayedQueue<V> queue, QueueSupport<V> support, Store store, Listener listener,
-             long visibilityMillis, RateGate rate, GroupTake groups) {
+             long visibilityMillis, RateGate rate, GroupTake groups, Timing timing) {
         this.groups = groups;
+        this.ticker = timing.ticker();
+        this.recheckNanos = timing.recheckNanos();
         this.queue = queue;
         this.support = support;
         this.store = store;
@@ -77,14 +91,20 @@ final class PollLoop<V> {
     }
 
     /**
-     * Takes until something decodable is due or {@code wait} passes: between two takes it sleeps until the next due
-     * time or lease end read by the empty take, at most {@link #RECHECK_NANOS}, or until a notification.
+     * Takes until something decodable is due or {@code wait} passes on the ticker: between two takes it sleeps until
+     * the next due time or lease end read by the empty take, at most the recheck interval, or until a notification.
      */
     List<Delivery<V>> take(int n, Duration wait) throws InterruptedException {
         Objects.requireNonNull(wait, "wait");
         queue.checkOpen();
         long waitNanos = wait.isNegative() ? 0 : saturatedNanos(wait);
-        long deadline = System.nanoTime() + waitNanos;
+        long deadline = ticker.read() + waitNanos;
+        if (waitNanos > 0 && listener.startOnce()) {
+            // The client's first poll that may wait opens its listener, and lets it LISTEN before the first take (a
+            // moment, at most the wait), so that no notification after the take is missed. Polls that race this one
+            // may take before the LISTEN: its wake-up makes them take again.
+            listener.awaitListening(Math.min(waitNanos, LISTEN_LIMIT_NANOS));
+        }
         boolean held = false;
         while (true) {
             if (queue.isClosed()) {
@@ -101,19 +121,18 @@ final class PollLoop<V> {
             if (!t.taken().isEmpty()) {
                 continue; // every message taken was undecodable and is dead now: take again
             }
-            long now = System.nanoTime();
-            long left = deadline - now;
+            long left = deadline - ticker.read();
             if (left <= 0) {
                 return List.of();
             }
-            long sleep = Math.min(left, RECHECK_NANOS);
+            long sleep = Math.min(left, recheckNanos);
             if (!t.paused() && t.nextDueMillis() != null) {
                 sleep = Math.min(sleep, sleepFor(t.nextDueMillis()));
             }
             if (t.nextLeaseMillis() != null) {
                 sleep = Math.min(sleep, sleepFor(t.nextLeaseMillis()));
             }
-            listener.await(seen, now + sleep);
+            listener.await(seen, System.nanoTime() + sleep);
             if (Thread.interrupted()) {
                 throw new InterruptedException("poll of queue '" + queue.name() + "' interrupted");
             }
@@ -121,11 +140,11 @@ final class PollLoop<V> {
     }
 
     /** How long to sleep for something due in {@code millis} (past: held by another take; wait a moment). */
-    private static long sleepFor(double millis) {
+    private long sleepFor(double millis) {
         if (millis <= 0) {
-            return LOCKED_NANOS;
+            return Math.min(LOCKED_NANOS, recheckNanos);
         }
-        return (long) Math.min(RECHECK_NANOS, millis * 1_000_000 + 200_000);
+        return (long) Math.min(recheckNanos, millis * 1_000_000 + 200_000);
     }
 
     private static long saturatedNanos(Duration d) {

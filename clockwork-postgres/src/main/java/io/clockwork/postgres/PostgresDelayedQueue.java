@@ -12,6 +12,7 @@ import io.clockwork.queue.QueueCounters;
 import io.clockwork.queue.QueueStats;
 import io.clockwork.queue.spi.Delay;
 import io.clockwork.queue.spi.QueueSupport;
+import io.clockwork.time.Ticker;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -40,9 +41,10 @@ import javax.sql.DataSource;
  * from the database's clock ({@code clock_timestamp()}), never from a client's. Consumers take due messages with
  * {@code FOR UPDATE SKIP LOCKED}, so they never wait on each other; a consumer that finds nothing due sleeps until
  * the next due time it read in the same round trip, or until a {@code NOTIFY} on the queue's channel, which an offer
- * of a message due before every scheduled one sends in its own transaction (a rolled-back offer wakes nobody). Each
- * client holds one connection of the pool for its {@code LISTEN}. One-message offers that keep a taken id are a group
- * commit ({@link #OFFER_STATEMENTS} statements at once; offers made meanwhile go together in the next one).
+ * of a message due before every scheduled one sends in its own transaction (a rolled-back offer wakes nobody). A
+ * client holds one connection of the pool for its {@code LISTEN} from its first poll given a positive wait until
+ * {@link #close()}; a client that only offers holds none. One-message offers that keep a taken id are a group commit
+ * ({@link #OFFER_STATEMENTS} statements at once; offers made meanwhile go together in the next one).
  *
  * <p><b>Transactional enqueue.</b> {@link #offer(Connection, Message)}, {@link #offerAll(Connection, List)},
  * {@link #cancel(Connection, String)} and {@link #reschedule(Connection, String, Duration)} run on the caller's
@@ -87,10 +89,13 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     private final GroupTake groups;
     private final RateSql rateSql;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Wakes waiting consumers when the ticker jumps, so that they read it again. */
+    private final Ticker.Watch watch;
 
     PostgresDelayedQueue(QueueSupport<V> support, DataSource dataSource, String schema, Store store,
                          Listener listener, Failures failures, ExecutorService ownExecutor,
-                         Executor asyncExecutor, RateSql rateSql, RateGate rate, GroupTake groups) {
+                         Executor asyncExecutor, RateSql rateSql, RateGate rate, GroupTake groups,
+                         PollLoop.Timing timing) {
         this.groups = groups;
         this.support = support;
         this.dataSource = dataSource;
@@ -104,7 +109,8 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         this.commits = new GroupCommit<>(OFFER_STATEMENTS, OFFER_GROUP_MAX, batch -> run("offer",
                 c -> batch.size() == 1 ? List.of(offers.offerOn(c, batch.get(0))) : offers.offerAllOn(c, batch)));
         this.polls = new PollLoop<>(this, support, store, listener,
-                Math.max(1, support.options().visibilityTimeout().toMillis()), rate, groups);
+                Math.max(1, support.options().visibilityTimeout().toMillis()), rate, groups, timing);
+        this.watch = timing.ticker().watch(listener::wake);
         this.rate = rate;
         this.rateSql = rateSql;
     }
@@ -570,14 +576,15 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
 
     /**
      * Closes this client: blocked polls return at once, later calls throw {@link IllegalStateException}, the
-     * listener's connection goes back to the pool and the queue's own async threads stop after their calls. The
-     * messages stay in the database. Idempotent.
+     * listener's connection (if a poll opened it) goes back to the pool and the queue's own async threads stop after
+     * their calls. The messages stay in the database. Idempotent.
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        watch.close();
         listener.close();
         if (ownExecutor != null) {
             ownExecutor.shutdown();

@@ -4,7 +4,9 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.DelayedQueueBuilder;
 import io.clockwork.queue.QueueOptions;
 import io.clockwork.queue.spi.QueueSupport;
+import io.clockwork.time.Ticker;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -17,8 +19,9 @@ import javax.sql.DataSource;
  * option may be set once; bad values fail at once, naming the option and its range. Besides the options every
  * backend shares ({@code visibilityTimeout}, {@code maxAttempts}, {@code maxPayloadBytes},
  * {@code deadLetterRetention}, and the flow control ones: {@code rateLimit}, {@code groupRateLimit},
- * {@code maxInFlightPerGroup}, {@code groupWeight}): the schema, whether {@link #build()} creates it, and the async
- * calls' executor.
+ * {@code maxInFlightPerGroup}, {@code groupWeight}): the schema, whether {@link #build()} creates it, the async
+ * calls' executor, and the timing of a consumer's waits ({@code recheckInterval}, {@code ticker}, named as on the
+ * Redis backend's builder).
  *
  * @param <V> the value type
  */
@@ -26,12 +29,22 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
 
     /** Threads of the executor a queue makes for its async calls when none is given. */
     public static final int DEFAULT_ASYNC_THREADS = 4;
-    private static final long LISTEN_LIMIT_MILLIS = 10_000;
+    /** Default longest sleep of an idle consumer between two takes without a notification. */
+    public static final Duration DEFAULT_RECHECK_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * Longest {@link #recheckInterval}: the horizon of the offers' notifications. A unit that makes a message the
+     * earliest of its queue notifies only if it is due within this long, as a consumer takes again at least this
+     * often anyway.
+     */
+    public static final Duration MAX_RECHECK_INTERVAL = Duration.ofSeconds(1);
+    private static final Duration MIN_RECHECK_INTERVAL = Duration.ofMillis(1);
 
     private final DataSource dataSource;
     private String schema;
     private Boolean autoCreateSchema;
     private Executor asyncExecutor;
+    private Duration recheckInterval;
+    private Ticker ticker;
 
     PostgresQueueBuilder(DataSource dataSource, String name, Codec<V> codec) {
         this.dataSource = dataSource;
@@ -78,8 +91,44 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
     }
 
     /**
-     * Checks the database (reachable, writable, the schema applied or creatable), registers the queue and starts its
-     * listener.
+     * Sets how long an idle consumer sleeps at most before it takes again without a notification: the bound on how
+     * late a delivery is when a notification does not reach it (a pooler in transaction mode, such as PgBouncer's,
+     * where {@code LISTEN} does not work; a listener connection that is reconnecting). A consumer with nothing due
+     * sleeps until the next due time or lease end it read, a notification, or this interval, whichever comes first;
+     * each wake-up is one take (one round trip). Longer than a second is refused: a unit notifies only for a message
+     * due within the next second, counting on consumers to take again at least that often.
+     *
+     * @param interval the longest sleep, in [1 ms, 1 s]; default {@link #DEFAULT_RECHECK_INTERVAL}
+     * @return this builder
+     */
+    public PostgresQueueBuilder<V> recheckInterval(Duration interval) {
+        Objects.requireNonNull(interval, "recheckInterval");
+        checkUnset(this.recheckInterval != null, "recheckInterval");
+        if (interval.compareTo(MIN_RECHECK_INTERVAL) < 0 || interval.compareTo(MAX_RECHECK_INTERVAL) > 0) {
+            throw new IllegalArgumentException("recheckInterval must be in [" + MIN_RECHECK_INTERVAL + ", "
+                    + MAX_RECHECK_INTERVAL + "], was " + interval);
+        }
+        this.recheckInterval = interval;
+        return this;
+    }
+
+    /**
+     * @param ticker the clock of this client's own waits: how long {@code poll(wait)} blocks; default
+     *               {@link Ticker#system()}. A ticker that jumps ({@code ManualTicker}) wakes waiting consumers, which
+     *               read it again. It never sets a due time or a lease end: those come from the database's clock, so
+     *               clients whose clocks disagree still agree on when a message is due.
+     * @return this builder
+     */
+    public PostgresQueueBuilder<V> ticker(Ticker ticker) {
+        Objects.requireNonNull(ticker, "ticker");
+        checkUnset(this.ticker != null, "ticker");
+        this.ticker = ticker;
+        return this;
+    }
+
+    /**
+     * Checks the database (reachable, writable, the schema applied or creatable) and registers the queue. The
+     * queue's listener connection is opened later, by the first poll given a positive wait.
      *
      * @return the queue
      * @throws PostgresQueueException        if the database cannot be reached, is read-only, or the role lacks a
@@ -126,12 +175,9 @@ public final class PostgresQueueBuilder<V> extends DelayedQueueBuilder<V, Postgr
             executor = own;
         }
         Listener listener = new Listener(dataSource, channel, support.name());
-        try {
-            listener.awaitListening(LISTEN_LIMIT_MILLIS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        PollLoop.Timing timing = new PollLoop.Timing(ticker != null ? ticker : Ticker.system(),
+                (recheckInterval != null ? recheckInterval : DEFAULT_RECHECK_INTERVAL).toNanos());
         return new PostgresDelayedQueue<>(support, dataSource, s, store, listener, failures, own, executor, rateSql,
-                rate, groups);
+                rate, groups, timing);
     }
 }

@@ -339,7 +339,7 @@ public final class PostgresSchedules<V> implements Schedules<V> {
         synchronized (lifecycle) {
             checkOpen();
             if (thread == null) {
-                listener = new Listener(queue.dataSource(), channel, queue.name() + "-schedules");
+                listener = new Listener(queue.dataSource(), channel, queue.name() + "-schedules").start();
                 thread = new Thread(this::runPasses, "clockwork-postgres-schedules-" + queue.name());
                 thread.setDaemon(true);
                 thread.start();

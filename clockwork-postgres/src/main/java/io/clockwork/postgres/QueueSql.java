@@ -265,14 +265,15 @@ final class QueueSql {
                 DELETE FROM %1$s WHERE queue = :queue AND state = 2
                 """.formatted(M));
         stats = Unit.of("stats", s, sweepSql() + ";\n" + retentionSql() + ";\n" + """
-                SELECT count(*) FILTER (WHERE m.state = 0 AND m.due > t.now),
-                       count(*) FILTER (WHERE m.state = 0 AND m.due <= t.now),
-                       count(*) FILTER (WHERE m.state = 1),
-                       count(*) FILTER (WHERE m.state = 2),
-                       extract(epoch FROM min(m.due) FILTER (WHERE m.state = 0 AND m.due > t.now) - t.now) * 1000,
+                SELECT s.delayed, s.ready,
+                       (SELECT count(*) FROM %1$s WHERE queue = :queue AND state = 1),
+                       (SELECT count(*) FROM %1$s WHERE queue = :queue AND state = 2),
+                       extract(epoch FROM (SELECT min(due) FROM %1$s WHERE queue = :queue AND state = 0
+                         AND due > t.now) - t.now) * 1000,
                        (SELECT coalesce(sum(trimmed), 0) FROM ${schema}.clockwork_counters WHERE queue = :queue)
-                FROM (SELECT clock_timestamp() AS now) t LEFT JOIN %1$s m ON m.queue = :queue
-                GROUP BY t.now
+                FROM (SELECT clock_timestamp() AS now) t, LATERAL (
+                  SELECT count(*) FILTER (WHERE due > t.now) AS delayed, count(*) FILTER (WHERE due <= t.now) AS ready
+                  FROM %1$s WHERE queue = :queue AND state = 0) s
                 """.formatted(M));
         counters = Unit.of("counters", s, """
                 SELECT coalesce(sum(offered), 0), coalesce(sum(delivered), 0), coalesce(sum(acked), 0),
@@ -303,7 +304,11 @@ final class QueueSql {
                 "dead_lettered", "(SELECT count(*) FROM x WHERE state = 2)"));
     }
 
-    /** Retention: dead letters older than :max_age ms, or beyond the newest :max_count, are deleted (trimmed). */
+    /**
+     * Retention: dead letters older than :max_age ms, or beyond the newest :max_count, are deleted (trimmed). The
+     * newest :max_count are counted off the dead-letter index alone (due and seq are its columns; seq is unique), and
+     * those older than the last of them deleted, so keeping many dead letters reads no row it keeps.
+     */
     private static String retentionSql() {
         return """
                 WITH t AS (SELECT clock_timestamp() AS now),
@@ -312,9 +317,9 @@ final class QueueSql {
                   WHERE m.queue = :queue AND m.state = 2 AND m.due < t.now - :max_age%2$s
                   RETURNING 1),
                 b AS (
-                  DELETE FROM %1$s WHERE queue = :queue AND state = 2 AND id IN (
-                    SELECT id FROM %1$s WHERE queue = :queue AND state = 2 ORDER BY due DESC, seq DESC
-                    OFFSET :max_count)
+                  DELETE FROM %1$s WHERE queue = :queue AND state = 2 AND (due, seq) < (
+                    SELECT due, seq FROM %1$s WHERE queue = :queue AND state = 2 ORDER BY due DESC, seq DESC
+                    OFFSET :max_count - 1 LIMIT 1)
                   RETURNING 1),
                 %3$s
                 SELECT (SELECT count(*) FROM o) + (SELECT count(*) FROM b)
@@ -350,8 +355,8 @@ final class QueueSql {
      * A CTE {@code w} that notifies the queue's channel if {@code source} (rows with {@code state} and {@code due})
      * made a message scheduled earlier than every message scheduled before the statement, and due within a second:
      * then a consumer may be sleeping past its due time. A later one needs no wake-up, as an idle consumer takes
-     * again at least every second ({@code PollLoop.RECHECK_NANOS}); so a steady stream of delayed offers
-     * sends no notifications, which PostgreSQL serializes at commit.
+     * again at least every second ({@link PostgresQueueBuilder#MAX_RECHECK_INTERVAL}); so a steady stream of delayed
+     * offers sends no notifications, which PostgreSQL serializes at commit.
      */
     private static String wake(String source) {
         return """

@@ -78,6 +78,22 @@ final class ContractQueues implements AutoCloseable {
         return q;
     }
 
+    /**
+     * Opens q's listener, which its first poll given a positive wait does, and waits until it listens: for tests that
+     * count notifications. q must have nothing due (the poll must find nothing to take).
+     */
+    static void listening(PostgresDelayedQueue<?> q) {
+        try {
+            if (q.poll(Duration.ofMillis(1)) != null) {
+                throw new IllegalStateException("queue '" + q.name() + "' had a message due: the poll took it");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        io.clockwork.testing.Await.until("queue '" + q.name() + "' listens", q::isListening);
+    }
+
     /** Waits until at least {@code amount} has passed on the database's clock. */
     static void passTime(Duration amount) {
         try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {

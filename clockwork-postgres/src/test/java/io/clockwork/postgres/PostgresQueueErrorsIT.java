@@ -140,6 +140,9 @@ class PostgresQueueErrorsIT {
         closeables.add(one);
         PostgresDelayedQueue<String> q = PostgresDelayedQueue.builder(one, "exhausted", Codec.string()).build();
         closeables.add(q);
+        assertThatThrownBy(() -> q.poll(Duration.ofSeconds(5)))
+                .as("a waiting poll opens the listener, which keeps the pool's only connection from the poll's take")
+                .isInstanceOf(PostgresQueueException.class).hasMessageContaining("pool is exhausted");
         assertThatThrownBy(() -> q.offer("x", Duration.ZERO)).as("the listener holds the pool's only connection")
                 .isInstanceOf(PostgresQueueException.class).hasMessageContaining("queue 'exhausted'")
                 .hasMessageContaining("pool is exhausted").hasMessageContaining("listener");

@@ -51,6 +51,7 @@ class PostgresQueueRestartIT {
         ExecutorService background = Executors.newCachedThreadPool();
         try (PostgresDelayedQueue<String> q = PostgresDelayedQueue.builder(pool, "restart", Codec.string())
                 .build()) {
+            ContractQueues.listening(q);
             q.offerAll(List.of("acked", "pending-1", "pending-2"), Duration.ZERO);
             Delivery<String> acked = q.poll(Duration.ZERO);
             assertThat(acked.value()).isEqualTo("acked");

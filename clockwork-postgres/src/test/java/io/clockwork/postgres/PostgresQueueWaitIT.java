@@ -38,6 +38,7 @@ class PostgresQueueWaitIT {
         PostgresDelayedQueue<String> q = queues.track(PostgresDelayedQueue.builder(counting, "wait-idle-"
                 + System.nanoTime(), Codec.string()).build());
         q.offer("far", Duration.ofHours(1));
+        ContractQueues.listening(q);
         long before = counting.taken();
         assertThat(q.poll(Duration.ofMillis(1500))).isNull();
         assertThat(counting.taken() - before).as("takes in 1.5 s of waiting: at most one a second, and the last")
@@ -64,6 +65,7 @@ class PostgresQueueWaitIT {
         producer.offer("far", Duration.ofHours(1));
         long before = consumer.notificationsReceived();
         Future<Delivery<String>> waiting = background.submit(() -> consumer.poll(Duration.ofSeconds(20)));
+        Await.until("the waiting poll opened the listener", consumer::isListening);
         producer.offer("now", Duration.ZERO);
         assertThat(waiting.get(20, TimeUnit.SECONDS).value()).isEqualTo("now");
         Await.until("the offer's NOTIFY arrived", () -> consumer.notificationsReceived() > before);

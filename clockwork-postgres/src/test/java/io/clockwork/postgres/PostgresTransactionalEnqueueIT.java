@@ -67,6 +67,7 @@ class PostgresTransactionalEnqueueIT {
     void aCommittedOfferIsDeliveredAndWakesAWaitingConsumerOnlyAtCommit() throws Exception {
         PostgresDelayedQueue<String> q = queues.fresh(Codec.string(), b -> { });
         Future<Delivery<String>> waiting = background.submit(() -> q.poll(Duration.ofSeconds(20)));
+        Await.until("the waiting poll opened the listener", q::isListening);
         long before = q.notificationsReceived();
         try (Connection c = begin()) {
             insertOrder(c, "order-1");
@@ -87,6 +88,7 @@ class PostgresTransactionalEnqueueIT {
     @Test
     void aRolledBackOfferLeavesNoMessageAndWakesNobody() throws Exception {
         PostgresDelayedQueue<String> q = queues.fresh(Codec.string(), b -> { });
+        ContractQueues.listening(q);
         long before = q.notificationsReceived();
         try (Connection c = begin()) {
             insertOrder(c, "order-rolled-back");
