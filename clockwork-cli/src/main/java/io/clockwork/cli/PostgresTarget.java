@@ -26,8 +26,8 @@ import java.util.regex.Pattern;
  * A PostgreSQL database given as a JDBC URL ({@code jdbc:postgresql://host[:port]/database[?parameters]}), a role
  * and its password, and the schema holding the queues' tables: the {@link Backend} of {@code --postgres}. Immutable.
  *
- * <p>Each command opens a HikariCP pool of its own for as long as it runs: one connection for the queue client's
- * {@code LISTEN}, one for the command's statements. The pool connects when it is created, so an unreachable database
+ * <p>Each command opens a HikariCP pool of its own for as long as it runs: one connection for the command's
+ * statements, and room for one more, which a queue client takes for its {@code LISTEN} only if it waits for messages. The pool connects when it is created, so an unreachable database
  * fails the command at once, in {@link #CONNECT_TIMEOUT} at most, with the driver's reason. Queues are opened as
  * existing ones: the command checks {@code clockwork_queues} first and never creates a schema or a queue.
  *

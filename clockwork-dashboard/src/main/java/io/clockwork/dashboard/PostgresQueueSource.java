@@ -25,9 +25,9 @@ import javax.sql.DataSource;
  * each opened once, on first use, as a {@link PostgresDelayedQueue} with raw byte values (so any producer's payload
  * can be shown), kept open until {@link #close()}. Thread-safe.
  *
- * <p>A queue client holds one connection for its {@code LISTEN} for as long as it is open, although the dashboard
- * never polls; so a pool this source owns ({@link #connect}) grows by one connection per queue it opens, and a pool
- * the application hands in ({@link #of}) needs that many beside its own use. The clients never create the schema
+ * <p>The dashboard never polls with a wait, so its queue clients hold no connection for a {@code LISTEN}: every
+ * queue shares the pool's connections ({@link #BASE_POOL_SIZE} in a pool this source owns, {@link #connect}), each
+ * only for the statement it runs. The clients never create the schema
  * ({@code autoCreateSchema(false)}), and keep dead letters as long as the queue's own clients do: their retention is
  * the largest there is, so reading a queue here never trims what its clients keep.
  *
@@ -204,9 +204,6 @@ public final class PostgresQueueSource implements QueueSource {
         synchronized (open) {
             v = open.get(name);
             if (v == null) {
-                if (ownPool != null) {
-                    ownPool.getHikariConfigMXBean().setMaximumPoolSize(BASE_POOL_SIZE + open.size() + 1);
-                }
                 PostgresDelayedQueue<byte[]> q = PostgresDelayedQueue.builder(dataSource, name, Codec.bytes())
                         .schema(schema).autoCreateSchema(false).maxAttempts(maxAttempts)
                         .deadLetterRetention(KEEP_DEAD_LETTERS, Long.MAX_VALUE)
@@ -244,9 +241,6 @@ public final class PostgresQueueSource implements QueueSource {
             PostgresView v = open.remove(name);
             if (v != null) {
                 v.close();
-                if (ownPool != null) {
-                    ownPool.getHikariConfigMXBean().setMaximumPoolSize(BASE_POOL_SIZE + open.size());
-                }
             }
             return messages.deleteQueue(name);
         }

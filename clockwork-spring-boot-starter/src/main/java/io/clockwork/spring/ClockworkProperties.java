@@ -209,6 +209,20 @@ public class ClockworkProperties {
          * clockwork-postgres (io/clockwork/postgres/schema), and a queue fails its start naming any file missing.
          */
         private boolean autoCreateSchema = true;
+        /**
+         * How often an idle consumer takes again without a notification (1 ms to 1 s, the horizon of the offers'
+         * notifications; see PostgresQueueBuilder.recheckInterval).
+         */
+        private Duration recheckInterval = Duration.ofSeconds(1);
+
+        public Duration getRecheckInterval() {
+            return recheckInterval;
+        }
+
+        public void setRecheckInterval(Duration recheckInterval) {
+            this.recheckInterval = checkRange("clockwork.postgres.recheck-interval", recheckInterval,
+                    Duration.ofMillis(1), Duration.ofSeconds(1));
+        }
 
         public String getSchema() {
             return schema;

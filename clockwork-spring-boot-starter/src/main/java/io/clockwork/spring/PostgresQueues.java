@@ -25,7 +25,8 @@ final class PostgresQueues {
         PostgresQueueBuilder<V> b = QueueFlowProperties.apply(name, options,
                         PostgresDelayedQueue.builder(dataSource, name, codec))
                 .visibilityTimeout(options.getVisibilityTimeout()).maxAttempts(options.getMaxAttempts())
-                .schema(postgres.getSchema()).autoCreateSchema(postgres.isAutoCreateSchema());
+                .schema(postgres.getSchema()).autoCreateSchema(postgres.isAutoCreateSchema())
+                .recheckInterval(postgres.getRecheckInterval());
         return new TransactionalQueue<>(b.build(), dataSource);
     }
 }

@@ -10,7 +10,9 @@ import io.clockwork.worker.RetryPolicy;
 import io.clockwork.worker.Worker;
 import io.clockwork.worker.WorkerListener;
 import io.clockwork.redis.RedisDelayedQueue;
+import io.clockwork.postgres.PostgresDelayedQueue;
 import io.clockwork.redis.RedisQueueBuilder;
+import org.postgresql.ds.PGSimpleDataSource;
 import io.clockwork.testing.Await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -252,6 +254,17 @@ class ClockworkAutoConfigurationTest {
                     .isEqualTo(accepts(() -> builder().connectTimeout(d)));
             assertThat(accepts(() -> r.setRecheckInterval(d))).as("recheck-interval %s", d)
                     .isEqualTo(accepts(() -> builder().recheckInterval(d)));
+        }
+    }
+
+    @Test
+    void postgresRecheckIntervalAcceptsWhatTheQueueBuilderAccepts() {
+        for (Duration d : List.of(Duration.ofMillis(-1), Duration.ZERO, Duration.ofMillis(1), Duration.ofSeconds(1),
+                Duration.ofSeconds(1).plusNanos(1))) {
+            ClockworkProperties.Postgres p = new ClockworkProperties().getPostgres();
+            assertThat(accepts(() -> p.setRecheckInterval(d))).as("recheck-interval %s", d)
+                    .isEqualTo(accepts(() -> PostgresDelayedQueue.builder(new PGSimpleDataSource(), "limits",
+                            Codec.string()).recheckInterval(d)));
         }
     }
 
