@@ -20,6 +20,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class GroupCommitTest {
 
     private final List<List<Integer>> batches = Collections.synchronizedList(new ArrayList<>());
+    /** Counted down when the batch holding item 0 runs; it then waits for {@link #release}. */
+    private final CountDownLatch firstRuns = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    /** @return whether the batch holds item 0, having waited for {@link #release} if so */
+    private boolean holdTheFirstBatch(List<Integer> batch) {
+        if (!batch.contains(0)) {
+            return false;
+        }
+        firstRuns.countDown();
+        await(release);
+        return true;
+    }
 
     private List<String> results(List<Integer> batch) {
         batches.add(List.copyOf(batch));
@@ -36,13 +49,8 @@ class GroupCommitTest {
 
     @Test
     void callersThatFindEverySlotTakenGoTogetherInTheNextBatchEachWithItsOwnResult() throws Exception {
-        CountDownLatch firstRuns = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
         GroupCommit<Integer, String> commits = new GroupCommit<>(1, 100, batch -> {
-            if (batch.contains(0)) {
-                firstRuns.countDown();
-                await(release);
-            }
+            holdTheFirstBatch(batch);
             return results(batch);
         });
         ExecutorService callers = Executors.newFixedThreadPool(6);
@@ -69,12 +77,8 @@ class GroupCommitTest {
 
     @Test
     void aFailedBatchFailsEachOfItsCallersAndTheNextBatchRunsAsUsual() throws Exception {
-        CountDownLatch firstRuns = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
         GroupCommit<Integer, String> commits = new GroupCommit<>(1, 100, batch -> {
-            if (batch.contains(0)) {
-                firstRuns.countDown();
-                await(release);
+            if (holdTheFirstBatch(batch)) {
                 return results(batch);
             }
             throw new IllegalStateException("the database is gone");
