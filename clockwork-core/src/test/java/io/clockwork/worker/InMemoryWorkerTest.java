@@ -162,7 +162,7 @@ class InMemoryWorkerTest extends WorkerContract {
             start(Worker.builder(q, job -> {
                 most.accumulateAndGet(now.incrementAndGet(), Math::max);
                 threads.add(Thread.currentThread().getName());
-                Thread.sleep(1); // a handler's real work, so that handlers overlap
+                Thread.sleep(1); // why real time: a handler's work takes time, so that handlers overlap
                 now.decrementAndGet();
                 done.incrementAndGet();
             }).concurrency(3).prefetch(10).executor(pool));

@@ -492,7 +492,7 @@ class DashboardIT {
 
         Instant oftenDue = sched.get("often").orElseThrow().nextFire().orElseThrow();
         while (Instant.now().isBefore(oftenDue.plusMillis(300))) {
-            Thread.sleep(20); // let fire times of "often" pass: the dashboard must not produce them
+            Thread.sleep(20); // why real time: fire times of "often" pass, and the dashboard must not produce them
         }
         assertThat(scheduleRow(b.get("/queue?name=orders&state=schedules").body(), "often"))
                 .contains("data-field=\"next-fire\">" + Texts.instant(oftenDue) + " (");

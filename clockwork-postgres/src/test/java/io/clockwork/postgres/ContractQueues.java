@@ -101,7 +101,7 @@ final class ContractQueues implements AutoCloseable {
             long nanos = amount.toNanos();
             Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000)); // time itself is the subject here
             while (serverMillis(s) - start < amount.toNanos() / 1e6) {
-                Thread.sleep(1);
+                Thread.sleep(1); // why real time: the database's clock is the subject, read until it has moved
             }
         } catch (SQLException e) {
             throw new IllegalStateException(e);

@@ -22,10 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * tables hold on disk under steady churn. A queue keeps 10,000 messages due in 30 days while 2 producer threads offer
  * messages due now one by one and a {@code Worker} (concurrency 4) takes and acks them, for
  * {@code -Dchurn.seconds} (default 300) on the fixture's server with PostgreSQL's default autovacuum; every
- * {@code -Dchurn.every} seconds (default 20) it prints the messages handled so far, the size of the messages table and
- * of its indexes ({@code pg_relation_size}, {@code pg_indexes_size}), the messages due and not yet taken, its dead tuples and its autovacuum runs. Run it
- * alone: {@code mvn -o -pl clockwork-postgres verify -Dit.test=PostgresChurnHarness -Dtest=NoSuch
- * -Dsurefire.failIfNoSpecifiedTests=false}; its lines start with CHURN.
+ * {@code -Dchurn.every} seconds (default 20) it prints the messages handled so far, the messages due and not yet
+ * taken, the size of the messages table and of its indexes ({@code pg_relation_size}, {@code pg_indexes_size}), its
+ * dead tuples and its autovacuum runs. Run it alone: {@code mvn -o -pl clockwork-postgres verify
+ * -Dit.test=PostgresChurnHarness -Dtest=NoSuch -Dsurefire.failIfNoSpecifiedTests=false}; its lines start with CHURN.
  */
 @ExtendWith(PostgresExtension.class)
 class PostgresChurnHarness {
@@ -69,13 +69,14 @@ class PostgresChurnHarness {
                 p.start();
                 producers.add(p);
             }
-            System.out.println("CHURN | seconds | handled | due, not yet taken | table bytes | index bytes | dead tuples"
-                    + " | autovacuums");
+            System.out.println("CHURN | seconds | handled | due, not yet taken | table bytes | index bytes"
+                    + " | dead tuples | autovacuums");
             long start = System.nanoTime();
             for (long t = 0; t <= seconds; t += every) {
                 long at = start + t * 1_000_000_000L;
                 while (System.nanoTime() - at < 0) {
-                    Thread.sleep(Math.max(1, (at - System.nanoTime()) / 1_000_000)); // a harness on a real clock
+                    // Why real time: the harness samples a real run at fixed intervals.
+                    Thread.sleep(Math.max(1, (at - System.nanoTime()) / 1_000_000));
                 }
                 try (Connection c = ContractQueues.dataSource().getConnection(); Statement s = c.createStatement();
                      ResultSet r = s.executeQuery(SIZES)) {

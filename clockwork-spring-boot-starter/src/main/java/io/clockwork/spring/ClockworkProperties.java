@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * The {@code clockwork.*} properties. Not thread-safe: Spring binds it once at start-up, then it is only read.
@@ -24,7 +25,7 @@ public class ClockworkProperties {
      */
     private Backend backend;
     private final Redis redis = new Redis();
-    private final Postgres postgres = new Postgres();
+    private final PostgresProperties postgres = new PostgresProperties();
     /** Queues by name, each with its options; a queue used without an entry here gets the defaults. */
     private final Map<String, QueueProperties> queues = new LinkedHashMap<>();
     private final WorkerProperties worker = new WorkerProperties();
@@ -45,7 +46,8 @@ public class ClockworkProperties {
         return redis;
     }
 
-    public Postgres getPostgres() {
+    @NestedConfigurationProperty
+    public PostgresProperties getPostgres() {
         return postgres;
     }
 
@@ -83,7 +85,7 @@ public class ClockworkProperties {
      * @return the value
      * @throws IllegalArgumentException if the value is null or out of range, naming the property and the range
      */
-    private static Duration checkRange(String property, Duration value, Duration min, Duration max) {
+    static Duration checkRange(String property, Duration value, Duration min, Duration max) {
         if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
             throw new IllegalArgumentException(property + " must be in [" + min + ", " + max + "], was " + value);
         }
@@ -197,48 +199,6 @@ public class ClockworkProperties {
         REDIS,
         /** PostgresDelayedQueue on the application's DataSource. */
         POSTGRES
-    }
-
-    /** The PostgreSQL backend's options ({@code clockwork.backend=postgres}). */
-    public static class Postgres {
-
-        /** The schema of the queues' tables: a lowercase SQL identifier. */
-        private String schema = "clockwork";
-        /**
-         * Whether the queues create and upgrade their tables at start; false: a DBA applies the SQL files shipped in
-         * clockwork-postgres (io/clockwork/postgres/schema), and a queue fails its start naming any file missing.
-         */
-        private boolean autoCreateSchema = true;
-        /**
-         * How often an idle consumer takes again without a notification (1 ms to 1 s, the horizon of the offers'
-         * notifications; see PostgresQueueBuilder.recheckInterval).
-         */
-        private Duration recheckInterval = Duration.ofSeconds(1);
-
-        public Duration getRecheckInterval() {
-            return recheckInterval;
-        }
-
-        public void setRecheckInterval(Duration recheckInterval) {
-            this.recheckInterval = checkRange("clockwork.postgres.recheck-interval", recheckInterval,
-                    Duration.ofMillis(1), Duration.ofSeconds(1));
-        }
-
-        public String getSchema() {
-            return schema;
-        }
-
-        public void setSchema(String schema) {
-            this.schema = schema;
-        }
-
-        public boolean isAutoCreateSchema() {
-            return autoCreateSchema;
-        }
-
-        public void setAutoCreateSchema(boolean autoCreateSchema) {
-            this.autoCreateSchema = autoCreateSchema;
-        }
     }
 
     /** One queue's options. */

@@ -21,7 +21,7 @@ final class PostgresQueues {
      */
     static <V> DelayedQueue<V> open(DataSource dataSource, String name, Codec<V> codec,
                                     ClockworkProperties.QueueProperties options,
-                                    ClockworkProperties.Postgres postgres) {
+                                    PostgresProperties postgres) {
         PostgresQueueBuilder<V> b = QueueFlowProperties.apply(name, options,
                         PostgresDelayedQueue.builder(dataSource, name, codec))
                 .visibilityTimeout(options.getVisibilityTimeout()).maxAttempts(options.getMaxAttempts())

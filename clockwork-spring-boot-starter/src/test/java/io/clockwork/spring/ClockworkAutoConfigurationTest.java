@@ -226,7 +226,8 @@ class ClockworkAutoConfigurationTest {
                     "\"clockwork.health.dead-letter-threshold\"", "\"clockwork.metrics.stats-interval\"",
                     "\"clockwork.redis.command-timeout\"", "\"clockwork.redis.retry-for\"",
                     "\"clockwork.redis.connect-timeout\"", "\"clockwork.redis.reconnect-max-delay\"",
-                    "\"clockwork.redis.recheck-interval\"");
+                    "\"clockwork.redis.recheck-interval\"", "\"clockwork.postgres.recheck-interval\"",
+                    "\"clockwork.postgres.schema\"");
         }
     }
 
@@ -261,7 +262,7 @@ class ClockworkAutoConfigurationTest {
     void postgresRecheckIntervalAcceptsWhatTheQueueBuilderAccepts() {
         for (Duration d : List.of(Duration.ofMillis(-1), Duration.ZERO, Duration.ofMillis(1), Duration.ofSeconds(1),
                 Duration.ofSeconds(1).plusNanos(1))) {
-            ClockworkProperties.Postgres p = new ClockworkProperties().getPostgres();
+            PostgresProperties p = new ClockworkProperties().getPostgres();
             assertThat(accepts(() -> p.setRecheckInterval(d))).as("recheck-interval %s", d)
                     .isEqualTo(accepts(() -> PostgresDelayedQueue.builder(new PGSimpleDataSource(), "limits",
                             Codec.string()).recheckInterval(d)));

@@ -266,7 +266,7 @@ public abstract class WorkerContract {
         DelayedQueue<String> q = queue(b -> { });
         q.offer("slow", "v", Duration.ZERO);
         Recorder events = new Recorder();
-        // a handler's real work: its run time is what the listener hears
+        // Why real time: a handler's real work, whose run time is what the listener hears
         start(Worker.builder(q, job -> Thread.sleep(50)).listener(events));
         Await.until("acked", LIMIT, () -> events.acked() == 1);
         assertThat(events.handled).hasSize(1);
@@ -392,7 +392,7 @@ public abstract class WorkerContract {
         Recorder events = new Recorder();
         JobHandler<String> slow = job -> {
             runs.incrementAndGet();
-            Thread.sleep(visibility.toMillis() * 3); // real work that outlives the lease, which the heartbeat extends
+            Thread.sleep(visibility.toMillis() * 3); // why real time: work outliving the lease the heartbeat extends
         };
         start(Worker.builder(q, slow).concurrency(2).listener(events));
         start(Worker.builder(otherClientOf(q), slow).concurrency(2).listener(events));
@@ -561,7 +561,7 @@ public abstract class WorkerContract {
         };
         JobHandler<String> work = job -> {
             if (Math.floorMod(job.id().hashCode(), 50) == 0) {
-                Thread.sleep(1); // some handlers take real time, so jobs overlap and finish out of order
+                Thread.sleep(1); // why real time: some handlers take time, so jobs overlap and finish out of order
             }
         };
         List<FlakyQueue<String>> clients = Collections.synchronizedList(new ArrayList<>());
