@@ -74,6 +74,12 @@ public final class PostgresSchedules<V> implements Schedules<V> {
     /** The pause of a poller whose due schedules are all held by other passes. */
     private static final long LOCKED_MS = 10;
     private static final long MAX_BACKOFF_MS = 1000;
+    /**
+     * A pass that fails this soon after passes ran again continues the outage before it, and is logged only if the
+     * failures last this long: a pooled connection that died with the server fails on its next use, after a fresh
+     * one has already succeeded.
+     */
+    private static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final System.Logger LOG = System.getLogger(PostgresSchedules.class.getName());
 
     private final PostgresDelayedQueue<V> queue;
@@ -399,6 +405,9 @@ public final class PostgresSchedules<V> implements Schedules<V> {
             l = listener;
         }
         boolean failing = false;
+        boolean warned = false;
+        long recovered = System.nanoTime() - SETTLE_NANOS;
+        long failingSince = 0;
         long backoff = 50;
         while (!closed) {
             long seen = l.generation();
@@ -417,14 +426,23 @@ public final class PostgresSchedules<V> implements Schedules<V> {
                 if (failing) {
                     failing = false;
                     backoff = 50;
-                    LOG.log(System.Logger.Level.INFO, () -> this + ": passes run again");
+                    recovered = System.nanoTime();
+                    if (warned) {
+                        warned = false;
+                        LOG.log(System.Logger.Level.INFO, () -> this + ": passes run again");
+                    }
                 }
             } catch (RuntimeException e) {
                 if (closed) {
                     return;
                 }
+                long now = System.nanoTime();
                 if (!failing) {
                     failing = true;
+                    failingSince = now;
+                }
+                if (!warned && (now - recovered >= SETTLE_NANOS || now - failingSince >= SETTLE_NANOS)) {
+                    warned = true;
                     LOG.log(System.Logger.Level.WARNING, () -> this + ": a pass failed (" + e.getMessage()
                             + "); retrying until it succeeds, logged again when it does", e);
                 }
