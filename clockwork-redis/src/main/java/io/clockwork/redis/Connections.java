@@ -101,13 +101,31 @@ abstract class Connections implements AutoCloseable {
         RedisClient client = RedisClient.create(resources, uri);
         client.setOptions(RedisClients.options(connectTimeout));
         try {
-            return new Standalone(client, describe(uri), true, resources);
+            return connectFirst(client, describe(uri), resources);
         } catch (RuntimeException e) {
             client.shutdown();
             resources.shutdown();
             String hostPort = uri.getHost() != null ? uri.getHost() + ":" + uri.getPort() : uri.getSocket();
             throw new ConnectFailure(FailureCause.explainConnect(e,
                     new FailureCause.Attempt(hostPort, uri.isSsl(), connectTimeout, progress.reached())), e);
+        }
+    }
+
+    /**
+     * The first connect of an owned client. When the server ends the handshake at once (a wrong password, a TLS port
+     * reading plain text), Lettuce may look for its handshake handler after the channel has dropped it and fail with
+     * no reason at all; the connect is tried again then, up to {@link #FIRST_CONNECT_TRIES} times, so that the error
+     * names the server's reason.
+     */
+    private static Connections connectFirst(RedisClient client, String name, ClientResources resources) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return new Standalone(client, name, true, resources);
+            } catch (RuntimeException e) {
+                if (attempt == FIRST_CONNECT_TRIES || !FailureCause.reasonLost(e)) {
+                    throw e;
+                }
+            }
         }
     }
 
@@ -186,6 +204,9 @@ abstract class Connections implements AutoCloseable {
             super(why, lettuceError, false, false);
         }
     }
+
+    /** How often a first connect whose failure Lettuce gave no reason for is tried. */
+    static final int FIRST_CONNECT_TRIES = 3;
 
     private static final FailureCause.Attempt UNKNOWN = new FailureCause.Attempt(null, false, null,
             FailureCause.Reached.UNKNOWN);

@@ -192,6 +192,20 @@ final class FailureCause {
         return t instanceof IllegalStateException && m.equals("RedisHandshakeHandler not registered");
     }
 
+    /**
+     * @param failure a failed connect
+     * @return whether Lettuce lost the server's reason in a race with the channel's close (see
+     *         {@link #closedBeforeHandshake}): another try may name it
+     */
+    static boolean reasonLost(Throwable failure) {
+        for (Throwable t = failure; t != null; t = next(t)) {
+            if (closedBeforeHandshake(t, String.valueOf(t.getMessage()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Lettuce's own timeout of the whole connect ({@code RedisURI} timeout). */
     private static boolean isInitTimeout(Throwable t, String m) {
         return t instanceof RedisCommandTimeoutException && m.startsWith("Connection initialization timed out");

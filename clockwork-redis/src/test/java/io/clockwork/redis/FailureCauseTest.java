@@ -48,4 +48,13 @@ class FailureCauseTest {
 
         assertThat(words).doesNotContain("closed the connection").contains("something else");
     }
+
+    @Test
+    void onlyTheHandshakeHandlerRaceCountsAsALostReason() {
+        assertThat(FailureCause.reasonLost(closedBeforeTheHandshakeHandler())).isTrue();
+        assertThat(FailureCause.reasonLost(new RedisConnectionException("Unable to connect to h:1",
+                new IllegalStateException("something else")))).isFalse();
+        assertThat(FailureCause.reasonLost(new RedisConnectionException("WRONGPASS invalid username-password pair")))
+                .isFalse();
+    }
 }
