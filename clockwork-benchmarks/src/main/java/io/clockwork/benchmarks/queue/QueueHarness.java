@@ -228,6 +228,9 @@ public final class QueueHarness {
             if (noBullMq == null) {
                 rivals.add(BullMqRival.NAME);
             }
+            if (!batch) {
+                rivals.add(PingFloor.NAME);
+            }
             if (r % 2 == 1) {
                 Collections.reverse(rivals);
             }
@@ -242,7 +245,8 @@ public final class QueueHarness {
                     System.out.println("  round " + r + " " + rival + ": " + fmt(run.perSecond()) + " offers/s");
                     continue;
                 }
-                try (QueueRival q = create(rival, "offer")) {
+                boolean ping = rival.equals(PingFloor.NAME);
+                try (QueueRival q = ping ? new PingFloor(main.uri()) : create(rival, "offer")) {
                     report.apis.put(scenario + "/" + rival, q.api(batch, i("batch"), false));
                     Workload w = new Workload(q, i("offer-producers"), 0, HOUR_MS, HOUR_MS, 0, 0, 1000)
                             .batch(batchSize(batch));
