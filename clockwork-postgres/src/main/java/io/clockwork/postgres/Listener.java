@@ -10,15 +10,20 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
+import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
  * A queue client's wake-ups: one daemon thread holding one connection of the {@link DataSource} that
- * {@code LISTEN}s on the queue's channel, and counts each notification as a new generation that waiting consumers
- * see. A consumer reads the generation before its take, and after an empty take waits until the generation changes
- * or its deadline passes, so a notification sent after its take is never missed. When the connection fails the
- * thread wakes every consumer (they take again), and reconnects with a growing pause. Thread-safe.
+ * {@code LISTEN}s on the queue's channel, and counts each wake-up as a new generation that waiting consumers see. A
+ * notification whose payload is a positive number of milliseconds (a message due that much later: {@code QueueSql})
+ * is a wake-up at that time, on this thread's clock ({@link System#nanoTime()}) from the notification's arrival, so
+ * that consumers take once, when the message is due, not also at once to find it not due yet; any other notification
+ * is a wake-up now. A consumer reads the generation before its take, and after an empty take waits until the
+ * generation changes or its deadline passes, so a notification sent after its take is never missed. When the
+ * connection fails the thread wakes every consumer (they take again), and reconnects with a growing pause.
+ * Thread-safe.
  *
  * <p>Nothing runs until {@link #start()}: a queue starts its listener at its first poll that may wait, so a client
  * that only offers holds no connection. The first {@code LISTEN} advances the generation like a notification, so a
@@ -29,6 +34,8 @@ final class Listener implements AutoCloseable {
     /** How long one wait for notifications lasts before the thread checks whether it is closed. */
     private static final int RECEIVE_MILLIS = 200;
     private static final long MAX_BACKOFF_MILLIS = 2000;
+    /** The most timed wake-ups held; a notification beyond them wakes the consumers at once. */
+    private static final int MAX_TIMED = 1024;
 
     private final DataSource dataSource;
     private final String channel;
@@ -39,6 +46,8 @@ final class Listener implements AutoCloseable {
     private volatile boolean started;
     private volatile boolean listening;
     private volatile boolean closed;
+    /** The wake-ups to come ({@link System#nanoTime()}), earliest first; only the thread touches them. */
+    private final PriorityQueue<Long> timed = new PriorityQueue<>();
 
     /**
      * Makes the listener; {@link #start()} starts its thread.
@@ -185,9 +194,11 @@ final class Listener implements AutoCloseable {
                     backoff = 50;
                     signal(); // what was notified while not listening: consumers take again
                 }
-                PGNotification[] received = c.unwrap(PGConnection.class).getNotifications(RECEIVE_MILLIS);
+                PGNotification[] received = c.unwrap(PGConnection.class).getNotifications(receiveMillis());
                 if (received != null && received.length > 0) {
                     notifications += received.length; // only this thread writes it
+                }
+                if (due(received, System.nanoTime())) {
                     signal();
                 }
             } catch (SQLException | RuntimeException e) {
@@ -208,6 +219,53 @@ final class Listener implements AutoCloseable {
         }
         listening = false;
         closeQuietly(c);
+    }
+
+    /** How long the next wait for notifications lasts: until the next timed wake-up, at most RECEIVE_MILLIS. */
+    private int receiveMillis() {
+        Long next = timed.peek();
+        if (next == null) {
+            return RECEIVE_MILLIS;
+        }
+        long millis = (next - System.nanoTime() + 999_999) / 1_000_000; // rounded up
+        return (int) Math.max(1, Math.min(RECEIVE_MILLIS, millis)); // 0 would wait without end
+    }
+
+    /**
+     * Files the timed wake-ups among {@code received} and drops those whose time has come.
+     *
+     * @return whether consumers must take now: a notification asks so, or a timed wake-up's time has come
+     */
+    private boolean due(PGNotification[] received, long now) {
+        boolean wake = false;
+        if (received != null) {
+            for (PGNotification n : received) {
+                long millis = delayMillis(n.getParameter());
+                if (millis <= 0 || timed.size() >= MAX_TIMED) {
+                    wake = true;
+                } else {
+                    timed.add(now + millis * 1_000_000L);
+                }
+            }
+        }
+        while (!timed.isEmpty() && timed.peek() - now <= 0) {
+            timed.poll();
+            wake = true;
+        }
+        return wake;
+    }
+
+    /** @return the milliseconds a notification's payload asks the wake-up to wait, 0 for now (any other payload) */
+    static long delayMillis(String payload) {
+        if (payload == null || payload.isEmpty() || payload.length() > 9) {
+            return 0;
+        }
+        for (int i = 0; i < payload.length(); i++) {
+            if (payload.charAt(i) < '0' || payload.charAt(i) > '9') {
+                return 0;
+            }
+        }
+        return Long.parseLong(payload);
     }
 
     /** Gives the connection back, not listening: a pool hands it to others next, who must not collect notifications. */

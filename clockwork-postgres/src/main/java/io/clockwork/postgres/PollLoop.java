@@ -1,5 +1,6 @@
 package io.clockwork.postgres;
 
+import io.clockwork.queue.AckAndPoll;
 import io.clockwork.queue.CodecException;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.spi.QueueSupport;
@@ -9,13 +10,22 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A consumer's poll of a {@link PostgresDelayedQueue}: the {@code poll} unit, and between two empty takes a sleep
  * until the next due time or lease end the empty take read, a notification ({@link Listener}), the poll's deadline,
  * or at most the recheck interval; never a loop of queries. The first poll that may wait starts the queue's listener.
  * Messages the codec cannot decode are killed on the way. The poll's deadline is read on the queue's ticker; due times
- * never are (they come from the database's clock). Thread-safe (stateless between calls).
+ * never are (they come from the database's clock).
+ *
+ * <p><b>Quiet.</b> Each take also reads when the next message it left falls due and the next lease ends. Until the
+ * earlier of those (and at most the recheck interval), while no notification came and this client changed nothing
+ * that could make a message due, nothing can be due: a handler's {@code ackAndPoll} then only acks, and a poll that
+ * may wait starts with its wait, not with a take that would find nothing. The quiet's clock is
+ * {@link System#nanoTime()}, as the database's clock runs in real time. A message another client made due at once
+ * reaches this one with its notification, a fraction of a millisecond after commit. Thread-safe: the quiet is one
+ * volatile field, set by every take and cleared by every change.
  *
  * @param <V> the value type
  */
@@ -37,6 +47,18 @@ final class PollLoop<V> {
     /** The pause of a consumer that found due messages all held by other consumers' takes. */
     private static final long LOCKED_NANOS = 10_000_000L;
 
+    /**
+     * What a take showed: nothing falls due and no lease ends before {@code untilNanos} ({@link System#nanoTime()})
+     * unless the listener's generation moved past {@code generation} or this client changed something since.
+     */
+    private record Quiet(long generation, long untilNanos) {
+    }
+
+    /** The operations of a queue that can make nothing due sooner; every other one ends the quiet. */
+    private static final Set<String> KEEPS_QUIET = Set.of("poll", "ack", "ackAll", "ackAndPoll", "extend", "stats",
+            "counters", "isPaused", "deadLetters", "largestGroups", "cancel", "kill", "purgeDead", "pause");
+
+    private volatile Quiet quiet;
     private final PostgresDelayedQueue<V> queue;
     private final QueueSupport<V> support;
     private final Store store;
@@ -67,17 +89,83 @@ final class PollLoop<V> {
      * @param count whether a take the limit holds back from due messages counts as a rate-limited poll
      */
     RateGate.Gated takeOnce(int n, boolean count) {
+        long seen = listener.generation();
         boolean grouped = groups.active();
         RateGate.Taker taker = grouped ? (c, k, visibility) -> groups.take(c, k, visibility, count && rate == null)
                 : (c, k, visibility) -> new RateGate.Gated(store.poll(c, k, visibility), false);
         RateGate.Gated g = rate == null ? queue.run("poll", c -> taker.take(c, n, visibilityMillis))
                 : queue.run("poll", c -> rate.poll(c, n, visibilityMillis, count, taker));
         Store.Take t = g.take();
+        observe(seen, t);
         if (!grouped && t.taken().isEmpty() && !t.paused() && t.nextDueMillis() != null && t.nextDueMillis() <= 0
                 && queue.run("poll", groups::refresh)) {
             return takeOnce(n, count); // due messages the plain poll leaves alone: the queue's messages name groups
         }
         return g;
+    }
+
+    /**
+     * Acks a delivery and takes the next due message, in one unit; only acks while the queue is quiet, and acks and
+     * takes apart under a rate limit or groups.
+     */
+    AckAndPoll<V> ackAndPoll(PostgresDelivery<V> done) {
+        if (takesApart() || quiet()) {
+            boolean acked = queue.run("ack", c -> store.ack(c, done.id(), done.receipt()));
+            List<Delivery<V>> next = quiet() ? List.of() : takeNow();
+            return new AckAndPoll<>(acked, next.isEmpty() ? null : next.get(0));
+        }
+        long seen = listener.generation();
+        Store.AckTake r = queue.run("ackAndPoll",
+                c -> store.ackAndPoll(c, done.id(), done.receipt(), visibilityMillis));
+        observe(seen, r.take());
+        List<Delivery<V>> next = decode(r.take().taken());
+        if (next.isEmpty() && !r.take().taken().isEmpty()) {
+            next = takeNow(); // the one taken could not be decoded and is dead: take again
+        }
+        return new AckAndPoll<>(r.acked(), next.isEmpty() ? null : next.get(0));
+    }
+
+    private List<Delivery<V>> takeNow() {
+        try {
+            return take(1, Duration.ZERO);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // a zero wait never blocks; keep the flag for the caller
+            return List.of();
+        }
+    }
+
+    /**
+     * Records what a take that just returned showed (see {@link Quiet}): the quiet ends when a consumer that slept
+     * after this take would wake ({@link #sleepFor}), so that the take after it finds the message due.
+     *
+     * @param seen the listener's generation read before the take
+     */
+    private void observe(long seen, Store.Take t) {
+        long quietNanos = takesApart() || t.paused() ? 0 : recheckNanos;
+        for (Double millis : new Double[] {t.nextDueMillis(), t.nextLeaseMillis()}) {
+            if (millis != null) {
+                quietNanos = Math.min(quietNanos, millis <= 0 ? 0 : sleepFor(millis));
+            }
+        }
+        quiet = quietNanos > 0 ? new Quiet(seen, System.nanoTime() + quietNanos) : null;
+    }
+
+    /** @return whether nothing can be due now (see {@link Quiet}) */
+    boolean quiet() {
+        Quiet q = quiet;
+        return q != null && System.nanoTime() - q.untilNanos() < 0 && listener.isListening()
+                && listener.generation() == q.generation();
+    }
+
+    /**
+     * Ends the quiet, unless the operation can make nothing due sooner.
+     *
+     * @param operation the name of an operation of the queue this client runs
+     */
+    void changed(String operation) {
+        if (quiet != null && !KEEPS_QUIET.contains(operation)) {
+            quiet = null;
+        }
     }
 
     /** @return whether an ack and a poll go as two units (a rate limit or groups), not as {@code ackPoll} */
@@ -111,6 +199,16 @@ final class PollLoop<V> {
                 return List.of();
             }
             long seen = listener.generation();
+            Quiet q = quiet;
+            if (waitNanos > 0 && q != null && quiet()) {
+                // Nothing can be due yet: wait as after an empty take, until the quiet ends or a notification.
+                long left = deadline - ticker.read();
+                if (left <= 0) {
+                    return List.of();
+                }
+                listener.await(q.generation(), System.nanoTime() + Math.min(left, q.untilNanos() - System.nanoTime()));
+                continue;
+            }
             RateGate.Gated g = takeOnce(n, !held);
             held |= g.held();
             Store.Take t = g.take();

@@ -137,6 +137,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     /** Runs work on a connection of the queue's pool in autocommit mode, after checking the queue is open. */
     <T> T run(String operation, Jdbc.SqlWork<T> work) {
         checkOpen();
+        polls.changed(operation);
         return Jdbc.withConnection(dataSource, failures, operation, work);
     }
 
@@ -147,6 +148,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     private <T> T onCallers(Connection connection, String operation, Jdbc.SqlWork<T> work) {
         Objects.requireNonNull(connection, "connection");
         checkOpen();
+        polls.changed(operation);
         try {
             return work.apply(connection);
         } catch (SQLException e) {
@@ -416,26 +418,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         if (!(done instanceof PostgresDelivery<V> pd) || pd.queue() != this) {
             throw new IllegalArgumentException("done is not a delivery of queue '" + name() + "'");
         }
-        if (polls.takesApart()) {
-            boolean acked = run("ack", c -> store.ack(c, pd.id(), pd.receipt()));
-            List<Delivery<V>> next = List.of();
-            try {
-                next = polls.take(1, Duration.ZERO);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt(); // a zero wait never blocks; keep the flag for the caller
-            }
-            return new AckAndPoll<>(acked, next.isEmpty() ? null : next.get(0));
-        }
-        Store.AckTake r = run("ackAndPoll", c -> store.ackAndPoll(c, pd.id(), pd.receipt(), polls.visibilityMillis()));
-        List<Delivery<V>> next = polls.decode(r.take().taken());
-        if (next.isEmpty() && !r.take().taken().isEmpty()) {
-            try {
-                next = polls.take(1, Duration.ZERO); // the one taken could not be decoded and is dead: take again
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt(); // a zero wait never blocks; keep the flag for the caller
-            }
-        }
-        return new AckAndPoll<>(r.acked(), next.isEmpty() ? null : next.get(0));
+        return polls.ackAndPoll(pd);
     }
 
     // ---- async ----

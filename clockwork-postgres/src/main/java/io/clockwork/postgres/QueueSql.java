@@ -36,10 +36,11 @@ final class QueueSql {
     final Unit sweep;
     /**
      * poll: sweep, then take up to :n due messages unless paused or grouped (a queue whose messages name groups is
-     * taken by {@link GroupSql#take}), by priority, due time and offer order, or read the next due time and the
-     * pause. Messages of the default priority come from the scheduled index, a range
-     * scan up to now; the others from the prioritized index, one range scan per priority present (the priorities are
-     * found by a loose index scan), so neither reads a backlog of messages not yet due.
+     * taken by {@link GroupSql#take}), by priority, due time and offer order, and read the next due time of the
+     * messages not taken and the next lease end (and, if none was taken, the pause). Messages of the default priority
+     * come from the scheduled index, a range scan up to now; the others from the prioritized index, one range scan per
+     * priority present (the priorities are found by a loose index scan), so neither reads a backlog of messages not
+     * yet due.
      */
     final Unit poll;
     /** ack: deletes the message if the receipt still holds it. */
@@ -159,7 +160,11 @@ final class QueueSql {
                   RETURNING m.id, m.seq, m.attempts, m.payload, m.headers, p.priority AS was_priority,
                     p.due AS was_due, p.seq AS was_seq),
                 %4$s
-                SELECT id, seq, attempts, payload, headers, NULL::float8 AS next_due_ms, NULL::float8 AS next_lease_ms,
+                SELECT id, seq, attempts, payload, headers,
+                       extract(epoch FROM (SELECT min(due) FROM %1$s WHERE queue = :queue AND state = 0
+                                           AND id NOT IN (SELECT id FROM p)) - clock_timestamp()) * 1000,
+                       extract(epoch FROM (SELECT min(due) FROM %1$s WHERE queue = :queue AND state = 1)
+                         - clock_timestamp()) * 1000,
                        NULL::boolean AS paused, was_priority, was_due, was_seq
                 FROM k
                 UNION ALL
@@ -354,14 +359,17 @@ final class QueueSql {
     /**
      * A CTE {@code w} that notifies the queue's channel if {@code source} (rows with {@code state} and {@code due})
      * made a message scheduled earlier than every message scheduled before the statement, and due within a second:
-     * then a consumer may be sleeping past its due time. A later one needs no wake-up, as an idle consumer takes
+     * then a consumer may be sleeping past its due time. The payload is the milliseconds until that due time
+     * ({@link Listener} wakes the consumers then, not at once). A later one needs no wake-up, as an idle consumer takes
      * again at least every second ({@link PostgresQueueBuilder#MAX_RECHECK_INTERVAL}); so a steady stream of delayed
      * offers sends no notifications, which PostgreSQL serializes at commit.
      */
     private static String wake(String source) {
         return """
                 w AS (
-                  SELECT pg_notify(:channel, '') FROM (SELECT min(due) AS due FROM %2$s WHERE state = 0) s
+                  SELECT pg_notify(:channel,
+                    greatest(0, ceil(extract(epoch FROM s.due - clock_timestamp()) * 1000))::bigint::text)
+                  FROM (SELECT min(due) AS due FROM %2$s WHERE state = 0) s
                   WHERE s.due IS NOT NULL AND s.due < clock_timestamp() + interval '1 second'
                     AND NOT EXISTS (SELECT 1 FROM %1$s e WHERE e.queue = :queue AND e.state = 0 AND e.due <= s.due))"""
                 .formatted(M, source);

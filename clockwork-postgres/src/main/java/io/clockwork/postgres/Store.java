@@ -31,8 +31,9 @@ final class Store {
     }
 
     /**
-     * What a poll found: the messages it took; if none, how long until the next scheduled message and the next lease
-     * end (milliseconds, negative if past, null if none) and whether the queue is paused.
+     * What a poll found: the messages it took, how long until the next scheduled message it did not take and the next
+     * lease end (milliseconds, negative if past, null if none or unknown), and whether the queue is paused (known only
+     * when nothing was taken).
      */
     record Take(List<Taken> taken, Double nextDueMillis, Double nextLeaseMillis, boolean paused) {
     }
@@ -197,7 +198,8 @@ final class Store {
             taken.add(new Taken((String) r[0], ((Number) r[1]).longValue(), ((Number) r[2]).intValue(),
                     (byte[]) r[3], (byte[]) r[4]));
         }
-        return new Take(taken, null, null, false);
+        return rows.isEmpty() ? new Take(taken, null, null, false)
+                : new Take(taken, millis(rows.get(0)[5]), millis(rows.get(0)[6]), false);
     }
 
     private static Double millis(Object value) {
