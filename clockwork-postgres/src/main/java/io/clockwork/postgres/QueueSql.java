@@ -362,7 +362,9 @@ final class QueueSql {
      * then a consumer may be sleeping past its due time. The payload is the milliseconds until that due time
      * ({@link Listener} wakes the consumers then, not at once). A later one needs no wake-up, as an idle consumer takes
      * again at least every second ({@link PostgresQueueBuilder#MAX_RECHECK_INTERVAL}); so a steady stream of delayed
-     * offers sends no notifications, which PostgreSQL serializes at commit.
+     * offers sends no notifications, which PostgreSQL serializes at commit. The head is read as {@code min(due)}, one
+     * probe of the scheduled index whatever the plan (a {@code NOT EXISTS} of an earlier message may be planned as a
+     * scan of the scheduled messages with the due time as a filter).
      */
     private static String wake(String source) {
         return """
@@ -371,7 +373,8 @@ final class QueueSql {
                     greatest(0, ceil(extract(epoch FROM s.due - clock_timestamp()) * 1000))::bigint::text)
                   FROM (SELECT min(due) AS due FROM %2$s WHERE state = 0) s
                   WHERE s.due IS NOT NULL AND s.due < clock_timestamp() + interval '1 second'
-                    AND NOT EXISTS (SELECT 1 FROM %1$s e WHERE e.queue = :queue AND e.state = 0 AND e.due <= s.due))"""
+                    AND s.due < coalesce((SELECT min(e.due) FROM %1$s e WHERE e.queue = :queue AND e.state = 0),
+                                         'infinity'))"""
                 .formatted(M, source);
     }
 }
