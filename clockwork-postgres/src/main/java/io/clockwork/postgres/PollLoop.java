@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A consumer's poll of a {@link PostgresDelayedQueue}: the {@code poll} unit, and between two empty takes a sleep
@@ -25,7 +26,8 @@ import java.util.Set;
  * may wait starts with its wait, not with a take that would find nothing. The quiet's clock is
  * {@link System#nanoTime()}, as the database's clock runs in real time. A message another client made due at once
  * reaches this one with its notification, a fraction of a millisecond after commit. Thread-safe: the quiet is one
- * volatile field, set by every take and cleared by every change.
+ * volatile field set by every take, valid while the listener's generation and this client's count of changes stay
+ * what they were before that take.
  *
  * @param <V> the value type
  */
@@ -49,9 +51,10 @@ final class PollLoop<V> {
 
     /**
      * What a take showed: nothing falls due and no lease ends before {@code untilNanos} ({@link System#nanoTime()})
-     * unless the listener's generation moved past {@code generation} or this client changed something since.
+     * unless the listener's generation moved past {@code generation} or this client's count of changes past
+     * {@code changes} (both read before the take, so that a change made while the take ran ends its quiet too).
      */
-    private record Quiet(long generation, long untilNanos) {
+    private record Quiet(long generation, long changes, long untilNanos) {
     }
 
     /** The operations of a queue that can make nothing due sooner; every other one ends the quiet. */
@@ -59,6 +62,8 @@ final class PollLoop<V> {
             "counters", "isPaused", "deadLetters", "largestGroups", "cancel", "kill", "purgeDead", "pause");
 
     private volatile Quiet quiet;
+    /** This client's operations that may have made a message due sooner (see {@link #changed}). */
+    private final AtomicLong changes = new AtomicLong();
     private final PostgresDelayedQueue<V> queue;
     private final QueueSupport<V> support;
     private final Store store;
@@ -90,13 +95,14 @@ final class PollLoop<V> {
      */
     RateGate.Gated takeOnce(int n, boolean count) {
         long seen = listener.generation();
+        long changed = changes.get();
         boolean grouped = groups.active();
         RateGate.Taker taker = grouped ? (c, k, visibility) -> groups.take(c, k, visibility, count && rate == null)
                 : (c, k, visibility) -> new RateGate.Gated(store.poll(c, k, visibility), false);
         RateGate.Gated g = rate == null ? queue.run("poll", c -> taker.take(c, n, visibilityMillis))
                 : queue.run("poll", c -> rate.poll(c, n, visibilityMillis, count, taker));
         Store.Take t = g.take();
-        observe(seen, t);
+        observe(seen, changed, t);
         if (!grouped && t.taken().isEmpty() && !t.paused() && t.nextDueMillis() != null && t.nextDueMillis() <= 0
                 && queue.run("poll", groups::refresh)) {
             return takeOnce(n, count); // due messages the plain poll leaves alone: the queue's messages name groups
@@ -115,9 +121,10 @@ final class PollLoop<V> {
             return new AckAndPoll<>(acked, next.isEmpty() ? null : next.get(0));
         }
         long seen = listener.generation();
+        long changed = changes.get();
         Store.AckTake r = queue.run("ackAndPoll",
                 c -> store.ackAndPoll(c, done.id(), done.receipt(), visibilityMillis));
-        observe(seen, r.take());
+        observe(seen, changed, r.take());
         List<Delivery<V>> next = decode(r.take().taken());
         if (next.isEmpty() && !r.take().taken().isEmpty()) {
             next = takeNow(); // the one taken could not be decoded and is dead: take again
@@ -138,23 +145,27 @@ final class PollLoop<V> {
      * Records what a take that just returned showed (see {@link Quiet}): the quiet ends when a consumer that slept
      * after this take would wake ({@link #sleepFor}), so that the take after it finds the message due.
      *
-     * @param seen the listener's generation read before the take
+     * @param seen    the listener's generation read before the take
+     * @param changed this client's count of changes read before the take
      */
-    private void observe(long seen, Store.Take t) {
+    private void observe(long seen, long changed, Store.Take t) {
         long quietNanos = takesApart() || t.paused() ? 0 : recheckNanos;
         for (Double millis : new Double[] {t.nextDueMillis(), t.nextLeaseMillis()}) {
             if (millis != null) {
                 quietNanos = Math.min(quietNanos, millis <= 0 ? 0 : sleepFor(millis));
             }
         }
-        quiet = quietNanos > 0 ? new Quiet(seen, System.nanoTime() + quietNanos) : null;
+        quiet = quietNanos > 0 ? new Quiet(seen, changed, System.nanoTime() + quietNanos) : null;
     }
 
     /** @return whether nothing can be due now (see {@link Quiet}) */
     boolean quiet() {
-        Quiet q = quiet;
-        return q != null && System.nanoTime() - q.untilNanos() < 0 && listener.isListening()
-                && listener.generation() == q.generation();
+        return holds(quiet);
+    }
+
+    private boolean holds(Quiet q) {
+        return q != null && System.nanoTime() - q.untilNanos() < 0 && changes.get() == q.changes()
+                && listener.isListening() && listener.generation() == q.generation();
     }
 
     /**
@@ -163,8 +174,8 @@ final class PollLoop<V> {
      * @param operation the name of an operation of the queue this client runs
      */
     void changed(String operation) {
-        if (quiet != null && !KEEPS_QUIET.contains(operation)) {
-            quiet = null;
+        if (!KEEPS_QUIET.contains(operation)) {
+            changes.incrementAndGet();
         }
     }
 
@@ -200,13 +211,14 @@ final class PollLoop<V> {
             }
             long seen = listener.generation();
             Quiet q = quiet;
-            if (waitNanos > 0 && q != null && quiet()) {
+            if (waitNanos > 0 && holds(q)) {
                 // Nothing can be due yet: wait as after an empty take, until the quiet ends or a notification.
                 long left = deadline - ticker.read();
                 if (left <= 0) {
                     return List.of();
                 }
-                listener.await(q.generation(), System.nanoTime() + Math.min(left, q.untilNanos() - System.nanoTime()));
+                long now = System.nanoTime();
+                listener.await(q.generation(), now + Math.min(left, q.untilNanos() - now));
                 continue;
             }
             RateGate.Gated g = takeOnce(n, !held);

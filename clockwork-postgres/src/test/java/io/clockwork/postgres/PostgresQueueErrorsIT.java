@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.clockwork.postgres.fixture.PostgresExtension;
 import io.clockwork.postgres.fixture.PostgresServerProcess;
 import io.clockwork.queue.Codec;
+import io.clockwork.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -138,6 +139,9 @@ class PostgresQueueErrorsIT {
         HikariDataSource one = ContractQueues.pool(PostgresServerProcess.shared().jdbcUrl(), 1,
                 Duration.ofMillis(300));
         closeables.add(one);
+        // The pool opens its connection in the background; on a loaded machine that may take longer than 300 ms.
+        Await.until("the pool's one connection", Duration.ofSeconds(20), () -> one.getHikariPoolMXBean() != null
+                && one.getHikariPoolMXBean().getIdleConnections() == 1);
         PostgresDelayedQueue<String> q = PostgresDelayedQueue.builder(one, "exhausted", Codec.string()).build();
         closeables.add(q);
         assertThatThrownBy(() -> q.poll(Duration.ofSeconds(5)))

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -101,7 +102,7 @@ abstract class Connections implements AutoCloseable {
         RedisClient client = RedisClient.create(resources, uri);
         client.setOptions(RedisClients.options(connectTimeout));
         try {
-            return connectFirst(client, describe(uri), resources);
+            return connectFirst(() -> new Standalone(client, describe(uri), true, resources));
         } catch (RuntimeException e) {
             client.shutdown();
             resources.shutdown();
@@ -112,15 +113,15 @@ abstract class Connections implements AutoCloseable {
     }
 
     /**
-     * The first connect of an owned client. When the server ends the handshake at once (a wrong password, a TLS port
-     * reading plain text), Lettuce may look for its handshake handler after the channel has dropped it and fail with
-     * no reason at all; the connect is tried again then, up to {@link #FIRST_CONNECT_TRIES} times, so that the error
-     * names the server's reason.
+     * The first connect of a queue's connections. When the server ends the handshake at once (a wrong password, a TLS
+     * port reading plain text), Lettuce may look for its handshake handler after the channel has dropped it and fail
+     * with no reason at all; the connect is tried again then, up to {@link #FIRST_CONNECT_TRIES} times, so that the
+     * error names the server's reason.
      */
-    private static Connections connectFirst(RedisClient client, String name, ClientResources resources) {
+    private static Connections connectFirst(Supplier<Connections> connect) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return new Standalone(client, name, true, resources);
+                return connect.get();
             } catch (RuntimeException e) {
                 if (attempt == FIRST_CONNECT_TRIES || !FailureCause.reasonLost(e)) {
                     throw e;
@@ -136,7 +137,7 @@ abstract class Connections implements AutoCloseable {
      */
     static Connections shared(RedisClient client) {
         try {
-            return new Standalone(client, "redis (shared RedisClient)", false, null);
+            return connectFirst(() -> new Standalone(client, "redis (shared RedisClient)", false, null));
         } catch (RuntimeException e) {
             throw new ConnectFailure(FailureCause.explainConnect(e, UNKNOWN), e);
         }
@@ -149,7 +150,7 @@ abstract class Connections implements AutoCloseable {
      */
     static Connections shared(RedisClusterClient client) {
         try {
-            return new Cluster(client, "redis cluster (shared RedisClusterClient)");
+            return connectFirst(() -> new Cluster(client, "redis cluster (shared RedisClusterClient)"));
         } catch (RuntimeException e) {
             throw new ConnectFailure(FailureCause.explainConnect(e, UNKNOWN), e);
         }
