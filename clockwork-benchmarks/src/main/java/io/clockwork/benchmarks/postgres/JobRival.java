@@ -113,7 +113,20 @@ abstract class JobRival implements AutoCloseable {
             return "(this build)";
         }
         String v = org.jobrunr.scheduling.JobRequestScheduler.class.getPackage().getImplementationVersion();
-        return v == null ? "?" : v;
+        return v != null ? v : pinned(name);
+    }
+
+    /** @return a rival's version as the POM pins it (rivals.properties), or "?" */
+    private static String pinned(String name) {
+        try (InputStream in = JobRival.class.getResourceAsStream("rivals.properties")) {
+            Properties p = new Properties();
+            if (in != null) {
+                p.load(in);
+            }
+            return p.getProperty(name, "?");
+        } catch (IOException e) {
+            return "?";
+        }
     }
 
     /** @return job {@code id}'s payload: its decimal id, a colon, then padding to {@link #PAYLOAD_BYTES} */
