@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
  */
 enum Script {
     OFFER("offer", ScriptOutputType.MULTI, Key.PENDING, Key.META, Key.SEQ, Key.LOST, Key.COUNTERS, Key.SIGNAL),
-    CANCEL("cancel", ScriptOutputType.INTEGER, Key.PENDING, Key.INFLIGHT, Key.META, Key.LOST),
+    CANCEL("cancel", ScriptOutputType.INTEGER, Key.PENDING, Key.INFLIGHT, Key.META, Key.LOST, Key.SIGNAL),
     RESCHEDULE("reschedule", ScriptOutputType.MULTI, Key.PENDING, Key.META, Key.SEQ, Key.LOST, Key.SIGNAL),
     POLL("poll", ScriptOutputType.MULTI,
             Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON, Key.SEQ, Key.LOST, Key.COUNTERS, Key.PAUSED, Key.SIGNAL),
@@ -54,7 +54,7 @@ enum Script {
     NACK("nack", ScriptOutputType.MULTI,
             Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON, Key.SEQ, Key.LOST, Key.COUNTERS, Key.SIGNAL),
     KILL("kill", ScriptOutputType.INTEGER,
-            Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON, Key.SEQ, Key.LOST, Key.COUNTERS),
+            Key.PENDING, Key.INFLIGHT, Key.DEAD, Key.META, Key.REASON, Key.SEQ, Key.LOST, Key.COUNTERS, Key.SIGNAL),
     EXTEND("extend", ScriptOutputType.INTEGER, Key.INFLIGHT),
     RELEASE("release", ScriptOutputType.MULTI, Key.PENDING, Key.INFLIGHT, Key.META, Key.SEQ, Key.LOST, Key.SIGNAL),
     STATS("stats", ScriptOutputType.MULTI,

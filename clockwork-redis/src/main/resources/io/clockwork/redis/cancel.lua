@@ -7,6 +7,9 @@
                            revoked.lua)
   KEYS[3] meta      HASH   read, and the message's field deleted
   KEYS[4] lost      STRING incremented when a lookup in the cold store meets an index entry whose chunk was evicted
+  KEYS[5] signal    LIST   pushed when an in-flight message's group takes its turn again (a poller waiting for the
+                           group's slot may take its next message), unless in a cluster's other partitions (absent:
+                           those pollers take again at their recheck)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": not used
   ARGV[2]           id
@@ -18,7 +21,8 @@ local PENDING = KEYS[1]
 local INFLIGHT = KEYS[2]
 local META = KEYS[3]
 local LOST = KEYS[4]
--- include: clock, member, meta, cold, revoked, lost, unschedule, group_tail, groups
+local SIGNAL = KEYS[5]
+-- include: clock, member, meta, cold, revoked, lost, unschedule, group_tail, groups, wake
 local id = ARGV[2]
 local state, _, seq, tail = get_meta(id)
 if state == nil then
@@ -36,8 +40,8 @@ local m = member(seq, id)
 if unschedule(m, tail) == 0 and redis.call('ZREM', INFLIGHT, m) == 1 then
     revoke({m}, now_ms())
     local g = tail_group(tail, 1)
-    if g then
-        group_release(g) -- its group's slot frees
+    if g and group_release(g) then
+        wake() -- its group's slot frees: a poller may take the group's next message
     end
 end
 redis.call('HDEL', META, id)

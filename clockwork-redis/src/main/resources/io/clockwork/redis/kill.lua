@@ -12,6 +12,9 @@
   KEYS[6] seq       STRING incremented: the dead letter's sequence
   KEYS[7] lost      STRING incremented if the message's state was evicted
   KEYS[8] counters  HASH   dead incremented by 1
+  KEYS[9] signal    LIST   pushed when the delivery's group takes its turn again (a poller waiting for the group's
+                           slot may take its next message), unless in a cluster's other partitions (absent: those
+                           pollers take again at their recheck)
 
   ARGV[1]           settings "<maxAttempts> <dead max age ms> <dead max count> <compactAfter ms>": dead-letter bounds
   ARGV[2]           id
@@ -29,12 +32,16 @@ local REASON = KEYS[5]
 local SEQ = KEYS[6]
 local LOST = KEYS[7]
 local COUNTERS = KEYS[8]
--- include: clock, held, counters, bury
+local SIGNAL = KEYS[9]
+-- include: clock, held, counters, bury, wake
 local id = ARGV[2]
-local attempts, tail = release_hold(id, tonumber(ARGV[3]))
+local attempts, tail, freed = release_hold(id, tonumber(ARGV[3]))
 if not attempts then
     return 0
 end
 bury(id, attempts + 1, ARGV[4], now_ms(), tail)
 count_events('dead', 1)
+if freed then
+    wake() -- a poller may take the group's next message
+end
 return 1

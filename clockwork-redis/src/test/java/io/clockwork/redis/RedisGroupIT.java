@@ -24,7 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -71,6 +73,37 @@ class RedisGroupIT extends GroupContract {
     @AfterEach
     void closeQueues() {
         queues.close();
+    }
+
+    @Test
+    void cancellingOrDeadLetteringAGroupsDeliveryWakesAPollerWaitingForItsSlot() throws Exception {
+        // A long recheck and lease: without the scripts' wake-up the waiting poll would sleep 30 s.
+        RedisDelayedQueue<String> q = open("group-freed", b -> b.maxInFlightPerGroup(1)
+                .visibilityTimeout(Duration.ofSeconds(30)).recheckInterval(Duration.ofSeconds(30)));
+        for (String how : new String[] {"cancel", "deadLetter"}) {
+            q.offer(Message.of(how + "-0").id(how + "-0").group("a"));
+            q.offer(Message.of(how + "-1").id(how + "-1").group("a"));
+            Delivery<String> first = q.poll(Duration.ZERO);
+            assertThat(first.value()).isEqualTo(how + "-0");
+            CompletableFuture<Delivery<String>> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return q.poll(Duration.ofSeconds(25));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            passTime(Duration.ofMillis(300)); // the poll's take finds the group's slot held, and it sleeps
+            assertThat(waiting).isNotDone();
+            if (how.equals("cancel")) {
+                assertThat(q.cancel(first.id())).isTrue();
+            } else {
+                assertThat(first.deadLetter("given up")).isTrue();
+            }
+            Delivery<String> next = waiting.get(10, TimeUnit.SECONDS);
+            assertThat(next).as("woken by the " + how).isNotNull();
+            assertThat(next.value()).isEqualTo(how + "-1");
+            assertThat(next.ack()).isTrue();
+        }
     }
 
     private RedisDelayedQueue<String> open(String name, Consumer<RedisQueueBuilder<String>> options) {
