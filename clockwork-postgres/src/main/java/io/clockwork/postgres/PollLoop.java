@@ -149,13 +149,14 @@ final class PollLoop<V> {
      * @param changed this client's count of changes read before the take
      */
     private void observe(long seen, long changed, Store.Take t) {
-        long quietNanos = takesApart() || t.paused() ? 0 : recheckNanos;
-        for (Double millis : new Double[] {t.nextDueMillis(), t.nextLeaseMillis()}) {
-            if (millis != null) {
-                quietNanos = Math.min(quietNanos, millis <= 0 ? 0 : sleepFor(millis));
-            }
-        }
+        long quietNanos = takesApart() || t.paused() ? 0
+                : Math.min(recheckNanos, Math.min(quietFor(t.nextDueMillis()), quietFor(t.nextLeaseMillis())));
         quiet = quietNanos > 0 ? new Quiet(seen, changed, System.nanoTime() + quietNanos) : null;
+    }
+
+    /** @return how long nothing happens for an event {@code millis} away (null: none), 0 if it is due */
+    private long quietFor(Double millis) {
+        return millis == null ? Long.MAX_VALUE : millis <= 0 ? 0 : sleepFor(millis);
     }
 
     /** @return whether nothing can be due now (see {@link Quiet}) */
