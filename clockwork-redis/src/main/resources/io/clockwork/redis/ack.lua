@@ -23,8 +23,9 @@
          the delivery's hold was never revoked (REVOKED: revoked.lua), so that only its own ack can have deleted it (a
          retried ack whose first attempt ran counts that as done), 0 if another delivery holds it, the delivery's hold
          was revoked (its visibility deadline passed, or it was cancelled) or the queue was deleted.
-  Cost: O(m log n); commands: ZMSCORE, and if any is deleted one ZREM, one HDEL and one HINCRBY; for those not held
-        one HMGET (gone, or held by another delivery?), and for those gone one EXISTS and one ZMSCORE of REVOKED;
+  Cost: O(m log n); commands: for one delivery that holds its message ZREM, HDEL and HINCRBY; otherwise ZMSCORE
+        (for one delivery, after its ZREM), and if any is deleted one ZREM, one HDEL and one HINCRBY; for those not
+        held one HMGET (gone, or held by another delivery?), and for those gone one EXISTS and one ZMSCORE of REVOKED;
         for deliveries of named groups an HINCRBY per delivery and one HMGET of the group settings (groups.lua).
 ]]
 local PENDING = KEYS[1]

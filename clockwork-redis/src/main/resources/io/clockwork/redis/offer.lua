@@ -118,16 +118,23 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
                 end
             elseif priority ~= 0 then -- due now with a priority: straight into READY (ready.lua)
                 ready_now({string.format('%d', ready_score(priority, due)), hex .. ARGV[4]})
-            else
+            elseif keeps(base, base + 1) then
                 redis.call('ZADD', PENDING, '+inf', KEEP_MEMBER, due_s, hex .. ARGV[4])
+            else
+                redis.call('ZADD', PENDING, due_s, hex .. ARGV[4])
             end
-            redis.call('HSET', META, KEEP_FIELD, KEEP_VALUE, ARGV[4], 'D 0 ' .. hex .. ARGV[5])
+            if keeps(base, base + 1) then
+                redis.call('HSET', META, KEEP_FIELD, KEEP_VALUE, ARGV[4], 'D 0 ' .. hex .. ARGV[5])
+            else
+                redis.call('HSET', META, ARGV[4], 'D 0 ' .. hex .. ARGV[5])
+            end
             redis.call('HINCRBY', COUNTERS, 'offered', '1')
             return {1, waking and wake() or 0}
         end
-        local scored = {'+inf', KEEP_MEMBER}
+        local keep = keeps(base, base + m)
+        local scored = keep and {'+inf', KEEP_MEMBER} or {}
         local ready = {}
-        local states = {KEEP_FIELD, KEEP_VALUE}
+        local states = keep and {KEEP_FIELD, KEEP_VALUE} or {}
         local result = {}
         local grouped = {}
         for j = 1, m do
@@ -150,11 +157,11 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
                 scored[#scored + 1] = due_s
                 scored[#scored + 1] = hex .. id
             end
-            states[2 * j + 1] = id
-            states[2 * j + 2] = 'D 0 ' .. hex .. tail
+            states[#states + 1] = id
+            states[#states + 1] = 'D 0 ' .. hex .. tail
             result[j] = 1
         end
-        if #scored > 2 then
+        if #scored > (keep and 2 or 0) then
             redis.call('ZADD', PENDING, unpack(scored))
         end
         if #ready > 0 then

@@ -268,6 +268,30 @@ class RedisDelayedQueueRedisIT {
     }
 
     @Test
+    void aDrainedPartitionKeepsItsKeysInTheirLargeEncodingsAndADeletedKeyGetsItsKeepEntryBack() throws Exception {
+        String name = uniqueName("keep");
+        RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string()).build());
+        String prefix = KeyLayout.prefix(name, 0);
+        q.offer("v", Duration.ZERO);
+        q.poll(Duration.ZERO).ack();
+        // Drained, yet the keys stay, with keep.lua's entries, in the encodings that need no conversion on refill.
+        assertThat(redis.call("OBJECT", "ENCODING", prefix + "pending")).isEqualTo("skiplist");
+        assertThat(redis.call("OBJECT", "ENCODING", prefix + "inflight")).isEqualTo("skiplist");
+        assertThat(redis.call("OBJECT", "ENCODING", prefix + "meta")).isEqualTo("hashtable");
+
+        // A key deleted by hand gets its keep entry back within KEEP_EVERY (128) writes, counted by the sequence.
+        redis.call("DEL", prefix + "pending");
+        for (int i = 0; i < 130; i++) {
+            q.offer("v", Duration.ZERO);
+        }
+        for (int i = 0; i < 130; i++) {
+            q.poll(Duration.ZERO).ack();
+        }
+        assertThat(redis.call("OBJECT", "ENCODING", prefix + "pending")).isEqualTo("skiplist");
+        assertThat(q.stats().total()).isZero();
+    }
+
+    @Test
     void dueTimeIsTheServersClockPlusTheDelay() {
         String name = uniqueName("clock");
         RedisDelayedQueue<String> q = track(RedisDelayedQueue.builder(redis.uri(), name, Codec.string())

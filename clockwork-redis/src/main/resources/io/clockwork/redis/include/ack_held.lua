@@ -8,6 +8,20 @@
 -- longer exists and this delivery's hold was never revoked: only its own ack can have deleted it) or 0 (another
 -- delivery holds it, or this delivery's hold was revoked, or the queue was deleted).
 local function ack_held(from)
+    if #ARGV == from + 2 then
+        -- One delivery, the usual call: its ZREM answers whether it holds the message, so no ZMSCORE first. Its ack
+        -- names the group exactly when its score has the half millisecond: both come from the message's tail at the
+        -- take, and a message in flight keeps its tail.
+        local g = ARGV[from + 2]
+        if redis.call('ZREM', INFLIGHT, ARGV[from + 1]) == 1 then
+            if g ~= '' and group_release(g) then
+                wake() -- a poller may take the group's next message
+            end
+            redis.call('HDEL', META, ARGV[from])
+            count_events('acked', 1)
+            return {1}
+        end
+    end
     local ids = {}
     local members = {}
     for i = from, #ARGV, 3 do

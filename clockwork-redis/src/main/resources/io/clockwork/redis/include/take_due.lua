@@ -3,9 +3,16 @@
 ]]
 -- include: clock, member, lost, sweep, wake, keep, counters, cold, ready, ready_keys, group_take, groups, group_keys
 
+-- The first lease end in INFLIGHT (a number), or false if none.
+local function lease_head()
+    local f = redis.call('ZRANGE', INFLIGHT, '0', '0', 'WITHSCORES')
+    return f[2] and f[1] ~= KEEP_MEMBER and tonumber(f[2]) or false
+end
+
 -- Milliseconds until the partition's next event (a due message, in PENDING or in the cold store, whose earliest due
--- time is cold_due, or an expiring delivery), or -1 if none.
-local function next_event_in(now, cold_due)
+-- time is cold_due, or an expiring delivery: the first lease end `lease`, false if none, nil if not known), or -1 if
+-- none.
+local function next_event_in(now, cold_due, lease)
     local result = -1
     local p = redis.call('ZRANGEBYSCORE', PENDING, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', '0', '1')
     if p[2] then
@@ -18,9 +25,11 @@ local function next_event_in(now, cold_due)
             result = c
         end
     end
-    local f = redis.call('ZRANGEBYSCORE', INFLIGHT, '-inf', '(+inf', 'WITHSCORES', 'LIMIT', '0', '1')
-    if f[2] then
-        local d = math.max(0, tonumber(f[2]) - now)
+    if lease == nil then
+        lease = lease_head()
+    end
+    if lease then
+        local d = math.max(0, lease - now)
         if result < 0 or d < result then
             result = d
         end
@@ -39,7 +48,13 @@ local function take_due(n, sweep_limit, visibility_ms, at, flags)
         now = at
     end
     local now_s = string.format('%d', now) -- one conversion for both reads
-    sweep(now, sweep_limit, now_s)
+    -- The first lease end, read once: the sweep runs only when it has come, and a take that finds too little knows
+    -- the partition's next expiry without reading INFLIGHT again.
+    local lease = lease_head()
+    if lease and lease <= now then
+        sweep(now, sweep_limit, now_s)
+        lease = nil -- what the sweep left is read again when needed
+    end
     local first = cold_head()
     if first and first <= now then
         cold_store(lose).promote(now, PROMOTE_LIMIT)
@@ -95,28 +110,39 @@ local function take_due(n, sweep_limit, visibility_ms, at, flags)
     if k > 0 then
         local visible_until = string.format('%d', now + visibility_ms) -- one conversion for all k scores
         local visible_half = groups and visible_until .. HALF
-        local scored = {'+inf', KEEP_MEMBER}
+        local scored = {}
         for i = 1, k do
             local v = metas[i]
             if v then
                 taken = taken + 1
-                scored[2 * taken + 1] = groups and groups[i] ~= '' and visible_half or visible_until
-                scored[2 * taken + 2] = heads[i]
+                scored[2 * taken - 1] = groups and groups[i] ~= '' and visible_half or visible_until
+                scored[2 * taken] = heads[i]
                 result[2 * taken + 3] = heads[i]
                 result[2 * taken + 4] = v
             else
                 lose()
             end
         end
+        if taken > 0 and lease ~= nil then
+            local ends = now + visibility_ms -- the deliveries just made end no earlier
+            if not lease or ends < lease then
+                lease = ends
+            end
+        end
         if taken > 0 then
-            redis.call('ZADD', INFLIGHT, unpack(scored))
+            -- The delivered count first: its new value tells whether this ZADD adds the keep member (keep.lua).
+            local delivered = redis.call('HINCRBY', COUNTERS, 'delivered', taken == 1 and '1' or taken)
+            if keeps(delivered - taken, delivered) then
+                redis.call('ZADD', INFLIGHT, '+inf', KEEP_MEMBER, unpack(scored))
+            else
+                redis.call('ZADD', INFLIGHT, unpack(scored))
+            end
         end
     end
-    count_events('delivered', taken)
     result[1] = taken
     result[4] = lost_now
     if taken < n then
-        result[2] = next_event_in(now, first)
+        result[2] = next_event_in(now, first, lease)
         local wait = groups and groups_wait(now)
         if wait and (result[2] < 0 or wait < result[2]) then
             result[2] = wait -- the first permit of a waiting group frees
