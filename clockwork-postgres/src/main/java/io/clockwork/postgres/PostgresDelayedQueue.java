@@ -28,6 +28,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 
@@ -43,8 +44,9 @@ import javax.sql.DataSource;
  * the next due time it read in the same round trip, or until a {@code NOTIFY} on the queue's channel, which an offer
  * of a message due before every scheduled one sends in its own transaction (a rolled-back offer wakes nobody). A
  * client holds one connection of the pool for its {@code LISTEN} from its first poll given a positive wait until
- * {@link #close()}; a client that only offers holds none. One-message offers that keep a taken id are a group commit
- * ({@link #OFFER_STATEMENTS} statements at once; offers made meanwhile go together in the next one).
+ * {@link #close()}; a client that only offers holds none. One-message offers that keep a taken id are a group commit:
+ * offers under ids this client makes run {@link #FRESH_OFFER_STATEMENTS} statement at a time, those under callers' ids
+ * {@link #OFFER_STATEMENTS} at once, and offers made meanwhile go together in the next statement of their kind.
  *
  * <p><b>Transactional enqueue.</b> {@link #offer(Connection, Message)}, {@link #offerAll(Connection, List)},
  * {@link #cancel(Connection, String)} and {@link #reschedule(Connection, String, Duration)} run on the caller's
@@ -67,8 +69,16 @@ import javax.sql.DataSource;
  */
 public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
 
-    /** Most one-message offer statements a client runs at once; offers beyond them go together in the next one. */
+    /**
+     * Most statements of one-message offers under callers' ids a client runs at once (one may wait on a row lock: its
+     * id inserted by a transaction still open); offers made meanwhile go together in the next one.
+     */
     static final int OFFER_STATEMENTS = 2;
+    /**
+     * The same for ids this client makes, which no other offer takes: one, so 4 producing threads cost the server about
+     * half the CPU per offer of two statements at once, at the same offers/s (docs/bench-postgres.md).
+     */
+    static final int FRESH_OFFER_STATEMENTS = 1;
     private static final int OFFER_GROUP_MAX = 1000;
 
     private final QueueSupport<V> support;
@@ -81,8 +91,10 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
     private final Executor asyncExecutor;
     private final Ids ids = new Ids();
     private final Offers<V> offers;
-    /** One-message offers under KEEP, stored together when they come at once (see {@link GroupCommit}). */
-    private final GroupCommit<Offers.Encoded, Offered> commits;
+    /** One-message offers under ids this client made, stored together when they come at once ({@link GroupCommit}). */
+    private final GroupCommit<Offers.Encoded, Offered> freshCommits;
+    /** One-message offers under callers' ids, under KEEP, stored together when they come at once. */
+    private final GroupCommit<Offers.Encoded, Offered> namedCommits;
     private final PollLoop<V> polls;
     /** The queue's rate limit; null without one. */
     private final RateGate rate;
@@ -106,8 +118,10 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         this.ownExecutor = ownExecutor;
         this.asyncExecutor = asyncExecutor;
         this.offers = new Offers<>(support, store, ids, groups);
-        this.commits = new GroupCommit<>(OFFER_STATEMENTS, OFFER_GROUP_MAX, batch -> run("offer",
-                c -> batch.size() == 1 ? List.of(offers.offerOn(c, batch.get(0))) : offers.offerAllOn(c, batch)));
+        Function<List<Offers.Encoded>, List<Offered>> storeOffers = batch -> run("offer",
+                c -> batch.size() == 1 ? List.of(offers.offerOn(c, batch.get(0))) : offers.offerAllOn(c, batch));
+        this.freshCommits = new GroupCommit<>(FRESH_OFFER_STATEMENTS, OFFER_GROUP_MAX, storeOffers);
+        this.namedCommits = new GroupCommit<>(OFFER_STATEMENTS, OFFER_GROUP_MAX, storeOffers);
         this.polls = new PollLoop<>(this, support, store, listener,
                 Math.max(1, support.options().visibilityTimeout().toMillis()), rate, groups, timing);
         this.watch = timing.ticker().watch(listener::wake);
@@ -185,7 +199,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Objects.requireNonNull(value, "value");
         Delay d = support.delay(delay);
         checkOpen();
-        return commits.submit(offers.encode(ids.next(), false, value, d.millis())).id();
+        return commit(offers.encode(ids.next(), false, value, d.millis())).id();
     }
 
     @Override
@@ -194,7 +208,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Objects.requireNonNull(value, "value");
         Delay d = support.delay(delay);
         checkOpen();
-        return commits.submit(offers.encode(id, true, value, d.millis())).outcome() == Offered.Outcome.ADDED;
+        return commit(offers.encode(id, true, value, d.millis())).outcome() == Offered.Outcome.ADDED;
     }
 
     @Override
@@ -203,7 +217,12 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         Offers.Encoded e = offers.encode(message);
         return e.ownId() && e.conflict() != Message.Conflict.KEEP ? run("offer", c -> offers.offerOn(c, e))
-                : commits.submit(e);
+                : commit(e);
+    }
+
+    /** Stores a one-message offer under KEEP through the group commit of its kind of id. */
+    private Offered commit(Offers.Encoded e) {
+        return (e.ownId() ? namedCommits : freshCommits).submit(e);
     }
 
     @Override
@@ -434,7 +453,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Delay d = support.delay(delay);
         checkOpen();
         Offers.Encoded e = offers.encode(ids.next(), false, value, d.millis());
-        return async(() -> commits.submit(e).id());
+        return async(() -> commit(e).id());
     }
 
     @Override
@@ -444,7 +463,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         Delay d = support.delay(delay);
         checkOpen();
         Offers.Encoded e = offers.encode(id, true, value, d.millis());
-        return async(() -> commits.submit(e).outcome() == Offered.Outcome.ADDED);
+        return async(() -> commit(e).outcome() == Offered.Outcome.ADDED);
     }
 
     @Override
@@ -465,7 +484,7 @@ public final class PostgresDelayedQueue<V> implements DelayedQueue<V> {
         checkOpen();
         Offers.Encoded e = offers.encode(message);
         return async(() -> e.ownId() && e.conflict() != Message.Conflict.KEEP ? run("offer", c -> offers.offerOn(c, e))
-                : commits.submit(e));
+                : commit(e));
     }
 
     @Override

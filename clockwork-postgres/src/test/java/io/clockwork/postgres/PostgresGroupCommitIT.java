@@ -5,9 +5,14 @@ import io.clockwork.queue.Codec;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.Message;
 import io.clockwork.queue.Offered;
+import io.clockwork.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -74,6 +79,49 @@ class PostgresGroupCommitIT {
             }
             assertThat(ids).hasSize(distinctShared + threads * each);
             assertThat(new HashSet<>(own)).hasSize(threads * each);
+        }
+    }
+
+    @Test
+    void offersUnderIdsTheClientMakesGoOnWhileOffersUnderCallersIdsWaitOnAnOpenTransactionsRows() throws Exception {
+        try (PostgresDelayedQueue<String> q = PostgresDelayedQueue.builder(ContractQueues.dataSource(),
+                "group-commit-" + NAMES.incrementAndGet(), Codec.string()).build();
+             Connection open = ContractQueues.dataSource().getConnection()) {
+            open.setAutoCommit(false);
+            q.offer(open, Message.of("held").id("locked-1"));
+            q.offer(open, Message.of("held").id("locked-2"));
+            ExecutorService callers = Executors.newFixedThreadPool(3);
+            try {
+                // As many offers under those ids as their statements may run at once: each waits on a row lock.
+                List<Future<Offered>> waiting = new ArrayList<>();
+                for (int i = 1; i <= PostgresDelayedQueue.OFFER_STATEMENTS; i++) {
+                    String id = "locked-" + i;
+                    waiting.add(callers.submit(() -> q.offer(Message.of("v").id(id))));
+                }
+                Await.until("both offers wait on the open transaction's rows", () -> waitingOnLocks() >= 2);
+                Future<String> fresh = callers.submit(() -> q.offer("v", Duration.ZERO));
+                assertThat(fresh.get(20, TimeUnit.SECONDS)).isNotNull();
+                assertThat(waiting).noneMatch(Future::isDone);
+                open.rollback();
+                for (Future<Offered> w : waiting) {
+                    assertThat(w.get(20, TimeUnit.SECONDS).outcome()).isEqualTo(Offered.Outcome.ADDED);
+                }
+            } finally {
+                callers.shutdownNow();
+            }
+            assertThat(q.stats().total()).isEqualTo(3);
+        }
+    }
+
+    /** Backends of the test server whose insert into the messages table waits on a lock. */
+    private static int waitingOnLocks() {
+        try (Connection c = ContractQueues.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                     + " AND query LIKE '%INSERT INTO%clockwork_messages%'")) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
         }
     }
 }
