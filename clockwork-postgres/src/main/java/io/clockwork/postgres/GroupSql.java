@@ -156,7 +156,7 @@ final class GroupSql {
                   ON CONFLICT (queue, grp) DO UPDATE SET held = x.held + 1),
                 cn AS (
                   INSERT INTO ${schema}.clockwork_counters AS x (queue, shard, delivered)
-                  SELECT :queue, (pg_backend_pid() %% 64)::smallint, count(*) FROM k HAVING count(*) > 0
+                  SELECT :queue, %3$s, count(*) FROM k HAVING count(*) > 0
                   ON CONFLICT (queue, shard) DO UPDATE SET delivered = x.delivered + excluded.delivered)
                 SELECT id, seq, attempts, payload, headers, NULL::float8 AS next_due_ms,
                        NULL::float8 AS next_lease_ms, NULL::boolean AS paused, NULL::boolean AS held, ord
@@ -173,6 +173,6 @@ final class GroupSql {
                        NULL
                 WHERE NOT EXISTS (SELECT 1 FROM k)
                 ORDER BY ord NULLS LAST
-                """.formatted(M, MS));
+                """.formatted(M, MS, QueueSql.SHARD));
     }
 }

@@ -25,6 +25,12 @@ final class QueueSql {
     private static final String M = "${schema}.clockwork_messages";
     private static final String SEQ = "nextval('${schema}.clockwork_seq')";
     private static final String MS = " * interval '1 millisecond'";
+    /**
+     * The counter row a unit adds to: one of 64 by the backend's process id, so that concurrent transactions rarely
+     * share one, and of another 64 in a transaction the caller holds open ({@link Unit#SHARD_BASE}), so that a long
+     * transactional enqueue never holds the row a statement of the queue's own counts in.
+     */
+    static final String SHARD = "(pg_backend_pid() % 64 + :" + Unit.SHARD_BASE + ")::smallint";
 
     /** offer, KEEP: a new message unless the id is taken, whatever its state. Returns added, woke. */
     final Unit offer;
@@ -351,7 +357,7 @@ final class QueueSql {
             set.append(sep).append(col).append(" = k.").append(col).append(" + excluded.").append(col);
         }
         return name + " AS (\n  INSERT INTO ${schema}.clockwork_counters AS k (queue, shard" + cols + ")\n"
-                + "  SELECT :queue, (pg_backend_pid() % 64)::smallint" + cols.toString().replace(", ", ", x.")
+                + "  SELECT :queue, " + SHARD + cols.toString().replace(", ", ", x.")
                 + " FROM (SELECT " + vals + ") x WHERE " + sum + " > 0\n"
                 + "  ON CONFLICT (queue, shard) DO UPDATE SET " + set + ")";
     }

@@ -18,6 +18,14 @@ import java.util.regex.Pattern;
  */
 final class Unit {
 
+    /**
+     * The parameter that picks the counter rows' range ({@link QueueSql#SHARD}), bound by {@link #prepare} itself: 0
+     * on a connection in autocommit mode (the queue's own units, each a short transaction), 64 on one in a transaction
+     * (a caller's, which may stay open long after the unit ran).
+     */
+    static final String SHARD_BASE = "shard_base";
+    private static final int TRANSACTION_SHARDS = 64;
+
     /** A string literal (kept as it is) or a parameter outside one. */
     private static final Pattern PARAMETER = Pattern.compile("'[^']*'|(?<!:):([a-z][a-z_]*)");
 
@@ -74,6 +82,7 @@ final class Unit {
     /**
      * Prepares the unit and binds its parameters: a {@code String}, {@code Long}, {@code Integer},
      * {@code Boolean}, {@code byte[]} or {@code java.sql.Array}; null binds an untyped NULL (the SQL casts it).
+     * {@link #SHARD_BASE}, unless given, comes from the connection's autocommit mode.
      *
      * @param c      the connection
      * @param values every parameter by name
@@ -86,6 +95,10 @@ final class Unit {
         try {
             for (int i = 0; i < parameters.size(); i++) {
                 String p = parameters.get(i);
+                if (p.equals(SHARD_BASE) && !values.containsKey(p)) {
+                    ps.setInt(i + 1, c.getAutoCommit() ? 0 : TRANSACTION_SHARDS);
+                    continue;
+                }
                 if (!values.containsKey(p)) {
                     throw new IllegalStateException("unit " + name + " has no value for :" + p);
                 }

@@ -1,6 +1,7 @@
 package io.clockwork.postgres;
 
 import io.clockwork.postgres.fixture.PostgresExtension;
+import io.clockwork.postgres.fixture.PostgresServerProcess;
 import io.clockwork.queue.Codec;
 import io.clockwork.queue.Delivery;
 import io.clockwork.queue.Message;
@@ -12,7 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -130,6 +133,43 @@ class PostgresTransactionalEnqueueIT {
         Delivery<String> d = q.poll(Duration.ofSeconds(5));
         assertThat(d.id()).isEqualTo("b");
         assertThat(q.stats().total()).as("a is gone, b in flight").isEqualTo(1);
+    }
+
+    @Test
+    void aCallersOpenTransactionHoldsUpNoStatementOfTheQueueOnABackendThatSharesItsCounterShard() throws Exception {
+        PostgresDelayedQueue<String> q = queues.fresh(Codec.string(), b -> { });
+        try (Connection open = begin()) {
+            q.offer(open, Message.of("in an open transaction").id("held-open"));
+            // A connection in autocommit mode, as the queue's own are, whose backend falls on the open transaction's
+            // counter shard (pid % 64): its statements count in the same row unless transactions count apart.
+            try (Connection same = connectionOnTheShardOf(pid(open))) {
+                Future<Offered> offered = background.submit(() -> q.offer(same, Message.of("autocommit").id("mine")));
+                assertThat(offered.get(20, TimeUnit.SECONDS).outcome()).isEqualTo(Offered.Outcome.ADDED);
+            }
+            open.rollback();
+        }
+        assertThat(q.stats().total()).isEqualTo(1);
+        assertThat(q.counters().orElseThrow().offered()).as("the committed offer counted, the rolled-back one not").isEqualTo(1);
+    }
+
+    private static int pid(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    /** A new connection (not the pool's) whose backend's pid is {@code pid} modulo 64; about 64 attempts. */
+    private static Connection connectionOnTheShardOf(int pid) throws SQLException {
+        String url = PostgresServerProcess.shared().jdbcUrl();
+        for (int attempt = 0; attempt < 2_000; attempt++) {
+            Connection c = DriverManager.getConnection(url);
+            if (pid(c) % 64 == pid % 64) {
+                return c;
+            }
+            c.close();
+        }
+        throw new IllegalStateException("no backend on the shard of pid " + pid + " in 2,000 connections");
     }
 
     @Test
