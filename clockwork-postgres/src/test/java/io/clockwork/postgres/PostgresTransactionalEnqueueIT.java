@@ -149,7 +149,8 @@ class PostgresTransactionalEnqueueIT {
             open.rollback();
         }
         assertThat(q.stats().total()).isEqualTo(1);
-        assertThat(q.counters().orElseThrow().offered()).as("the committed offer counted, the rolled-back one not").isEqualTo(1);
+        assertThat(q.counters().orElseThrow().offered()).as("the committed offer counted, the rolled-back one not")
+                .isEqualTo(1);
     }
 
     private static int pid(Connection c) throws SQLException {
