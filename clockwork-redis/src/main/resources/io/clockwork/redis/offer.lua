@@ -108,6 +108,7 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
         local due_s = string.format('%d', due)
         if m == 1 then -- the usual call: no tables to build and unpack
             local hex = string.format('%016x', base + 1)
+            local keep = keeps(base, base + 1)
             local g, priority = nil, 0
             if due <= floor and string.byte(ARGV[5], 1) == 35 then -- due now, with headers
                 g, priority = tail_group(ARGV[5], 1)
@@ -118,12 +119,12 @@ if string.byte(ARGV[3], 1) == 42 and ARGV[2] ~= '' then -- '*'
                 end
             elseif priority ~= 0 then -- due now with a priority: straight into READY (ready.lua)
                 ready_now({string.format('%d', ready_score(priority, due)), hex .. ARGV[4]})
-            elseif keeps(base, base + 1) then
+            elseif keep then
                 redis.call('ZADD', PENDING, '+inf', KEEP_MEMBER, due_s, hex .. ARGV[4])
             else
                 redis.call('ZADD', PENDING, due_s, hex .. ARGV[4])
             end
-            if keeps(base, base + 1) then
+            if keep then
                 redis.call('HSET', META, KEEP_FIELD, KEEP_VALUE, ARGV[4], 'D 0 ' .. hex .. ARGV[5])
             else
                 redis.call('HSET', META, ARGV[4], 'D 0 ' .. hex .. ARGV[5])
